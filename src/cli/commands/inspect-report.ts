@@ -1,0 +1,108 @@
+// The data `mcusim inspect` reports (DESIGN.md §9): the verified plan with its lower bound,
+// every op with shapes and MACs, every tensor. Built once; printed as JSON or as tables.
+import { DTYPE_BYTES, elementCount } from '../../ir/index.ts';
+import type { Graph, Model } from '../../ir/index.ts';
+import { countMacs } from '../../kernels/index.ts';
+import { computeModelBufferRequests, lowerBoundBytes, planBuffers } from '../../optimizer/index.ts';
+import type { BufferRequest, Plan } from '../../optimizer/index.ts';
+
+export interface PlanBufferJson {
+  readonly tensor: number | null;
+  readonly scratchIndex?: number;
+  readonly opIndex?: number;
+  readonly name: string;
+  readonly offset: number;
+  readonly size: number;
+  readonly first: number;
+  readonly last: number;
+}
+
+export interface OpJson {
+  readonly index: number;
+  readonly kind: string;
+  readonly inputs: readonly number[];
+  readonly outputs: readonly number[];
+  readonly inputShapes: readonly (readonly number[] | null)[];
+  readonly outputShapes: readonly (readonly number[] | null)[];
+  readonly macs: number;
+}
+
+export interface TensorJson {
+  readonly index: number;
+  readonly name: string;
+  readonly dtype: string;
+  readonly shape: readonly number[];
+  readonly bytes: number;
+  readonly constant: boolean;
+  readonly variable: boolean;
+  readonly scale: readonly number[] | null;
+  readonly zeroPoint: readonly number[] | null;
+}
+
+export interface InspectReport {
+  readonly model: { readonly description: string; readonly graph: string };
+  readonly plan: {
+    readonly planner: string;
+    readonly peakBytes: number;
+    readonly lowerBoundBytes: number;
+    readonly buffers: readonly PlanBufferJson[];
+  };
+  readonly totalMacs: number;
+  readonly ops: readonly OpJson[];
+  readonly tensors: readonly TensorJson[];
+}
+
+export interface Inspection {
+  readonly report: InspectReport;
+  readonly requests: readonly BufferRequest[];
+  readonly plan: Plan;
+}
+
+function shapeOf(graph: Graph, index: number): readonly number[] | null {
+  return index < 0 ? null : (graph.tensors[index]?.shape ?? null);
+}
+
+function bufferJson(r: BufferRequest, offset: number): PlanBufferJson {
+  const common = { name: r.name, offset, size: r.sizeBytes, first: r.firstStep, last: r.lastStep };
+  if (r.tensor !== null) return { tensor: r.tensor, ...common };
+  return { tensor: null, scratchIndex: r.scratchIndex ?? 0, opIndex: r.opIndex ?? 0, ...common };
+}
+
+export function inspectModel(model: Model, plannerName: string): Inspection {
+  const graph = model.graph;
+  const requests = computeModelBufferRequests(model);
+  const plan = planBuffers(plannerName, requests);
+  const ops: OpJson[] = graph.ops.map((op, index) => ({
+    index,
+    kind: op.kind === 'custom' ? `custom:${op.customCode}` : op.kind,
+    inputs: op.inputs,
+    outputs: op.outputs,
+    inputShapes: op.inputs.map((t) => shapeOf(graph, t)),
+    outputShapes: op.outputs.map((t) => shapeOf(graph, t)),
+    macs: countMacs(op, graph),
+  }));
+  const tensors: TensorJson[] = graph.tensors.map((t, index) => ({
+    index,
+    name: t.name,
+    dtype: t.dtype,
+    shape: t.shape,
+    bytes: elementCount(t.shape) * DTYPE_BYTES[t.dtype],
+    constant: t.data !== null,
+    variable: t.isVariable,
+    scale: t.quant?.scale ?? null,
+    zeroPoint: t.quant?.zeroPoint ?? null,
+  }));
+  const report: InspectReport = {
+    model: { description: model.description, graph: graph.name },
+    plan: {
+      planner: plan.planner,
+      peakBytes: plan.peakBytes,
+      lowerBoundBytes: lowerBoundBytes(requests),
+      buffers: requests.map((r, i) => bufferJson(r, plan.offsets[i] ?? 0)),
+    },
+    totalMacs: ops.reduce((s, o) => s + o.macs, 0),
+    ops,
+    tensors,
+  };
+  return { report, requests, plan };
+}

@@ -1,0 +1,101 @@
+// `mcusim inspect MODEL [--planner NAME] [--json] [--ascii] [--svg FILE]`: the model's ops,
+// tensors and verified memory plan, as tables (default), one JSON document (--json), TFLM's
+// ASCII plan picture (--ascii, text mode only) and/or an SVG picture written to FILE.
+import { writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { UsageError } from '../../ir/index.ts';
+import { DEFAULT_PLANNER, getPlanner, ordinalCharacter, plannerNames, renderPlanAscii, renderPlanSvg } from '../../optimizer/index.ts';
+import { bytesAndKb, formatShape, renderTable, truncate } from '../format.ts';
+import { loadModel } from '../load-model.ts';
+import { inspectModel } from './inspect-report.ts';
+import type { InspectReport } from './inspect-report.ts';
+
+interface InspectOptions {
+  readonly planner: string;
+  readonly json?: boolean;
+  readonly ascii?: boolean;
+  readonly svg?: string;
+}
+
+function opTable(r: InspectReport): string {
+  const shapes = (list: readonly (readonly number[] | null)[], ids: readonly number[]): string =>
+    list
+      .map((s, k) => {
+        const t = r.tensors[ids[k] ?? -1];
+        return t?.constant ? `${formatShape(s)}*` : formatShape(s);
+      })
+      .join(', ');
+  const rows = r.ops.map((o) => [o.index, o.kind, shapes(o.inputShapes, o.inputs), shapes(o.outputShapes, o.outputs), o.macs]);
+  return renderTable(['op', 'kind', 'inputs (* = constant)', 'outputs', 'MACs'], rows);
+}
+
+function tensorTable(r: InspectReport): string {
+  const rows = r.tensors.map((t) => [
+    t.index,
+    truncate(t.name, 48),
+    t.dtype,
+    formatShape(t.shape),
+    t.bytes,
+    t.constant ? 'const' : t.variable ? 'variable' : 'arena',
+  ]);
+  return renderTable(['tensor', 'name', 'dtype', 'shape', 'bytes', 'kind'], rows);
+}
+
+function planTable(r: InspectReport): string {
+  const rows = r.plan.buffers.map((b, i) => [
+    i,
+    ordinalCharacter(i),
+    b.tensor === null ? `scratch ${b.scratchIndex ?? ''}` : `tensor ${b.tensor}`,
+    truncate(b.name, 48),
+    b.offset,
+    b.size,
+    b.first,
+    b.last,
+  ]);
+  return renderTable(['buffer', 'ch', 'what', 'name', 'offset', 'size', 'first', 'last'], rows);
+}
+
+function summary(r: InspectReport): string {
+  return [
+    `planner:     ${r.plan.planner}`,
+    `peak:        ${bytesAndKb(r.plan.peakBytes)}`,
+    `lower bound: ${bytesAndKb(r.plan.lowerBoundBytes)}`,
+    `ops: ${r.ops.length}, tensors: ${r.tensors.length}, planned buffers: ${r.plan.buffers.length}, MACs: ${r.totalMacs}`,
+  ].join('\n');
+}
+
+function writeSvg(path: string, svg: string): void {
+  try {
+    writeFileSync(path, svg);
+  } catch (e) {
+    throw new UsageError(`cannot write SVG '${path}': ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+export function runInspect(modelArg: string, opts: InspectOptions): number {
+  getPlanner(opts.planner);
+  const model = loadModel(modelArg);
+  const { report, requests, plan } = inspectModel(model, opts.planner);
+  if (opts.svg !== undefined) writeSvg(opts.svg, renderPlanSvg(requests, plan, { title: `${modelArg} (${plan.planner})` }));
+  if (opts.json) {
+    process.stdout.write(`${JSON.stringify(report)}\n`);
+    return 0;
+  }
+  const parts = opts.ascii
+    ? [renderPlanAscii(requests, plan).trimEnd(), summary(report)]
+    : [opTable(report), tensorTable(report), planTable(report), summary(report)];
+  process.stdout.write(`${parts.join('\n\n')}\n`);
+  return 0;
+}
+
+export function registerInspect(program: Command, setExit: (code: number) => void): void {
+  program
+    .command('inspect')
+    .description('show ops, tensors and the verified memory plan of a model')
+    .argument('<model>', 'a .tflite file or zoo:<name>')
+    .option('--planner <name>', `memory planner (${plannerNames().join(', ')})`, DEFAULT_PLANNER)
+    .option('--json', 'print one JSON document')
+    .option('--ascii', "draw the plan like TFLM's PrintMemoryPlan (text mode)")
+    .option('--svg <file>', 'write the plan as an SVG picture')
+    .action((model: string, opts: InspectOptions) => setExit(runInspect(model, opts)));
+}

@@ -1,0 +1,40 @@
+// Resolves a MODEL argument: `zoo:<name>` builds a zoo model, anything else is read as a
+// .tflite file. Unreadable files are usage errors; bytes the importer cannot parse are model
+// errors even if the importer fails with a raw exception (the CLI's last line of defence).
+import { readFileSync } from 'node:fs';
+import { McusimError, ModelError, UsageError, buildZooModel, importTflite } from '../ir/index.ts';
+import type { Model } from '../ir/index.ts';
+
+const ZOO_PREFIX = 'zoo:';
+
+function readReason(e: unknown): string {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EISDIR') return 'is a directory';
+  if (code === 'EACCES') return 'permission denied';
+  return e instanceof Error ? e.message : String(e);
+}
+
+export function readInputFile(path: string, what: string): Uint8Array {
+  try {
+    return readFileSync(path);
+  } catch (e) {
+    throw new UsageError(`cannot read ${what} '${path}': ${readReason(e)}`);
+  }
+}
+
+export function loadModel(arg: string): Model {
+  if (arg.startsWith(ZOO_PREFIX)) {
+    const name = arg.slice(ZOO_PREFIX.length);
+    if (name === '') throw new UsageError(`'${arg}' names no zoo model (try 'mcusim zoo list')`);
+    return buildZooModel(name);
+  }
+  const bytes = readInputFile(arg, 'model');
+  try {
+    return importTflite(bytes);
+  } catch (e) {
+    if (e instanceof McusimError) throw e;
+    const message = e instanceof Error ? e.message : String(e);
+    throw new ModelError('E_MODEL_CORRUPT', `'${arg}' is not a readable TFLite model (${message})`);
+  }
+}

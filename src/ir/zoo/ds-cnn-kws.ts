@@ -1,0 +1,26 @@
+// MLPerf Tiny keyword spotting DS-CNN (small), the KWS model of the FDT paper (Table 2: 2.66 M
+// MACs): 49x10x1 MFCC input, conv 10x4 stride 2 SAME 64 + ReLU, 4 x (depthwise 3x3 + ReLU,
+// pointwise 64 + ReLU), average pool over the whole 25x5 map, FC 12, softmax. BatchNorm is
+// folded into the conv biases and dropout dropped, as in the reference int8 TFLite model.
+import type { Model } from '../graph.ts';
+import { GraphBuilder } from './graph-builder.ts';
+import { LOGITS } from './weighted-layer.ts';
+
+export const KWS_CLASSES = 12;
+
+export function buildDsCnnKws(seed: string): Model {
+  const b = new GraphBuilder(seed);
+  // MFCC features are mostly negative log energies: an illustrative asymmetric range
+  // [-105.5, 22] (scale 0.5, zero point 83) exercises the kernels' input offsets.
+  let x = b.input('input', [1, 49, 10, 1], { scale: 0.5, zeroPoint: 83 });
+  x = b.conv2d(x, { name: 'conv1', outChannels: 64, kernel: [10, 4], stride: 2, activation: 'relu' });
+  for (let i = 1; i <= 4; i++) {
+    x = b.depthwiseConv2d(x, { name: `dw${i}`, kernel: 3, activation: 'relu' });
+    x = b.conv2d(x, { name: `pw${i}`, outChannels: 64, kernel: 1, activation: 'relu' });
+  }
+  x = b.averagePool2d(x, { name: 'avgpool', filter: [x.shape[1] ?? 1, x.shape[2] ?? 1], padding: 'valid' });
+  x = b.reshape('flatten', x, [1, 64]);
+  x = b.fullyConnected(x, { name: 'fc', units: KWS_CLASSES, ...LOGITS });
+  const out = b.softmax('softmax', x);
+  return b.build('MLPerf Tiny keyword spotting DS-CNN (small) 49x10x1 int8, seeded weights (mcusim zoo)', [out]);
+}

@@ -1,0 +1,84 @@
+// Seeded int8 weights and int32 biases in TFLite's int8 scheme: weights symmetric (zero point 0,
+// codes in [-127, 127]) with one scale per output channel or per tensor, biases int32 with
+// scale input_scale * weight_scale[c] and zero point 0. Each constant gets its own seedrandom
+// ARC4 stream keyed by model seed + tensor name, so a tensor's bytes never depend on build order.
+import seedrandom from 'seedrandom';
+import { InternalError } from '../errors.ts';
+
+/** Standard deviation of q uniform on the 255 codes [-127, 127]: sqrt(127 * 128 / 3). */
+export const INT8_WEIGHT_CODE_STD = Math.sqrt((127 * 128) / 3);
+
+function makeRng(seed: string): seedrandom.PRNG {
+  return seedrandom(seed);
+}
+
+/**
+ * `count` int8 codes uniform on [-127, 127], four per 32-bit draw (byte 255 is rejected, so
+ * every code has probability exactly 1/255).
+ */
+export function uniformInt8Codes(seed: string, count: number): Int8Array {
+  const prng = makeRng(seed);
+  const out = new Int8Array(count);
+  let i = 0;
+  while (i < count) {
+    let word = prng.int32() >>> 0;
+    for (let k = 0; k < 4 && i < count; k++) {
+      const b = word & 0xff;
+      word >>>= 8;
+      if (b !== 255) out[i++] = b - 127;
+    }
+  }
+  return out;
+}
+
+/**
+ * Per-channel weight scales for a target real weight standard deviation. Each channel's scale is
+ * jittered by sqrt(u), u uniform on [0.5, 1.5], so E[scale^2] matches the target exactly while the
+ * channels differ (per-channel requantization gets exercised). Scales are float32-exact.
+ */
+export function weightScales(seed: string, channels: number, weightStd: number): number[] {
+  if (!(weightStd > 0) || !Number.isFinite(weightStd)) throw new InternalError(`bad weight std ${weightStd} for ${seed}`);
+  const prng = makeRng(seed);
+  const base = weightStd / INT8_WEIGHT_CODE_STD;
+  const scales: number[] = [];
+  for (let c = 0; c < channels; c++) scales.push(Math.fround(base * Math.sqrt(0.5 + prng.double())));
+  return scales;
+}
+
+/** `count` reals uniform on [-sqrt(3) std, sqrt(3) std] (standard deviation `std`). */
+export function uniformReals(seed: string, count: number, std: number): Float64Array {
+  const prng = makeRng(seed);
+  const half = Math.sqrt(3) * std;
+  const out = new Float64Array(count);
+  for (let i = 0; i < count; i++) out[i] = (2 * prng.double() - 1) * half;
+  return out;
+}
+
+/**
+ * Int32 bias codes for real biases, with scale input_scale * weight_scale[c] rounded to float32
+ * as the TFLite converter stores it. Codes saturate to the int32 range.
+ */
+export function quantizeBias(real: ArrayLike<number>, inputScale: number, weightScales: readonly number[]): { codes: Int32Array; scales: number[] } {
+  const codes = new Int32Array(real.length);
+  const scales: number[] = [];
+  for (let c = 0; c < real.length; c++) {
+    const scale = Math.fround(inputScale * (weightScales[c] as number));
+    const q = Math.round((real[c] as number) / scale);
+    codes[c] = Math.max(-(2 ** 31), Math.min(2 ** 31 - 1, q));
+    scales.push(scale);
+  }
+  return { codes, scales };
+}
+
+/** Little-endian bytes of an int32 array (platform independent). */
+export function int32Bytes(values: ArrayLike<number>): Uint8Array {
+  const out = new Uint8Array(values.length * 4);
+  const view = new DataView(out.buffer);
+  for (let i = 0; i < values.length; i++) view.setInt32(i * 4, values[i] as number, true);
+  return out;
+}
+
+/** The bytes of an int8 array, sharing its buffer. */
+export function int8Bytes(values: Int8Array): Uint8Array {
+  return new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
+}

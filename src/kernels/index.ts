@@ -1,0 +1,12 @@
+// Public surface of the kernels layer: specs, the registry and the lowerings that read them.
+export * from './nest.ts';
+export * from './primitives.ts';
+export * from './quant.ts';
+export * from './spec.ts';
+export * from './instance.ts';
+export * from './lower-js.ts';
+export * from './emit-c.ts';
+export * from './registry.ts';
+export * from './prepare-op.ts';
+export * from './macs.ts';
+export * from './scratch-requests.ts';

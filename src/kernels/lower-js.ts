@@ -1,0 +1,293 @@
+// Lowers a kernel instance to JS source and compiles it once with `new Function`, in four modes
+// read from the same nest: `fast` (run), `traced` (run + every arena load/store appended to an
+// Int32Array event log, flushed to a sink), `addr` (no values at all, the same event sequence),
+// `cost` (counts MACs, bytes and primitive calls). Params are inlined as literals; arrays and
+// constant tensors are closure constants; arena tensors are read through whole-arena views.
+import { InternalError } from '../ir/index.ts';
+import type { BufferBinding, KernelInstance } from './instance.ts';
+import { checkNest, elementBytes, foldNest } from './instance.ts';
+import type { Expr, Nest, Stmt } from './nest.ts';
+import { callsOf, readsOf } from './nest.ts';
+import { primitiveClosure } from './primitives.ts';
+
+export type JsMode = 'fast' | 'traced' | 'addr' | 'cost';
+
+/** Whole-arena typed views; the buffer's byteLength must be a multiple of 8. */
+export interface ArenaViews {
+  readonly i8: Int8Array;
+  readonly u8: Uint8Array;
+  readonly i16: Int16Array;
+  readonly i32: Int32Array;
+  readonly f32: Float32Array;
+  readonly dv: DataView;
+}
+
+export function makeArenaViews(buffer: ArrayBuffer): ArenaViews {
+  if (buffer.byteLength % 8 !== 0) throw new InternalError('arena buffer length must be a multiple of 8');
+  return {
+    i8: new Int8Array(buffer),
+    u8: new Uint8Array(buffer),
+    i16: new Int16Array(buffer),
+    i32: new Int32Array(buffer),
+    f32: new Float32Array(buffer),
+    dv: new DataView(buffer),
+  };
+}
+
+// ------------------------------------------------------------------ trace events
+
+/** Int32 words per event in a trace log: [header, byteAddress]. */
+export const TRACE_WORDS_PER_EVENT = 2;
+/** Events per flush of the traced executor's log. */
+export const TRACE_LOG_EVENTS = 8192;
+
+export interface TraceEvent {
+  readonly kind: 'load' | 'store';
+  readonly address: number;
+  readonly widthBytes: number;
+  /** Tensor index, or -(k+1) for scratch buffer k. */
+  readonly bufferId: number;
+}
+
+/** Receives `count` events (2 words each) of op `opIndex`; `log` is reused after the call. */
+export type TraceSink = (opIndex: number, log: Int32Array, count: number) => void;
+
+export function traceHeader(kind: 'load' | 'store', widthBytes: number, bufferId: number): number {
+  return (bufferId << 4) | (kind === 'store' ? 8 : 0) | widthBytes;
+}
+
+export function decodeTraceEvent(log: Int32Array, i: number): TraceEvent {
+  const h = log[2 * i] ?? 0;
+  return { kind: h & 8 ? 'store' : 'load', address: log[2 * i + 1] ?? 0, widthBytes: h & 7, bufferId: h >> 4 };
+}
+
+// ------------------------------------------------------------------ code generation
+
+export interface CostCounts {
+  readonly macs: number;
+  readonly arenaLoadBytes: number;
+  readonly arenaStoreBytes: number;
+  readonly constLoadBytes: number;
+  readonly primitiveCalls: Readonly<Record<string, number>>;
+}
+
+const BIN_JS: Readonly<Record<string, string>> = { '<': '<', '<=': '<=', '>': '>', '>=': '>=', '==': '===', '!=': '!==', '&&': '&&', '||': '||' };
+
+interface Gen {
+  readonly inst: KernelInstance;
+  readonly mode: JsMode;
+  readonly prims: Set<string>;
+  /** Primitives counted in cost mode. */
+  readonly counted: Set<string>;
+  tmp: number;
+}
+
+function viewAccess(b: BufferBinding, name: string, idx: string): { get: string; set: (v: string) => string; addr: string } {
+  const w = elementBytes(b.dtype);
+  if (b.offsetBytes === null) {
+    return { get: `c_${name}[${idx}]`, set: () => { throw new InternalError(`store to constant ${name}`); }, addr: '0' };
+  }
+  const off = b.offsetBytes;
+  const addr = w === 1 ? `(${off} + ${idx})` : `(${off} + ${idx} * ${w})`;
+  const typed = (view: string): { get: string; set: (v: string) => string; addr: string } => {
+    const el = `${view}[${off / w === 0 ? '' : `${off / w} + `}${idx}]`;
+    return { get: el, set: (v) => `${el} = ${v};`, addr };
+  };
+  const dv = (t: string): { get: string; set: (v: string) => string; addr: string } => ({
+    get: `DV.get${t}(${addr}, true)`,
+    set: (v) => `DV.set${t}(${addr}, ${v}, true);`,
+    addr,
+  });
+  switch (b.dtype) {
+    case 'int8':
+    case 'bool':
+      return typed('I8');
+    case 'uint8':
+      return typed('U8');
+    case 'int16':
+      return off % 2 === 0 ? typed('I16') : dv('Int16');
+    case 'int32':
+      return off % 4 === 0 ? typed('I32') : dv('Int32');
+    case 'float32':
+      return off % 4 === 0 ? typed('F32') : dv('Float32');
+    default:
+      throw new InternalError(`no arena view for dtype ${b.dtype}`);
+  }
+}
+
+function expr(g: Gen, e: Expr, ix = false): string {
+  switch (e.k) {
+    case 'num':
+      return e.v < 0 ? `(${e.v})` : String(e.v);
+    case 'name':
+      return `v_${e.name}`;
+    case 'neg':
+      return ix ? `(-${expr(g, e.a, ix)})` : `(-${expr(g, e.a)} | 0)`;
+    case 'not':
+      return `(!${expr(g, e.a)})`;
+    case 'call':
+      g.prims.add(e.prim);
+      return `p_${e.prim}(${e.args.map((a) => expr(g, a)).join(', ')})`;
+    case 'index': {
+      const idx = expr(g, e.index, true);
+      if (g.inst.arrays[e.name] !== undefined) return `a_${e.name}[${idx}]`;
+      const b = g.inst.buffers[e.name];
+      if (b === undefined) throw new InternalError(`unknown buffer ${e.name}`);
+      return viewAccess(b, e.name, idx).get;
+    }
+    case 'bin': {
+      const a = expr(g, e.a, ix);
+      const b = expr(g, e.b, ix);
+      // Index arithmetic stays far below 2^31 for valid tensors: plain ops keep V8's small ints.
+      if (ix && (e.op === '+' || e.op === '-' || e.op === '*')) return `(${a} ${e.op} ${b})`;
+      switch (e.op) {
+        case '+': return `((${a} + ${b}) | 0)`;
+        case '-': return `((${a} - ${b}) | 0)`;
+        case '*': return `Math.imul(${a}, ${b})`;
+        case '/': return `((${a} / ${b}) | 0)`;
+        case '%': return `((${a} % ${b}) | 0)`;
+        default: return `(${a} ${BIN_JS[e.op] ?? '?'} ${b})`;
+      }
+    }
+  }
+}
+
+/** Trace/addr events or cost counters for the arena reads of `e` (left-to-right order). */
+function readEvents(g: Gen, e: Expr): string {
+  let out = '';
+  for (const r of readsOf(e)) {
+    const b = g.inst.buffers[r.name];
+    if (b === undefined) continue;
+    if (g.mode === 'cost') {
+      out += b.offsetBytes === null ? `k_cld += ${elementBytes(b.dtype)}; ` : `k_ld += ${elementBytes(b.dtype)}; `;
+    } else if (b.offsetBytes !== null) {
+      out += event(traceHeader('load', elementBytes(b.dtype), b.id), viewAccess(b, r.name, expr(g, r.index, true)).addr);
+    }
+  }
+  return out;
+}
+
+function event(header: number, addr: string): string {
+  return `if (n === CAP) { sink(OP, L, CAP >> 1); n = 0; } L[n] = ${header}; L[n + 1] = ${addr}; n += 2; `;
+}
+
+function costOfValue(g: Gen, e: Expr, tag: string | undefined): string {
+  let out = tag === 'mac' ? 'k_mac++; ' : '';
+  for (const p of callsOf(e)) {
+    g.counted.add(p);
+    out += `k_p.${p}++; `;
+  }
+  return out;
+}
+
+function stmt(g: Gen, s: Stmt, ind: string): string {
+  const { mode } = g;
+  switch (s.k) {
+    case 'for': {
+      const end = `e${g.tmp++}`;
+      return `${ind}for (let v_${s.v} = ${expr(g, s.from, true)}, ${end} = ${expr(g, s.to, true)}; v_${s.v} < ${end}; v_${s.v}++) {\n${nest(g, s.body, ind + '  ')}${ind}}\n`;
+    }
+    case 'let':
+      return `${ind}const v_${s.name} = ${expr(g, s.e, true)};\n`;
+    case 'val':
+    case 'set': {
+      if (mode === 'addr') return `${ind}${readEvents(g, s.e)}\n`;
+      if (mode === 'cost') return `${ind}${readEvents(g, s.e)}${costOfValue(g, s.e, s.tag)}\n`;
+      const pre = mode === 'traced' ? readEvents(g, s.e) : '';
+      return `${ind}${pre}${s.k === 'val' ? 'let ' : ''}v_${s.name} = ${expr(g, s.e)};\n`;
+    }
+    case 'if': {
+      const els = s.else.length ? ` else {\n${nest(g, s.else, ind + '  ')}${ind}}` : '';
+      return `${ind}if (${expr(g, s.cond, true)}) {\n${nest(g, s.then, ind + '  ')}${ind}}${els}\n`;
+    }
+    case 'store': {
+      const b = g.inst.buffers[s.buf];
+      if (b === undefined) throw new InternalError(`unknown buffer ${s.buf}`);
+      const acc = viewAccess(b, s.buf, expr(g, s.index, true));
+      const w = elementBytes(b.dtype);
+      if (mode === 'cost') return `${ind}${readEvents(g, s.e)}${costOfValue(g, s.e, undefined)}k_st += ${w};\n`;
+      const ev = mode === 'fast' ? '' : readEvents(g, s.e) + event(traceHeader('store', w, b.id), acc.addr);
+      if (mode === 'addr') return `${ind}${ev}\n`;
+      return `${ind}${ev}${acc.set(expr(g, s.e))}\n`;
+    }
+  }
+}
+
+function nest(g: Gen, n: Nest, ind: string): string {
+  return n.map((s) => stmt(g, s, ind)).join('');
+}
+
+/** The JS source of one instance in one mode (exposed for tests and debugging). */
+export function generateJs(inst: KernelInstance, mode: JsMode): string {
+  const folded = foldNest(inst.nest, { ...inst.flags, ...inst.scalars });
+  checkNest(inst, folded, []);
+  const g: Gen = { inst, mode, prims: new Set(), counted: new Set(), tmp: 0 };
+  const body = nest(g, folded, '    ');
+  const prims = primitiveClosure(g.prims).map((p) => p.js).join('\n');
+  const consts = Object.keys(inst.buffers)
+    .filter((n) => inst.buffers[n]?.offsetBytes === null)
+    .map((n) => `const c_${n} = C[${JSON.stringify(n)}];\n`)
+    .join('');
+  const arrays = Object.keys(inst.arrays).map((n) => `const a_${n} = A[${JSON.stringify(n)}];\n`).join('');
+  const head = `"use strict";\n${prims}\n${consts}${arrays}const OP = ${inst.opIndex}; const CAP = L.length;\n`;
+  switch (mode) {
+    case 'fast':
+      return `${head}return function run() {\n${body}};\n`;
+    case 'traced':
+    case 'addr':
+      return `${head}return function run(sink) {\n    let n = 0;\n${body}    if (n > 0) sink(OP, L, n >> 1);\n};\n`;
+    case 'cost':
+      return `${head}return function run() {\n    let k_mac = 0, k_ld = 0, k_st = 0, k_cld = 0; const k_p = { ${[...g.counted].map((p) => `${p}: 0`).join(', ')} };\n${body}    return { macs: k_mac, arenaLoadBytes: k_ld, arenaStoreBytes: k_st, constLoadBytes: k_cld, primitiveCalls: k_p };\n};\n`;
+  }
+}
+
+type TypedCtor = new (buf: ArrayBuffer, off: number, len: number) => ArrayLike<number>;
+const CONST_VIEW: Readonly<Record<string, TypedCtor>> = {
+  int8: Int8Array, bool: Int8Array, uint8: Uint8Array, int16: Int16Array, uint16: Uint16Array,
+  int32: Int32Array, uint32: Uint32Array, float32: Float32Array,
+};
+
+function constView(b: BufferBinding): ArrayLike<number> {
+  const ctor = CONST_VIEW[b.dtype];
+  if (ctor === undefined || b.data === null) throw new InternalError(`constant buffer of dtype ${b.dtype} not supported`);
+  const copy = new ArrayBuffer(b.data.byteLength + 8);
+  new Uint8Array(copy).set(b.data);
+  return new ctor(copy, 0, Math.floor(b.data.byteLength / elementBytes(b.dtype)));
+}
+
+export interface CompiledKernel {
+  readonly run: () => void;
+  readonly runTraced: (sink: TraceSink) => void;
+}
+
+function build(inst: KernelInstance, mode: JsMode, views: ArenaViews): (...a: unknown[]) => unknown {
+  const src = generateJs(inst, mode);
+  const consts: Record<string, ArrayLike<number>> = {};
+  for (const [n, b] of Object.entries(inst.buffers)) if (b.offsetBytes === null) consts[n] = constView(b);
+  const log = new Int32Array(mode === 'traced' || mode === 'addr' ? TRACE_LOG_EVENTS * TRACE_WORDS_PER_EVENT : 2);
+  const factory = new Function('I8', 'U8', 'I16', 'I32', 'F32', 'DV', 'C', 'A', 'L', src);
+  return factory(views.i8, views.u8, views.i16, views.i32, views.f32, views.dv, consts, inst.arrays, log) as (...a: unknown[]) => unknown;
+}
+
+/** Compile the fast executor now and the traced one on first use. */
+export function compileKernel(inst: KernelInstance, views: ArenaViews): CompiledKernel {
+  const fast = build(inst, 'fast', views);
+  let traced: ((sink: TraceSink) => void) | null = null;
+  return {
+    run: () => void fast(),
+    runTraced: (sink) => {
+      traced ??= build(inst, 'traced', views) as (sink: TraceSink) => void;
+      traced(sink);
+    },
+  };
+}
+
+/** Address-only walk: the traced event sequence without touching any data. */
+export function walkAddresses(inst: KernelInstance, sink: TraceSink): void {
+  (build(inst, 'addr', makeArenaViews(new ArrayBuffer(8))) as (sink: TraceSink) => void)(sink);
+}
+
+/** Exact counts from walking the nest (data-independent by construction). */
+export function countCost(inst: KernelInstance): CostCounts {
+  return (build(inst, 'cost', makeArenaViews(new ArrayBuffer(8))) as () => CostCounts)();
+}

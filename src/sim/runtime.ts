@@ -1,0 +1,85 @@
+// Runs a planned graph op by op in one arena: every op is validated, prepared and compiled once
+// (kernel JS from its spec); inputs are copied in at their plan offsets, outputs copied out.
+// Planning happens elsewhere: the runtime takes per-tensor offsets and per-op scratch offsets.
+import type { Graph, Issue } from '../ir/index.ts';
+import { byteSize, ModelError, UsageError } from '../ir/index.ts';
+import type { CompiledKernel, KernelInstance, PreparedOp, TraceSink } from '../kernels/index.ts';
+import { compileKernel, instantiateOp, prepareOp, validateOp } from '../kernels/index.ts';
+import { Arena } from './arena.ts';
+
+export interface RuntimeOptions {
+  readonly graph: Graph;
+  /** Arena byte offset per tensor; null for constants (and unused tensors). */
+  readonly tensorOffsets: readonly (number | null)[];
+  readonly arenaBytes: number;
+  /** Per op, the arena offsets of the scratch buffers its spec declares. */
+  readonly scratchOffsets?: readonly (readonly number[])[];
+}
+
+export interface RunOptions {
+  /** When set, ops run through the traced executor and report every arena access here. */
+  readonly trace?: TraceSink;
+  /** Called after each op (progress). */
+  readonly onOp?: (opIndex: number) => void;
+}
+
+export class Runtime {
+  readonly graph: Graph;
+  readonly arena: Arena;
+  readonly prepared: readonly PreparedOp[];
+  readonly instances: readonly KernelInstance[];
+  private readonly kernels: readonly CompiledKernel[];
+  private readonly offsets: readonly (number | null)[];
+
+  constructor(opts: RuntimeOptions) {
+    const { graph } = opts;
+    const issues: Issue[] = graph.ops.flatMap((_, i) => validateOp(graph, i));
+    if (issues.length) throw ModelError.fromIssues(issues);
+    this.graph = graph;
+    this.offsets = opts.tensorOffsets;
+    this.arena = new Arena(opts.arenaBytes);
+    this.prepared = graph.ops.map((_, i) => prepareOp(graph, i));
+    this.instances = this.prepared.map((p, i) => instantiateOp(graph, p, opts.tensorOffsets, opts.scratchOffsets?.[i] ?? []));
+    this.kernels = this.instances.map((inst) => compileKernel(inst, this.arena.views));
+  }
+
+  /** Copy the inputs in, run every op, return copies of the graph outputs. */
+  run(inputs: readonly Uint8Array[], opts: RunOptions = {}): Uint8Array[] {
+    if (inputs.length !== this.graph.inputs.length) throw new UsageError(`expected ${this.graph.inputs.length} inputs, got ${inputs.length}`);
+    this.graph.inputs.forEach((t, i) => this.writeTensor(t, inputs[i] as Uint8Array));
+    for (let i = 0; i < this.kernels.length; i++) {
+      this.runOp(i, opts.trace);
+      opts.onOp?.(i);
+    }
+    return this.graph.outputs.map((t) => this.readTensor(t));
+  }
+
+  runOp(opIndex: number, trace?: TraceSink): void {
+    const k = this.kernels[opIndex];
+    if (k === undefined) throw new UsageError(`no op ${opIndex}`);
+    if (trace) k.runTraced(trace);
+    else k.run();
+  }
+
+  /** The bytes of a tensor (arena copy, or the constant data). */
+  readTensor(t: number): Uint8Array {
+    const tensor = this.graph.tensors[t];
+    if (tensor === undefined) throw new UsageError(`no tensor ${t}`);
+    if (tensor.data !== null) return tensor.data.slice();
+    return this.arena.read(this.offsetOf(t), byteSize(tensor.dtype, tensor.shape));
+  }
+
+  writeTensor(t: number, bytes: Uint8Array): void {
+    const tensor = this.graph.tensors[t];
+    if (tensor === undefined) throw new UsageError(`no tensor ${t}`);
+    const size = byteSize(tensor.dtype, tensor.shape);
+    if (bytes.length !== size) throw new UsageError(`tensor ${t} '${tensor.name}' needs ${size} bytes, got ${bytes.length}`);
+    this.arena.write(this.offsetOf(t), bytes);
+  }
+
+  private offsetOf(t: number): number {
+    const off = this.offsets[t];
+    if (off === undefined || off === null) throw new UsageError(`tensor ${t} has no arena offset`);
+    return off;
+  }
+}

@@ -1,0 +1,4 @@
+// Public surface of the board profiles (src/sim/targets).
+export * from './target-profile.ts';
+export * from './nicla-vision.ts';
+export * from './registry.ts';

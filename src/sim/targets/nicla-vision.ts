@@ -1,0 +1,115 @@
+// Arduino Nicla Vision (STM32H747AII6, the board TinySeg LCTES'24 §6.1 measured on) as data.
+// Every number names its source. "ESTIMATE" marks values with no published figure found;
+// they are modelling assumptions, not fitted to TinySeg's Table 5 (DESIGN.md §6).
+
+import type { TargetProfile } from './target-profile.ts';
+
+const KIB = 1024;
+const MIB = 1024 * 1024;
+
+export const niclaVision: TargetProfile = {
+  name: 'nicla-vision',
+  description: 'Arduino Nicla Vision: STM32H747 Cortex-M7 480 MHz + Cortex-M4 240 MHz, 2 MB flash, 16 MB QSPI NOR',
+  // Arduino docs-content nicla-vision tech-specs.yml "Processor (M7): 480MHz"; TinySeg §6.1.
+  mainCore: { name: 'cortex-m7', clockHz: 480_000_000 },
+  // Same tech-specs.yml "Processor (M4): 240MHz"; TinySeg §6.2.3 ("Cortex-M4 core at up to 240 MHz").
+  secondCore: { name: 'cortex-m4', clockHz: 240_000_000 },
+  // Tech-specs.yml "STM32H747: 1MB RAM"; TinySeg §6.1 "1 MB main memory".
+  sramBytes: 1 * MIB,
+  compute: {
+    cyclesPerMac: {
+      // DESIGN.md §6: TFLM reference int8 kernels ~46 cycles/MAC on an M7 (TinyEngine's
+      // STM32H743 table). One figure only: applied to every MAC class, no per-class source.
+      reference: { conv2d: 46, depthwiseConv2d: 46, fullyConnected: 46, transposeConv: 46 },
+      // DESIGN.md §6: CMSIS-NN ~4 cycles/MAC (same table); same caveat.
+      'cmsis-nn': { conv2d: 4, depthwiseConv2d: 4, fullyConnected: 4, transposeConv: 4 },
+    },
+    cyclesPerElement: {
+      // ESTIMATE: pooling per window element read; elementwise per output with a
+      // MultiplyByQuantizedMultiplier requantize; softmax per element incl. exp table work.
+      reference: { pooling: 6, elementwise: 20, softmax: 100 },
+      // ESTIMATE: CMSIS-NN SIMD variants, roughly 3-4x faster than reference.
+      'cmsis-nn': { pooling: 2, elementwise: 6, softmax: 40 },
+    },
+    // ESTIMATE: word-wise memcpy on a dual-issue M7 (one 4-byte load+store pair per ~2 cycles).
+    cyclesPerByteCopied: 0.5,
+  },
+  codec: {
+    // ESTIMATE from the byte loops of TinySeg's runtime (application/tinyseg_transfer_module.cpp
+    // find_max_value / compress / decompress): load + increment per byte, 256-entry scan,
+    // compare + conditional store + mask update per byte on encode and decode.
+    histogramCyclesPerByte: 2,
+    histogramScanCycles: 512,
+    encodeCyclesPerByte: 4,
+    decodeCyclesPerByte: 4,
+  },
+  internalFlash: {
+    // RM0399 embedded flash: 2 banks x 1 MB, 8 sectors of 128 KB per bank (DESIGN.md §6;
+    // same organisation summarised for the H743 die in bbs.21ic.com/icview-3248566).
+    banks: 2,
+    sectorsPerBank: 8,
+    sectorBytes: 128 * KIB,
+    // RM0399 "flash word" = 256 bits (+10 ECC bits); ST community: H7 programs in 32-byte,
+    // 32-byte-aligned units and refuses to reprogram a word without erase (ECC).
+    programUnitBytes: 32,
+    // STM32H743 datasheet DS12110 Table 53 "Flash memory programming", tERASE128KB, parallelism
+    // x32 (the H747's DS12930 table is the same flash; not retrieved): 1.1 s typ, 2.2 s max.
+    sectorEraseUs: 1_100_000,
+    sectorEraseMaxUs: 2_200_000,
+    // DS12110 Table 53 tprog "Word (266 bits) programming time", x32: 130 us typ, 260 us max.
+    // NOT retrieved verbatim (recalled); consistent with chromium-ec flash-stm32h7.c using a
+    // 600 us word-program timeout (x8 max 580 us). Verify against DS12930 before relying on it.
+    wordProgramUs: 130,
+    wordProgramMaxUs: 260,
+    // STM32CubeH7 SystemClock_Config at 480 MHz: AHBCLKDivider RCC_HCLK_DIV2 -> AXI 240 MHz.
+    busClockHz: 240_000_000,
+    // Same examples: HAL_RCC_ClockConfig(..., FLASH_LATENCY_4).
+    readWaitStates: 4,
+    // RM0399: reads return one 256-bit flash word per access.
+    readAccessBytes: 32,
+  },
+  qspiFlash: {
+    // Nicla Vision datasheet (Arduino docs-content): "AT25QL128A-UUE-T 16 MB Flash".
+    sizeBytes: 16 * MIB,
+    // mbed-os QSPIFBlockDevice QSPIF_DEFAULT_SE_SIZE 4096; AT25 family 4-KB block erase
+    // (AT25SL128 / AT25SF128A datasheets, Features). TinySeg erases get_erase_size() units.
+    sectorBytes: 4 * KIB,
+    // AT25SL128 datasheet "Byte/Page Program (1 to 256 Bytes)"; QSPIFBlockDevice::program
+    // splits writes on 256-byte page boundaries.
+    pageBytes: 256,
+    // AT25QL128A datasheet NOT found. Sibling 1.8 V part AT25SL128 (DS-25SL128-090A-4/2016,
+    // Features): "60 ms Typical 4-Kbyte Block Erase Time" (AT25SF128A, 3 V: 70 ms). DESIGN.md §6.
+    sectorEraseUs: 60_000,
+    // AT25SL128 Features: "0.7 ms Typical Page Program (256 Bytes) Time" (AT25SF128A: 0.6 ms).
+    pageProgramUs: 700,
+    // ArduinoCore-mbed variants/NICLA_VISION/mbed_config.h: MBED_CONF_QSPIF_QSPI_FREQ 40000000.
+    busClockHz: 40_000_000,
+    // mbed-os QSPIFBlockDevice::init(): "All commands other than Read and RSFDP use default
+    // 1-1-1 bus mode"; reads use the SFDP-detected quad read.
+    readDataLines: 4,
+    programDataLines: 1,
+    // ESTIMATE: 1-4-4 fast read (0xEB) = 8 instruction + 6 address + 2 mode + 4 dummy clocks
+    // (JEDEC SFDP default; the AT25QL128A dummy count was not verified).
+    readCommandClocks: 20,
+    // 1-1-1 write enable (8 clocks) + instruction (8) + 24-bit address (24): JEDEC SPI NOR framing.
+    writeCommandClocks: 40,
+    // mbed-os QSPIFBlockDevice::_is_mem_ready(): rtos::ThisThread::sleep_for(1) (1 ms) before
+    // every status-register poll, so program/erase waits end on whole milliseconds.
+    driverPollIntervalUs: 1_000,
+  },
+  remoteHost: {
+    // TinySeg repo application/host/remote_host.py: array = bytearray(1024 * 1024).
+    sizeBytes: 1 * MIB,
+    // UPPER BOUND, effective rate not found: USB 2.0 full-speed bulk, 19 x 64-byte packets per
+    // 1 ms frame (USB 2.0 spec Table 5-9); mbed USBCDC CDC_MAX_PACKET_SIZE 64. The runtime's
+    // Serial.begin(115200) baud is ignored by USB CDC. Other CDC stacks measure 100-500 KiB/s
+    // (micropython PRs #15909, #17398), so real transfers are likely slower than this.
+    bytesPerSecond: 1_216_000,
+    // ESTIMATE: one USB full-speed frame (1 ms) for the host script to see a read request
+    // and start replying; host software latency not measured.
+    readTurnaroundUs: 1_000,
+    // TinySeg tinyseg_tensor_storage.cpp RemoteTensorStorage: "TINYSEG_INI" (11) + 'r'/'w' (1)
+    // + pos (4) + size (4) + "TINYSEG_FIN" (11) around every transfer.
+    framingBytes: 31,
+  },
+};

@@ -1,0 +1,102 @@
+// Shape of a board profile: clocks, SRAM, kernel cycle costs, codec costs and the timing
+// parameters of the three spill stores TinySeg evaluates (internal flash, external QSPI
+// NOR flash, remote host over serial; TinySeg LCTES'24 §6.2.2). Profiles are plain data;
+// every number in a concrete profile carries a comment naming its source.
+
+/** TFLM kernel implementations the latency model can assume (DESIGN.md §3 cost model). */
+export type KernelLibrary = 'reference' | 'cmsis-nn';
+
+/** Kernels whose cost scales with multiply-accumulates. */
+export type MacKernelClass = 'conv2d' | 'depthwiseConv2d' | 'fullyConnected' | 'transposeConv';
+
+/** Kernels whose cost scales with output elements rather than MACs. */
+export type ElementKernelClass = 'pooling' | 'elementwise' | 'softmax';
+
+export interface CoreProfile {
+  readonly name: string;
+  readonly clockHz: number;
+}
+
+export interface ComputeCosts {
+  readonly cyclesPerMac: Readonly<Record<KernelLibrary, Readonly<Record<MacKernelClass, number>>>>;
+  readonly cyclesPerElement: Readonly<Record<KernelLibrary, Readonly<Record<ElementKernelClass, number>>>>;
+  /** memcpy-like data movement (concatenation, reshape copies, spill staging). */
+  readonly cyclesPerByteCopied: number;
+}
+
+/** Per-byte cycle costs of TinySeg's most-frequent-value codec (§5.1). */
+export interface CodecCosts {
+  /** Counting pass that finds the most frequent value. */
+  readonly histogramCyclesPerByte: number;
+  /** Fixed cost of scanning the 256-entry histogram. */
+  readonly histogramScanCycles: number;
+  /** Pass that writes the bitmap and the other values. */
+  readonly encodeCyclesPerByte: number;
+  /** Decompression, per decoded (raw) byte. */
+  readonly decodeCyclesPerByte: number;
+}
+
+export interface InternalFlashParams {
+  readonly banks: number;
+  readonly sectorsPerBank: number;
+  readonly sectorBytes: number;
+  /** Flash word: the unit that is programmed at once (with its ECC). */
+  readonly programUnitBytes: number;
+  readonly sectorEraseUs: number;
+  readonly sectorEraseMaxUs: number;
+  readonly wordProgramUs: number;
+  readonly wordProgramMaxUs: number;
+  /** AXI clock feeding the flash interface. */
+  readonly busClockHz: number;
+  /** Wait states configured for the AXI clock (FLASH_ACR.LATENCY). */
+  readonly readWaitStates: number;
+  /** Bytes delivered per flash read access. */
+  readonly readAccessBytes: number;
+}
+
+export interface QspiFlashParams {
+  readonly sizeBytes: number;
+  readonly sectorBytes: number;
+  readonly pageBytes: number;
+  readonly sectorEraseUs: number;
+  readonly pageProgramUs: number;
+  readonly busClockHz: number;
+  /** Data lines used by the driver's read command (4 = quad). */
+  readonly readDataLines: number;
+  /** Data lines used by the driver's page program command (1 = single). */
+  readonly programDataLines: number;
+  /** Instruction + address + mode/dummy clocks before read data. */
+  readonly readCommandClocks: number;
+  /** Instruction + address clocks of a program or erase command (plus write enable). */
+  readonly writeCommandClocks: number;
+  /** The driver sleeps this long before each busy poll, so busy times round up to it. */
+  readonly driverPollIntervalUs: number;
+}
+
+export interface RemoteLinkParams {
+  /** Bytes the host keeps for spilled tensors. */
+  readonly sizeBytes: number;
+  readonly bytesPerSecond: number;
+  /** Time from the end of a read request to the first reply byte (host turnaround). */
+  readonly readTurnaroundUs: number;
+  /** Framing bytes the runtime sends around every transfer. */
+  readonly framingBytes: number;
+}
+
+export interface TargetProfile {
+  readonly name: string;
+  readonly description: string;
+  readonly mainCore: CoreProfile;
+  readonly secondCore: CoreProfile;
+  readonly sramBytes: number;
+  readonly compute: ComputeCosts;
+  readonly codec: CodecCosts;
+  readonly internalFlash: InternalFlashParams;
+  readonly qspiFlash: QspiFlashParams;
+  readonly remoteHost: RemoteLinkParams;
+}
+
+/** Converts cycles on a core to microseconds. */
+export function cyclesToUs(core: CoreProfile, cycles: number): number {
+  return (cycles * 1e6) / core.clockHz;
+}

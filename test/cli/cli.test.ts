@@ -1,0 +1,87 @@
+// Spawns the real bin: exit codes, one JSON document on stdout, SVG output.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const BIN = join(import.meta.dirname, '../../bin/mcusim.mjs');
+const MODEL = '/work/shared/oracle/models/person_detect.tflite';
+const tmp = mkdtempSync(join(tmpdir(), 'mcusim-cli-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function mcusim(...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function expectCleanBadInput(r: { code: number | null; stderr: string }): void {
+  expect(r.code).toBe(2);
+  expect(r.stderr).toMatch(/^E_[A-Z_]+: /);
+  expect(r.stderr).not.toMatch(/TypeError|RangeError|at .*\.(js|ts):\d+/);
+}
+
+describe('mcusim inspect', () => {
+  it('prints one JSON document with the plan, ops and tensors', () => {
+    const svg = join(tmp, 'plan.svg');
+    const r = mcusim('inspect', MODEL, '--json', '--svg', svg);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.plan.planner).toBe('tflm-greedy');
+    expect(doc.plan.peakBytes).toBe(55296);
+    expect(doc.plan.lowerBoundBytes).toBeLessThanOrEqual(doc.plan.peakBytes);
+    expect(doc.plan.buffers[0]).toEqual(expect.objectContaining({ tensor: expect.any(Number), offset: expect.any(Number), size: expect.any(Number) }));
+    expect(doc.ops.length).toBeGreaterThan(0);
+    const conv = doc.ops.find((o: { kind: string }) => o.kind === 'conv2d');
+    const [, kh, kw, cin] = conv.inputShapes[1];
+    const outElems = conv.outputShapes[0].reduce((a: number, b: number) => a * b, 1);
+    expect(conv.macs).toBe(outElems * kh * kw * cin);
+    expect(doc.tensors.length).toBeGreaterThan(0);
+
+    const text = readFileSync(svg, 'utf8');
+    expect(text).toMatch(/^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect(text.match(/<rect/g)).toHaveLength(doc.plan.buffers.length);
+    expect(text.trimEnd().endsWith('</svg>')).toBe(true);
+  });
+
+  it('prints tables, and the ASCII plan with --ascii', () => {
+    const r = mcusim('inspect', MODEL, '--planner', 'linear', '--ascii');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^ 0: [0-9a-zA-Z*.!]+ \(\d+k\)$/m);
+    expect(r.stdout).toContain('planner:     linear');
+  });
+
+  it('exits 2 with a coded message for a missing file, a garbage file and an unknown planner', () => {
+    expectCleanBadInput(mcusim('inspect', join(tmp, 'nope.tflite'), '--json'));
+    const garbage = join(tmp, 'garbage.tflite');
+    writeFileSync(garbage, Buffer.from('this is not a flatbuffer at all, just text'.repeat(3)));
+    const r = mcusim('inspect', garbage, '--json');
+    expectCleanBadInput(r);
+    expect(r.stdout).toBe('');
+    const p = mcusim('inspect', MODEL, '--planner', 'nope');
+    expectCleanBadInput(p);
+    expect(p.stderr).toContain('tflm-greedy');
+  });
+
+  it('exits 2 on usage errors and 0 on --help', () => {
+    expectCleanBadInput(mcusim('inspect'));
+    expectCleanBadInput(mcusim('frobnicate'));
+    expect(mcusim('--help').code).toBe(0);
+  });
+});
+
+describe('mcusim zoo', () => {
+  it('lists the zoo and exports a model that inspect can read back', () => {
+    const list = mcusim('zoo', 'list', '--json');
+    expect(list.code).toBe(0);
+    const names = JSON.parse(list.stdout).models.map((m: { name: string }) => m.name);
+    expect(names).toContain('tiny-unet');
+    const out = join(tmp, 'tiny-unet.tflite');
+    const ex = mcusim('zoo', 'export', 'tiny-unet', '-o', out);
+    expect(ex.code).toBe(0);
+    const a = JSON.parse(mcusim('inspect', out, '--json').stdout);
+    const b = JSON.parse(mcusim('inspect', 'zoo:tiny-unet', '--json').stdout);
+    expect(a.plan.peakBytes).toBe(b.plan.peakBytes);
+  });
+});

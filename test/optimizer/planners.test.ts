@@ -1,0 +1,57 @@
+// The planner registry and the pure plan renderings (TFLM-style ASCII, SVG).
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/ir/index.ts';
+import { getPlanner, planBuffers, plannerNames, renderPlanAscii, renderPlanSvg } from '../../src/optimizer/index.ts';
+import { req } from './helpers.ts';
+
+describe('planner registry', () => {
+  it('knows tflm-greedy and linear and rejects other names with E_USAGE', () => {
+    expect(plannerNames()).toEqual(expect.arrayContaining(['tflm-greedy', 'linear']));
+    expect(() => getPlanner('nope')).toThrow(UsageError);
+    try {
+      getPlanner('nope');
+    } catch (e) {
+      expect((e as UsageError).code).toBe('E_USAGE');
+    }
+  });
+
+  it('returns verified plans', () => {
+    const rs = [req(0, 32, 0, 1), req(1, 16, 1, 2), req(2, 48, 2, 3)];
+    expect(planBuffers('linear', rs)).toEqual({ planner: 'linear', offsets: [0, 32, 48], peakBytes: 96 });
+    expect(planBuffers('tflm-greedy', rs).peakBytes).toBe(64);
+  });
+});
+
+describe('plan renderings', () => {
+  const rs = [req(0, 32, 0, 1), req(1, 16, 1, 2), { ...req(2, 48, 2, 3), name: 'a<b&"c"' }];
+  const plan = planBuffers('tflm-greedy', rs);
+
+  it("draws the plan like TFLM's PrintMemoryPlan", () => {
+    expect(plan.offsets).toEqual([0, 48, 0]);
+    const text = renderPlanAscii(rs, plan, { width: 8 });
+    expect(text).toBe(
+      [
+        '0 (id=0): size=32, offset=0, first_used=0 last_used=1',
+        '1 (id=1): size=16, offset=48, first_used=1 last_used=2',
+        '2 (id=2): size=48, offset=0, first_used=2 last_used=3',
+        ' 0: 0000.... (1k)',
+        ' 1: 0000..11 (1k)',
+        ' 2: 22222211 (1k)',
+        ' 3: 222222.. (1k)',
+        '',
+      ].join('\n'),
+    );
+    const clash = renderPlanAscii(rs, { planner: 'bad', offsets: [0, 16, 0], peakBytes: 64 }, { width: 8 });
+    // The scale comes from the offsets (48 B over 8 characters), as in TFLM.
+    expect(clash.split('\n')[4]).toBe(' 1: 00!!!... (1k)');
+  });
+
+  it('draws one escaped, labelled rect per buffer in the SVG', () => {
+    const svg = renderPlanSvg(rs, plan);
+    expect(svg.startsWith('<svg')).toBe(true);
+    expect(svg.match(/<rect/g)).toHaveLength(rs.length);
+    expect(svg).toContain('a&lt;b&amp;&quot;c&quot;');
+    expect(svg).not.toContain('a<b');
+    expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
+  });
+});
