@@ -1,7 +1,9 @@
 // mcusim's command line: builds the commander program (one file per command under commands/),
 // runs it, and turns every outcome into an exit code; see errors.ts for the mapping.
 import { Command, CommanderError } from 'commander';
+import { registerConformance } from './commands/conformance.ts';
 import { registerInspect } from './commands/inspect.ts';
+import { registerRun } from './commands/run.ts';
 import { registerZoo } from './commands/zoo.ts';
 import { EXIT_BAD_INPUT, EXIT_OK, exitCodeFor, formatError } from './errors.ts';
 
@@ -16,6 +18,8 @@ export function buildProgram(setExit: (code: number) => void): Command {
   });
   registerInspect(program, setExit);
   registerZoo(program, setExit);
+  registerRun(program, setExit);
+  registerConformance(program, setExit);
   for (const cmd of program.commands) {
     cmd.exitOverride();
     for (const sub of cmd.commands) sub.exitOverride();

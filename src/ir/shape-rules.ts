@@ -115,18 +115,20 @@ function resolveShape(c: OpRuleContext<BuiltinKind>, shape: readonly number[], c
 }
 
 const one = (): number => 1;
-const elementwise = <K extends BuiltinKind>(): OpRule<K> => ({
-  minInputs: 1,
-  maxInputs: 1,
-  optionalInputs: [],
-  outputs: one,
-  check: (c) => {
-    const x = c.inputs[0]!;
-    const y = c.outputs[0]!;
-    sameDtype(c, y, -1, x, 'output');
-    outputShape(c, 0, x.shape);
-  },
-});
+/** A rule taking [min, max] inputs; `optionalInputs` may be -1; one output unless `outputs` says. */
+function rule<K extends BuiltinKind>(
+  [minInputs, maxInputs]: readonly [number, number],
+  check: (c: OpRuleContext<K>) => void,
+  optionalInputs: readonly number[] = [],
+  outputs: (options: OpOptionsMap[K]) => number = one,
+): OpRule<K> {
+  return { minInputs, maxInputs, optionalInputs, outputs, check };
+}
+const elementwise = <K extends BuiltinKind>(): OpRule<K> =>
+  rule([1, 1], (c) => {
+    sameDtype(c, c.outputs[0]!, -1, c.inputs[0]!, 'output');
+    outputShape(c, 0, c.inputs[0]!.shape);
+  });
 
 function checkConv(c: OpRuleContext<'conv2d' | 'depthwiseConv2d'>, depthwise: boolean): void {
   const o = c.options;
@@ -189,277 +191,206 @@ function stridedSliceShape(o: OpOptionsMap['stridedSlice'], shape: readonly numb
 }
 
 export const OP_RULES: { readonly [K in BuiltinKind]: OpRule<K> } = {
-  conv2d: { minInputs: 2, maxInputs: 3, optionalInputs: [2], outputs: one, check: (c) => checkConv(c, false) },
-  depthwiseConv2d: { minInputs: 2, maxInputs: 3, optionalInputs: [2], outputs: one, check: (c) => checkConv(c, true) },
-  transposeConv: {
-    minInputs: 3,
-    maxInputs: 4,
-    optionalInputs: [3],
-    outputs: one,
-    check: (c) => {
-      const o = c.options;
-      const [outShape, w, x] = [c.inputs[0]!, c.inputs[1]!, c.inputs[2]!];
-      const y = c.outputs[0]!;
-      sameDtype(c, y, -1, x, 'output');
-      dtypeIn(c, outShape, 0, INDEX_DTYPES, 'output_shape');
-      const optionsOk = positive(c, { strideH: o.strideH, strideW: o.strideW });
-      if (!(rank(c, x, 2, 4, 'input') && rank(c, w, 1, 4, 'filter') && rank(c, y, -1, 4, 'output') && optionsOk)) return;
-      const [cout = 0, kh = 0, kw = 0, cin = 0] = w.shape;
-      const [n = 0, h = 0, wd = 0, xc = 0] = x.shape;
-      const [yn = 0, oh = 0, ow = 0, yc = 0] = y.shape;
-      if (xc !== cin) c.report('E_MODEL_SHAPE', `input has ${xc} channels, filter expects ${cin}`, 2);
-      if (yn !== n || yc !== cout) c.report('E_MODEL_SHAPE', `output ${formatShape(y.shape)} must have batch ${n} and ${cout} channels`, -1);
-      // TFLM takes the output size from the output tensor; it must be one whose forward conv gives the input.
-      if (convOutputSize(o.padding, oh, kh, o.strideH) !== h || convOutputSize(o.padding, ow, kw, o.strideW) !== wd) {
-        c.report('E_MODEL_SHAPE', `output ${oh}x${ow} is inconsistent with input ${h}x${wd}, filter ${kh}x${kw}, stride ${o.strideH}x${o.strideW}, padding ${o.padding}`, -1);
+  conv2d: rule([2, 3], (c) => checkConv(c, false), [2]),
+  depthwiseConv2d: rule([2, 3], (c) => checkConv(c, true), [2]),
+  transposeConv: rule([3, 4], (c) => {
+    const o = c.options;
+    const [outShape, w, x] = [c.inputs[0]!, c.inputs[1]!, c.inputs[2]!];
+    const y = c.outputs[0]!;
+    sameDtype(c, y, -1, x, 'output');
+    dtypeIn(c, outShape, 0, INDEX_DTYPES, 'output_shape');
+    const optionsOk = positive(c, { strideH: o.strideH, strideW: o.strideW });
+    if (!(rank(c, x, 2, 4, 'input') && rank(c, w, 1, 4, 'filter') && rank(c, y, -1, 4, 'output') && optionsOk)) return;
+    const [cout = 0, kh = 0, kw = 0, cin = 0] = w.shape;
+    const [n = 0, h = 0, wd = 0, xc = 0] = x.shape;
+    const [yn = 0, oh = 0, ow = 0, yc = 0] = y.shape;
+    if (xc !== cin) c.report('E_MODEL_SHAPE', `input has ${xc} channels, filter expects ${cin}`, 2);
+    if (yn !== n || yc !== cout) c.report('E_MODEL_SHAPE', `output ${formatShape(y.shape)} must have batch ${n} and ${cout} channels`, -1);
+    // TFLM takes the output size from the output tensor; it must be one whose forward conv gives the input.
+    if (convOutputSize(o.padding, oh, kh, o.strideH) !== h || convOutputSize(o.padding, ow, kw, o.strideW) !== wd) {
+      c.report('E_MODEL_SHAPE', `output ${oh}x${ow} is inconsistent with input ${h}x${wd}, filter ${kh}x${kw}, stride ${o.strideH}x${o.strideW}, padding ${o.padding}`, -1);
+    }
+    const declared = constInts(outShape);
+    if (declared !== null && !sameShape(declared, y.shape)) c.report('E_MODEL_SHAPE', `output_shape ${formatShape(declared)} differs from the output tensor ${formatShape(y.shape)}`, 0);
+    biasCount(c, 3, cout);
+  }, [3]),
+  maxPool2d: rule([1, 1], checkPool),
+  averagePool2d: rule([1, 1], checkPool),
+  concatenation: rule([1, Number.MAX_SAFE_INTEGER], (c) => {
+    const x0 = c.inputs[0]!;
+    const r = x0.shape.length;
+    sameDtype(c, c.outputs[0]!, -1, x0, 'output');
+    const axis = normalizeAxis(c, c.options.axis, r);
+    const expected = [...x0.shape];
+    let consistent = axis !== null;
+    c.inputs.forEach((x, i) => {
+      if (x === null || i === 0) return;
+      sameDtype(c, x, i, x0, `input ${i}`);
+      if (x.shape.length !== r || x.shape.some((d, k) => k !== axis && d !== x0.shape[k])) {
+        c.report('E_MODEL_SHAPE', `input ${i} shape ${formatShape(x.shape)} does not concatenate with ${formatShape(x0.shape)} on axis ${c.options.axis}`, i);
+        consistent = false;
+      } else if (axis !== null) {
+        expected[axis] = (expected[axis] ?? 0) + (x.shape[axis] ?? 0);
       }
-      const declared = constInts(outShape);
-      if (declared !== null && !sameShape(declared, y.shape)) c.report('E_MODEL_SHAPE', `output_shape ${formatShape(declared)} differs from the output tensor ${formatShape(y.shape)}`, 0);
-      biasCount(c, 3, cout);
-    },
-  },
-  maxPool2d: { minInputs: 1, maxInputs: 1, optionalInputs: [], outputs: one, check: checkPool },
-  averagePool2d: { minInputs: 1, maxInputs: 1, optionalInputs: [], outputs: one, check: checkPool },
-  concatenation: {
-    minInputs: 1,
-    maxInputs: Number.MAX_SAFE_INTEGER,
-    optionalInputs: [],
-    outputs: one,
-    check: (c) => {
-      const x0 = c.inputs[0]!;
-      const r = x0.shape.length;
-      sameDtype(c, c.outputs[0]!, -1, x0, 'output');
-      const axis = normalizeAxis(c, c.options.axis, r);
-      const expected = [...x0.shape];
-      c.inputs.forEach((x, i) => {
-        if (x === null || i === 0) return;
-        sameDtype(c, x, i, x0, `input ${i}`);
-        if (x.shape.length !== r || x.shape.some((d, k) => k !== axis && d !== x0.shape[k])) {
-          c.report('E_MODEL_SHAPE', `input ${i} shape ${formatShape(x.shape)} does not concatenate with ${formatShape(x0.shape)} on axis ${c.options.axis}`, i);
-        } else if (axis !== null) {
-          expected[axis] = (expected[axis] ?? 0) + (x.shape[axis] ?? 0);
-        }
-      });
-      if (axis !== null) outputShape(c, 0, expected);
-    },
-  },
-  fullyConnected: {
-    minInputs: 2,
-    maxInputs: 3,
-    optionalInputs: [2],
-    outputs: one,
-    check: (c) => {
-      const [x, w] = [c.inputs[0]!, c.inputs[1]!];
-      sameDtype(c, c.outputs[0]!, -1, x, 'output');
-      if (!rank(c, w, 1, 2, 'filter')) return;
-      const [units = 0, depth = 0] = w.shape;
-      biasCount(c, 2, units);
-      const count = elementCount(x.shape);
-      if (depth <= 0 || count % depth !== 0) {
-        c.report('E_MODEL_SHAPE', `input ${formatShape(x.shape)} is not a whole number of rows of ${depth}`, 0);
-      } else if (c.options.keepNumDims) {
-        if (x.shape[x.shape.length - 1] !== depth) c.report('E_MODEL_SHAPE', `keepNumDims needs the input's last dim to be ${depth}`, 0);
-        else outputShape(c, 0, [...x.shape.slice(0, -1), units]);
-      } else {
-        outputShape(c, 0, [count / depth, units]);
-      }
-    },
-  },
-  softmax: {
-    minInputs: 1,
-    maxInputs: 1,
-    optionalInputs: [],
-    outputs: one,
-    check: (c) => {
-      const x = c.inputs[0]!;
-      const y = c.outputs[0]!;
-      if (x.dtype === 'int8') dtypeIn(c, y, -1, ['int8', 'int16'], 'output');
-      else sameDtype(c, y, -1, x, 'output');
-      if (x.shape.length < 1) c.report('E_MODEL_SHAPE', 'softmax input must have rank >= 1', 0);
-      outputShape(c, 0, x.shape);
-    },
-  },
-  add: { minInputs: 2, maxInputs: 2, optionalInputs: [], outputs: one, check: (c) => checkBroadcast(c) },
-  mul: { minInputs: 2, maxInputs: 2, optionalInputs: [], outputs: one, check: (c) => checkBroadcast(c) },
-  pad: {
-    minInputs: 2,
-    maxInputs: 2,
-    optionalInputs: [],
-    outputs: one,
-    check: (c) => {
-      const [x, p] = [c.inputs[0]!, c.inputs[1]!];
-      sameDtype(c, c.outputs[0]!, -1, x, 'output');
-      dtypeIn(c, p, 1, INDEX_DTYPES, 'paddings');
-      const r = x.shape.length;
-      if (!sameShape(p.shape, [r, 2])) {
-        c.report('E_MODEL_SHAPE', `paddings must have shape [${r},2], has ${formatShape(p.shape)}`, 1);
-        return;
-      }
-      const v = constInts(p);
-      if (v === null) return;
-      if (v.some((d) => d < 0)) c.report('E_MODEL_INVALID', `paddings must be non-negative, got ${formatShape(v)}`, 1);
-      else outputShape(c, 0, x.shape.map((d, i) => d + (v[2 * i] ?? 0) + (v[2 * i + 1] ?? 0)));
-    },
-  },
-  reshape: {
-    minInputs: 1,
-    maxInputs: 2,
-    optionalInputs: [1],
-    outputs: one,
-    check: (c) => {
-      const x = c.inputs[0]!;
-      const y = c.outputs[0]!;
-      sameDtype(c, y, -1, x, 'output');
-      const count = elementCount(x.shape);
-      if (elementCount(y.shape) !== count) {
-        c.report('E_MODEL_SHAPE', `output ${formatShape(y.shape)} does not hold the ${count} elements of ${formatShape(x.shape)}`, -1);
-        return;
-      }
-      const shapeInput = c.inputs[1] ?? null;
-      const requested = shapeInput !== null ? constInts(shapeInput) : c.options.newShape;
-      if (requested === null || (shapeInput === null && requested.length === 0)) return;
-      const resolved = resolveShape(c, requested, count, shapeInput !== null ? 1 : -1);
-      if (resolved !== null) outputShape(c, 0, resolved);
-    },
-  },
-  mean: {
-    minInputs: 2,
-    maxInputs: 2,
-    optionalInputs: [],
-    outputs: one,
-    check: (c) => {
-      const [x, a] = [c.inputs[0]!, c.inputs[1]!];
-      sameDtype(c, c.outputs[0]!, -1, x, 'output');
-      dtypeIn(c, a, 1, INDEX_DTYPES, 'axis');
-      const axes = constInts(a);
-      if (axes === null) return;
-      const r = x.shape.length;
-      const reduced = new Set<number>();
-      for (const axis of axes) {
-        const n = normalizeAxis(c, axis, r, 1);
-        if (n === null) return;
-        reduced.add(n);
-      }
-      outputShape(c, 0, x.shape.flatMap((d, i) => (!reduced.has(i) ? [d] : c.options.keepDims ? [1] : [])));
-    },
-  },
-  quantize: {
-    minInputs: 1,
-    maxInputs: 1,
-    optionalInputs: [],
-    outputs: one,
-    check: (c) => {
-      const y = c.outputs[0]!;
-      dtypeIn(c, c.inputs[0]!, 0, ['float32', 'int8', 'uint8', 'int16'], 'input');
-      dtypeIn(c, y, -1, ['int8', 'uint8', 'int16'], 'output');
-      if (y.quant === null) c.report('E_MODEL_INVALID', 'quantize output has no quantization parameters', -1);
-      outputShape(c, 0, c.inputs[0]!.shape);
-    },
-  },
-  dequantize: {
-    minInputs: 1,
-    maxInputs: 1,
-    optionalInputs: [],
-    outputs: one,
-    check: (c) => {
-      const x = c.inputs[0]!;
-      dtypeIn(c, x, 0, ['int8', 'uint8', 'int16', 'float16'], 'input');
-      dtypeIn(c, c.outputs[0]!, -1, ['float32'], 'output');
-      if (x.quant === null && x.dtype !== 'float16') c.report('E_MODEL_INVALID', 'dequantize input has no quantization parameters', 0);
-      outputShape(c, 0, x.shape);
-    },
-  },
-  split: {
-    minInputs: 2,
-    maxInputs: 2,
-    optionalInputs: [],
-    outputs: (o) => o.numSplits,
-    check: (c) => {
-      const [a, x] = [c.inputs[0]!, c.inputs[1]!];
-      dtypeIn(c, a, 0, ['int32'], 'axis');
-      const v = constInts(a);
-      if (!positive(c, { numSplits: c.options.numSplits }) || v === null || v.length !== 1) return;
-      const axis = normalizeAxis(c, v[0] ?? 0, x.shape.length, 0);
-      if (axis === null) return;
-      const dim = x.shape[axis] ?? 0;
-      if (dim % c.options.numSplits !== 0) c.report('E_MODEL_SHAPE', `dim ${dim} of axis ${axis} does not split into ${c.options.numSplits} parts`, 1);
-      else checkSplitOutputs(c, x, axis, new Array<number>(c.options.numSplits).fill(dim / c.options.numSplits));
-    },
-  },
-  splitV: {
-    minInputs: 3,
-    maxInputs: 3,
-    optionalInputs: [],
-    outputs: (o) => o.numSplits,
-    check: (c) => {
-      const [x, s, a] = [c.inputs[0]!, c.inputs[1]!, c.inputs[2]!];
-      dtypeIn(c, s, 1, INDEX_DTYPES, 'size_splits');
-      dtypeIn(c, a, 2, ['int32'], 'axis');
-      const sizes = constInts(s);
-      const av = constInts(a);
-      if (!positive(c, { numSplits: c.options.numSplits }) || sizes === null || av === null || av.length !== 1) return;
-      const axis = normalizeAxis(c, av[0] ?? 0, x.shape.length, 2);
-      if (axis === null) return;
-      if (sizes.length !== c.options.numSplits) {
-        c.report('E_MODEL_SHAPE', `size_splits has ${sizes.length} entries for ${c.options.numSplits} splits`, 1);
-        return;
-      }
-      const dim = x.shape[axis] ?? 0;
-      const resolved = resolveShape(c, sizes, dim, 1);
-      if (resolved === null) return;
-      if (resolved.reduce((p, d) => p + d, 0) !== dim) c.report('E_MODEL_SHAPE', `size_splits ${formatShape(sizes)} do not add up to ${dim}`, 1);
-      else checkSplitOutputs(c, x, axis, resolved);
-    },
-  },
-  stridedSlice: {
-    minInputs: 4,
-    maxInputs: 4,
-    optionalInputs: [],
-    outputs: one,
-    check: (c) => {
-      const x = c.inputs[0]!;
-      sameDtype(c, c.outputs[0]!, -1, x, 'output');
-      const r = x.shape.length;
-      const v = [1, 2, 3].map((slot) => {
-        const t = c.inputs[slot]!;
-        dtypeIn(c, t, slot, INDEX_DTYPES, ['begin', 'end', 'strides'][slot - 1] ?? 'index');
-        if (!sameShape(t.shape, [r])) c.report('E_MODEL_SHAPE', `begin/end/strides must have shape [${r}], has ${formatShape(t.shape)}`, slot);
-        return constInts(t);
-      });
-      const [begin, end, strides] = v;
-      if (!begin || !end || !strides || v.some((a) => a?.length !== r)) return;
-      if (strides.some((s) => s === 0)) {
-        c.report('E_MODEL_INVALID', 'strides must be non-zero', 3);
-        return;
-      }
-      // TFLM forces ellipsis and new-axis masks to 0; with them the output is not checked here.
-      if (c.options.ellipsisMask !== 0 || c.options.newAxisMask !== 0) return;
-      outputShape(c, 0, stridedSliceShape(c.options, x.shape, begin, end, strides));
-    },
-  },
+    });
+    if (consistent) outputShape(c, 0, expected);
+  }),
+  fullyConnected: rule([2, 3], (c) => {
+    const [x, w] = [c.inputs[0]!, c.inputs[1]!];
+    sameDtype(c, c.outputs[0]!, -1, x, 'output');
+    if (!rank(c, w, 1, 2, 'filter')) return;
+    const [units = 0, depth = 0] = w.shape;
+    biasCount(c, 2, units);
+    const count = elementCount(x.shape);
+    if (depth <= 0 || count % depth !== 0) {
+      c.report('E_MODEL_SHAPE', `input ${formatShape(x.shape)} is not a whole number of rows of ${depth}`, 0);
+    } else if (c.options.keepNumDims) {
+      if (x.shape[x.shape.length - 1] !== depth) c.report('E_MODEL_SHAPE', `keepNumDims needs the input's last dim to be ${depth}`, 0);
+      else outputShape(c, 0, [...x.shape.slice(0, -1), units]);
+    } else {
+      outputShape(c, 0, [count / depth, units]);
+    }
+  }, [2]),
+  softmax: rule([1, 1], (c) => {
+    const x = c.inputs[0]!;
+    const y = c.outputs[0]!;
+    if (x.dtype === 'int8') dtypeIn(c, y, -1, ['int8', 'int16'], 'output');
+    else sameDtype(c, y, -1, x, 'output');
+    if (x.shape.length < 1) c.report('E_MODEL_SHAPE', 'softmax input must have rank >= 1', 0);
+    outputShape(c, 0, x.shape);
+  }),
+  add: rule([2, 2], checkBroadcast),
+  mul: rule([2, 2], checkBroadcast),
+  pad: rule([2, 2], (c) => {
+    const [x, p] = [c.inputs[0]!, c.inputs[1]!];
+    sameDtype(c, c.outputs[0]!, -1, x, 'output');
+    dtypeIn(c, p, 1, INDEX_DTYPES, 'paddings');
+    const r = x.shape.length;
+    if (!sameShape(p.shape, [r, 2])) {
+      c.report('E_MODEL_SHAPE', `paddings must have shape [${r},2], has ${formatShape(p.shape)}`, 1);
+      return;
+    }
+    const v = constInts(p);
+    if (v === null) return;
+    if (v.some((d) => d < 0)) c.report('E_MODEL_INVALID', `paddings must be non-negative, got ${formatShape(v)}`, 1);
+    else outputShape(c, 0, x.shape.map((d, i) => d + (v[2 * i] ?? 0) + (v[2 * i + 1] ?? 0)));
+  }),
+  reshape: rule([1, 2], (c) => {
+    const x = c.inputs[0]!;
+    const y = c.outputs[0]!;
+    sameDtype(c, y, -1, x, 'output');
+    const count = elementCount(x.shape);
+    if (elementCount(y.shape) !== count) {
+      c.report('E_MODEL_SHAPE', `output ${formatShape(y.shape)} does not hold the ${count} elements of ${formatShape(x.shape)}`, -1);
+      return;
+    }
+    const shapeInput = c.inputs[1] ?? null;
+    const requested = shapeInput !== null ? constInts(shapeInput) : c.options.newShape;
+    if (requested === null || (shapeInput === null && requested.length === 0)) return;
+    const resolved = resolveShape(c, requested, count, shapeInput !== null ? 1 : -1);
+    if (resolved !== null) outputShape(c, 0, resolved);
+  }, [1]),
+  mean: rule([2, 2], (c) => {
+    const [x, a] = [c.inputs[0]!, c.inputs[1]!];
+    sameDtype(c, c.outputs[0]!, -1, x, 'output');
+    dtypeIn(c, a, 1, INDEX_DTYPES, 'axis');
+    const axes = constInts(a);
+    if (axes === null) return;
+    const r = x.shape.length;
+    const reduced = new Set<number>();
+    for (const axis of axes) {
+      const n = normalizeAxis(c, axis, r, 1);
+      if (n === null) return;
+      reduced.add(n);
+    }
+    outputShape(c, 0, x.shape.flatMap((d, i) => (!reduced.has(i) ? [d] : c.options.keepDims ? [1] : [])));
+  }),
+  quantize: rule([1, 1], (c) => {
+    const y = c.outputs[0]!;
+    dtypeIn(c, c.inputs[0]!, 0, ['float32', 'int8', 'uint8', 'int16'], 'input');
+    dtypeIn(c, y, -1, ['int8', 'uint8', 'int16'], 'output');
+    if (y.quant === null) c.report('E_MODEL_INVALID', 'quantize output has no quantization parameters', -1);
+    outputShape(c, 0, c.inputs[0]!.shape);
+  }),
+  dequantize: rule([1, 1], (c) => {
+    const x = c.inputs[0]!;
+    dtypeIn(c, x, 0, ['int8', 'uint8', 'int16', 'float16'], 'input');
+    dtypeIn(c, c.outputs[0]!, -1, ['float32'], 'output');
+    if (x.quant === null && x.dtype !== 'float16') c.report('E_MODEL_INVALID', 'dequantize input has no quantization parameters', 0);
+    outputShape(c, 0, x.shape);
+  }),
+  split: rule([2, 2], (c) => {
+    const [a, x] = [c.inputs[0]!, c.inputs[1]!];
+    dtypeIn(c, a, 0, ['int32'], 'axis');
+    const v = constInts(a);
+    if (!positive(c, { numSplits: c.options.numSplits }) || v === null || v.length !== 1) return;
+    const axis = normalizeAxis(c, v[0] ?? 0, x.shape.length, 0);
+    if (axis === null) return;
+    const dim = x.shape[axis] ?? 0;
+    if (dim % c.options.numSplits !== 0) c.report('E_MODEL_SHAPE', `dim ${dim} of axis ${axis} does not split into ${c.options.numSplits} parts`, 1);
+    else checkSplitOutputs(c, x, axis, new Array<number>(c.options.numSplits).fill(dim / c.options.numSplits));
+  }, [], (o) => o.numSplits),
+  splitV: rule([3, 3], (c) => {
+    const [x, s, a] = [c.inputs[0]!, c.inputs[1]!, c.inputs[2]!];
+    dtypeIn(c, s, 1, INDEX_DTYPES, 'size_splits');
+    dtypeIn(c, a, 2, ['int32'], 'axis');
+    const sizes = constInts(s);
+    const av = constInts(a);
+    if (!positive(c, { numSplits: c.options.numSplits }) || sizes === null || av === null || av.length !== 1) return;
+    const axis = normalizeAxis(c, av[0] ?? 0, x.shape.length, 2);
+    if (axis === null) return;
+    if (sizes.length !== c.options.numSplits) {
+      c.report('E_MODEL_SHAPE', `size_splits has ${sizes.length} entries for ${c.options.numSplits} splits`, 1);
+      return;
+    }
+    // One size may be -1: whatever the others leave of the axis (split_v.cc).
+    const dim = x.shape[axis] ?? 0;
+    const unknown = sizes.filter((d) => d === -1).length;
+    const rest = dim - sizes.reduce((p, d) => (d === -1 ? p : p + d), 0);
+    const resolved = sizes.map((d) => (d === -1 ? rest : d));
+    if (unknown > 1 || resolved.some((d) => d < 0) || (unknown === 0 && rest !== 0)) {
+      c.report('E_MODEL_SHAPE', `size_splits ${formatShape(sizes)} do not split ${dim}`, 1);
+    } else {
+      checkSplitOutputs(c, x, axis, resolved);
+    }
+  }, [], (o) => o.numSplits),
+  stridedSlice: rule([4, 4], (c) => {
+    const x = c.inputs[0]!;
+    sameDtype(c, c.outputs[0]!, -1, x, 'output');
+    const r = x.shape.length;
+    const v = [1, 2, 3].map((slot) => {
+      const t = c.inputs[slot]!;
+      dtypeIn(c, t, slot, INDEX_DTYPES, ['begin', 'end', 'strides'][slot - 1] ?? 'index');
+      if (!sameShape(t.shape, [r])) c.report('E_MODEL_SHAPE', `begin/end/strides must have shape [${r}], has ${formatShape(t.shape)}`, slot);
+      return constInts(t);
+    });
+    const [begin, end, strides] = v;
+    if (!begin || !end || !strides || v.some((a) => a?.length !== r)) return;
+    if (strides.some((s) => s === 0)) {
+      c.report('E_MODEL_INVALID', 'strides must be non-zero', 3);
+      return;
+    }
+    // TFLM forces ellipsis and new-axis masks to 0; with them the output is not checked here.
+    if (c.options.ellipsisMask !== 0 || c.options.newAxisMask !== 0) return;
+    outputShape(c, 0, stridedSliceShape(c.options, x.shape, begin, end, strides));
+  }),
   logistic: elementwise(),
   relu: elementwise(),
   relu6: elementwise(),
   leakyRelu: elementwise(),
-  transpose: {
-    minInputs: 2,
-    maxInputs: 2,
-    optionalInputs: [],
-    outputs: one,
-    check: (c) => {
-      const [x, p] = [c.inputs[0]!, c.inputs[1]!];
-      sameDtype(c, c.outputs[0]!, -1, x, 'output');
-      dtypeIn(c, p, 1, INDEX_DTYPES, 'perm');
-      const perm = constInts(p);
-      if (perm === null) return;
-      const r = x.shape.length;
-      if (perm.length !== r || new Set(perm).size !== r || perm.some((d) => d < 0 || d >= r)) {
-        c.report('E_MODEL_INVALID', `perm ${formatShape(perm)} is not a permutation of ${r} axes`, 1);
-        return;
-      }
-      outputShape(c, 0, perm.map((d) => x.shape[d] ?? 0));
-    },
-  },
+  transpose: rule([2, 2], (c) => {
+    const [x, p] = [c.inputs[0]!, c.inputs[1]!];
+    sameDtype(c, c.outputs[0]!, -1, x, 'output');
+    dtypeIn(c, p, 1, INDEX_DTYPES, 'perm');
+    const perm = constInts(p);
+    if (perm === null) return;
+    const r = x.shape.length;
+    if (perm.length !== r || new Set(perm).size !== r || perm.some((d) => d < 0 || d >= r)) {
+      c.report('E_MODEL_INVALID', `perm ${formatShape(perm)} is not a permutation of ${r} axes`, 1);
+      return;
+    }
+    outputShape(c, 0, perm.map((d) => x.shape[d] ?? 0));
+  }),
 };
 
 function checkBroadcast(c: OpRuleContext<'add' | 'mul'>): void {

@@ -3,7 +3,7 @@
 // Int32Array event log, flushed to a sink), `addr` (no values at all, the same event sequence),
 // `cost` (counts MACs, bytes and primitive calls). Params are inlined as literals; arrays and
 // constant tensors are closure constants; arena tensors are read through whole-arena views.
-import { InternalError } from '../ir/index.ts';
+import { InternalError, KernelError } from '../ir/index.ts';
 import type { BufferBinding, KernelInstance } from './instance.ts';
 import { checkNest, elementBytes, foldNest } from './instance.ts';
 import type { Expr, Nest, Stmt } from './nest.ts';
@@ -274,12 +274,26 @@ export function compileKernel(inst: KernelInstance, views: ArenaViews): Compiled
   const fast = build(inst, 'fast', views);
   let traced: ((sink: TraceSink) => void) | null = null;
   return {
-    run: () => void fast(),
+    run: () => rethrowKernelErrors(() => void fast()),
     runTraced: (sink) => {
       traced ??= build(inst, 'traced', views) as (sink: TraceSink) => void;
-      traced(sink);
+      const t = traced;
+      rethrowKernelErrors(() => t(sink));
     },
   };
+}
+
+/** Generated code cannot reach the error classes: primitives throw plain Errors named
+ * 'KernelError' with a code (e.g. softmax's TFLITE_CHECK), turned into coded errors here. */
+function rethrowKernelErrors(f: () => void): void {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof Error && e.name === 'KernelError' && !(e instanceof KernelError)) {
+      throw new KernelError('E_KERNEL_CONSTRAINT', e.message);
+    }
+    throw e;
+  }
 }
 
 /** Address-only walk: the traced event sequence without touching any data. */

@@ -4,6 +4,8 @@
 // HighMul, RoundingDivideByPOT and the default double-rounding MultiplyByQuantizedMultiplier.
 // The 32x32->64-bit product of SRDHM is computed exactly in doubles by splitting b into 16-bit halves.
 
+import { GEMMLOWP_PRIMITIVES } from './primitives-gemmlowp.ts';
+
 export interface Primitive {
   readonly name: string;
   readonly arity: number;
@@ -167,6 +169,7 @@ const table: readonly Primitive[] = [
     c: 'static inline double mcu_dequantizeF32(int32_t x, int32_t sb) { return (double)mcu_f32FromBits(sb) * (double)x; }',
     costOps: 2,
   },
+  ...GEMMLOWP_PRIMITIVES,
 ];
 
 export const PRIMITIVES: Readonly<Record<string, Primitive>> = Object.fromEntries(table.map((p) => [p.name, p]));

@@ -1,19 +1,55 @@
 // The op-kind -> kernel spec table. Adding an op = one spec file in specs/ plus one line here.
 import type { BuiltinKind } from '../ir/index.ts';
 import type { KernelSpec } from './spec.ts';
+import { addSpec } from './specs/add.ts';
+import { dequantizeSpec } from './specs/dequantize.ts';
+import { leakyReluSpec } from './specs/leaky-relu.ts';
+import { meanSpec } from './specs/mean.ts';
+import { mulSpec } from './specs/mul.ts';
+import { quantizeSpec } from './specs/quantize.ts';
 import { conv2dSpec } from './specs/conv2d.ts';
 import { depthwiseConv2dSpec } from './specs/depthwise-conv2d.ts';
 import { fullyConnectedSpec } from './specs/fully-connected.ts';
 import { relu6Spec, reluSpec } from './specs/relu.ts';
+import { averagePool2dSpec } from './specs/average-pool2d.ts';
+import { concatenationSpec } from './specs/concatenation.ts';
+import { maxPool2dSpec } from './specs/max-pool2d.ts';
+import { padSpec } from './specs/pad.ts';
+import { reshapeSpec } from './specs/reshape.ts';
+import { splitVSpec } from './specs/split-v.ts';
+import { splitSpec } from './specs/split.ts';
+import { stridedSliceSpec } from './specs/strided-slice.ts';
+import { transposeSpec } from './specs/transpose.ts';
+import { logisticSpec } from './specs/logistic.ts';
+import { softmaxSpec } from './specs/softmax.ts';
+import { transposeConvSpec } from './specs/transpose-conv.ts';
 
 export type KernelRegistry = { readonly [K in BuiltinKind]?: KernelSpec<K> };
 
 export const KERNELS: KernelRegistry = {
+  add: addSpec,
+  mul: mulSpec,
+  leakyRelu: leakyReluSpec,
+  mean: meanSpec,
+  quantize: quantizeSpec,
+  dequantize: dequantizeSpec,
   conv2d: conv2dSpec,
   depthwiseConv2d: depthwiseConv2dSpec,
   fullyConnected: fullyConnectedSpec,
   relu: reluSpec,
   relu6: relu6Spec,
+  maxPool2d: maxPool2dSpec,
+  averagePool2d: averagePool2dSpec,
+  pad: padSpec,
+  concatenation: concatenationSpec,
+  reshape: reshapeSpec,
+  split: splitSpec,
+  splitV: splitVSpec,
+  stridedSlice: stridedSliceSpec,
+  transpose: transposeSpec,
+  softmax: softmaxSpec,
+  logistic: logisticSpec,
+  transposeConv: transposeConvSpec,
 };
 
 export function kernelSpecOf<K extends BuiltinKind>(kind: K): KernelSpec<K> | undefined {

@@ -7,3 +7,4 @@ export * from './verify-plan.ts';
 export * from './planners.ts';
 export * from './plan-ascii.ts';
 export * from './plan-svg.ts';
+export * from './run-planned.ts';

@@ -4,6 +4,7 @@
 import type { Activation, BuiltinKind, DType, Graph, OpOptionsMap, Padding, Tensor } from '../ir/index.ts';
 import { byteSize, McusimError, UsageError } from '../ir/index.ts';
 import type { TraceSink } from '../kernels/index.ts';
+import { prepareOp, validateOp } from '../kernels/index.ts';
 import { Runtime } from './runtime.ts';
 
 export interface VectorTensor {
@@ -34,6 +35,8 @@ export interface ConformanceResult {
 export interface ConformanceSetup {
   readonly graph: Graph;
   readonly tensorOffsets: readonly (number | null)[];
+  /** Offsets of the op's scratch buffers (16-aligned, after the activations). */
+  readonly scratchOffsets: readonly number[];
   readonly arenaBytes: number;
   readonly inputs: readonly Uint8Array[];
   readonly expected: readonly Uint8Array[];
@@ -122,7 +125,22 @@ function toTensor(v: VectorTensor): Tensor {
   };
 }
 
-/** One-op graph + back-to-back 16-aligned layout of its activations. */
+/** Back-to-back 16-aligned layout of a one-op graph's activations, then its scratch buffers. */
+export function layoutSingleOp(graph: Graph): Pick<ConformanceSetup, 'tensorOffsets' | 'scratchOffsets' | 'arenaBytes'> {
+  let next = 0;
+  const take = (sizeBytes: number): number => {
+    const off = next;
+    next += Math.ceil(sizeBytes / 16) * 16;
+    return off;
+  };
+  const tensorOffsets = graph.tensors.map((t) => (t.data !== null ? null : take(byteSize(t.dtype, t.shape))));
+  // An op that fails its constraints gets no scratch here: the Runtime reports its coded error.
+  const scratch = validateOp(graph, 0).length === 0 ? prepareOp(graph, 0).prepared.scratch : [];
+  const scratchOffsets = scratch.map((d) => take(d.sizeBytes));
+  return { tensorOffsets, scratchOffsets, arenaBytes: Math.max(next, 16) };
+}
+
+/** One-op graph for an oracle case, laid out by layoutSingleOp. */
 export function setupVectorCase(c: VectorCase): ConformanceSetup {
   const entry = VECTOR_OPS[c.op];
   if (entry === undefined) throw new UsageError(`no op kind for TFLite builtin ${c.op}`);
@@ -136,17 +154,10 @@ export function setupVectorCase(c: VectorCase): ConformanceSetup {
     inputs: c.inputs.flatMap((t, i) => (t.const ? [] : [i])),
     outputs: c.outputs.map((_, i) => nIn + i),
   } as Graph;
-  let next = 0;
-  const tensorOffsets = tensors.map((t) => {
-    if (t.data !== null) return null;
-    const off = next;
-    next += Math.ceil(byteSize(t.dtype, t.shape) / 16) * 16;
-    return off;
-  });
+  const layout = layoutSingleOp(graph);
   return {
     graph,
-    tensorOffsets,
-    arenaBytes: next,
+    ...layout,
     inputs: c.inputs.filter((t) => !t.const).map((t) => encode(toTensor(t).dtype, t.data)),
     expected: c.outputs.map((t) => encode(toTensor(t).dtype, t.data)),
   };
@@ -168,7 +179,7 @@ export function compareOutputs(c: VectorCase, expected: readonly Uint8Array[], a
 export function runVectorCase(c: VectorCase, opts: { readonly trace?: TraceSink } = {}): ConformanceResult {
   try {
     const s = setupVectorCase(c);
-    const rt = new Runtime({ graph: s.graph, tensorOffsets: s.tensorOffsets, arenaBytes: s.arenaBytes });
+    const rt = new Runtime({ graph: s.graph, tensorOffsets: s.tensorOffsets, arenaBytes: s.arenaBytes, scratchOffsets: [s.scratchOffsets] });
     const actual = rt.run(s.inputs, opts.trace ? { trace: opts.trace } : {});
     return compareOutputs(c, s.expected, actual);
   } catch (e) {

@@ -57,7 +57,8 @@ export class CheckedByteBuffer extends ByteBuffer {
   copyRange(pos: number, length: number, what: string): Uint8Array {
     this.check(pos, length, what);
     this.chargeCopy(length);
-    return this.bytes().slice(pos, pos + length);
+    // A copy even when the input is a Node Buffer, whose slice() would alias it.
+    return new Uint8Array(this.bytes().subarray(pos, pos + length));
   }
 
   /** Accounts for copying `bytes` bytes. */
@@ -91,6 +92,10 @@ export class CheckedByteBuffer extends ByteBuffer {
   }
   override readInt64(offset: number): bigint {
     this.check(offset, 8, 'int64');
+    const low = super.readInt32(offset);
+    const high = super.readInt32(offset + 4);
+    // Zero points are small: one BigInt instead of the runtime's four when the value fits int32.
+    if ((high === 0 && low >= 0) || (high === -1 && low < 0)) return BigInt(low);
     return super.readInt64(offset);
   }
   override readUint64(offset: number): bigint {

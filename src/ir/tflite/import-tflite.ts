@@ -51,13 +51,18 @@ class BufferReader {
     this.bb.charge(TABLE_UNITS);
     if (buffer !== null && buffer.dataLength() > 0) {
       this.bb.chargeCopy(buffer.dataLength());
-      data = buffer.dataArray()?.slice() ?? null;
+      data = copyOf(buffer.dataArray());
     } else if (buffer !== null) {
       data = readExternal(this.bb, buffer.offset(), buffer.size(), `buffer ${index}`);
     }
     this.cache.set(index, data);
     return data;
   }
+}
+
+/** A copy that never aliases the input file (constants must not change if the caller reuses it). */
+function copyOf(view: Uint8Array | null): Uint8Array | null {
+  return view === null ? null : new Uint8Array(view);
 }
 
 /** Bytes stored after the flatbuffer at [offset, offset + size), as large models do; null if unused. */
@@ -91,8 +96,9 @@ function readQuantization(bb: CheckedByteBuffer, q: S.QuantizationParameters | n
   bb.charge(nz);
   for (let i = 0; i < nz; i++) {
     const z = q.zeroPoint(i) ?? 0n;
-    if (z > BigInt(Number.MAX_SAFE_INTEGER) || z < BigInt(Number.MIN_SAFE_INTEGER)) issue(`zero point ${z} is out of range`);
-    zeroPoint.push(Number(z));
+    const value = Number(z);
+    if (!Number.isSafeInteger(value)) issue(`zero point ${z} is out of range`);
+    zeroPoint.push(value);
   }
   return { scale, zeroPoint, quantizedDimension: q.quantizedDimension() };
 }
@@ -151,7 +157,7 @@ function readOp(op: S.Operator, index: number, opcodes: readonly OpcodeInfo[], b
     bb.chargeCopy(n);
     const customOptions =
       n > 0
-        ? (op.customOptionsArray()?.slice() ?? new Uint8Array(0))
+        ? (copyOf(op.customOptionsArray()) ?? new Uint8Array(0))
         : (readExternal(bb, op.largeCustomOptionsOffset(), op.largeCustomOptionsSize(), `op ${index} custom options`) ?? new Uint8Array(0));
     return { kind, customCode: opcode.customCode, customOptions, inputs, outputs };
   }

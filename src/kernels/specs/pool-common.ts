@@ -1,6 +1,7 @@
 // Shared constraints and prepare of the int8 2-D pooling specs (MaxPool2D, AveragePool2D): TFLM
 // pooling_common.cc PoolingPrepare (input/output scale within 1e-6, equal zero points, activation
 // range of the output) and the padding of ComputePaddingHeightWidth with dilation 1.
+import type { Pool2dOptions } from '../../ir/index.ts';
 import { convOutputSize, convPadding } from '../../ir/index.ts';
 import { activationRange } from '../quant.ts';
 import type { Constraint, OpContext, Prepared } from '../spec.ts';
@@ -8,29 +9,36 @@ import { constraint, dim, fusableActivation, isInt8Quantized, rank, scaleOf, zer
 
 export type PoolKind = 'maxPool2d' | 'averagePool2d';
 
+/** The part of an op context the pooling rules read (either pooling kind fits). */
+type PoolCtx = Pick<OpContext, 'input' | 'output'> & { readonly op: { readonly options: Pool2dOptions } };
+
+type Rule = readonly [id: string, text: string, holds: (c: PoolCtx) => boolean];
+
+const RULES: readonly Rule[] = [
+  ['types', 'input and output must be int8 quantized tensors', (c) => isInt8Quantized(c.input(0)) && isInt8Quantized(c.output(0))],
+  ['rank', 'input and output must have rank 4', (c) => rank(c.input(0)) === 4 && rank(c.output(0)) === 4],
+  ['qparams', 'input and output scales must match (within 1e-6) and zero points must be equal', (c) =>
+    Math.abs(scaleOf(c.input(0)) - scaleOf(c.output(0))) <= 1e-6 && zeroPointOf(c.input(0)) === zeroPointOf(c.output(0))],
+  ['window', 'strides and filter sizes must be >= 1', (c) => {
+    const o = c.op.options;
+    return o.strideH >= 1 && o.strideW >= 1 && o.filterH >= 1 && o.filterW >= 1;
+  }],
+  ['output-shape', 'output shape must be [N, outH, outW, C] from padding, filter and stride', (c) => {
+    const o = c.op.options;
+    const i = c.input(0);
+    const y = c.output(0);
+    const outH = convOutputSize(o.padding, dim(i, 1), o.filterH, o.strideH);
+    const outW = convOutputSize(o.padding, dim(i, 2), o.filterW, o.strideW);
+    return dim(y, 0) === dim(i, 0) && dim(y, 1) === outH && dim(y, 2) === outW && dim(y, 3) === dim(i, 3) && outH >= 1 && outW >= 1;
+  }],
+  ['activation', 'fused activation must be none, relu, relu6 or reluN1To1', (c) => fusableActivation(c.op.options.activation)],
+];
+
 export function poolConstraints<K extends PoolKind>(kind: K): Constraint<K>[] {
-  return [
-    constraint<K>(`${kind}.types`, 'input and output must be int8 quantized tensors', (c) => isInt8Quantized(c.input(0)) && isInt8Quantized(c.output(0))),
-    constraint<K>(`${kind}.rank`, 'input and output must have rank 4', (c) => rank(c.input(0)) === 4 && rank(c.output(0)) === 4),
-    constraint<K>(`${kind}.qparams`, 'input and output scales must match (within 1e-6) and zero points must be equal', (c) =>
-      Math.abs(scaleOf(c.input(0)) - scaleOf(c.output(0))) <= 1e-6 && zeroPointOf(c.input(0)) === zeroPointOf(c.output(0))),
-    constraint<K>(`${kind}.window`, 'strides and filter sizes must be >= 1', (c) => {
-      const o = c.op.options;
-      return o.strideH >= 1 && o.strideW >= 1 && o.filterH >= 1 && o.filterW >= 1;
-    }),
-    constraint<K>(`${kind}.output-shape`, 'output shape must be [N, outH, outW, C] from padding, filter and stride', (c) => {
-      const o = c.op.options;
-      const i = c.input(0);
-      const y = c.output(0);
-      const outH = convOutputSize(o.padding, dim(i, 1), o.filterH, o.strideH);
-      const outW = convOutputSize(o.padding, dim(i, 2), o.filterW, o.strideW);
-      return dim(y, 0) === dim(i, 0) && dim(y, 1) === outH && dim(y, 2) === outW && dim(y, 3) === dim(i, 3) && outH >= 1 && outW >= 1;
-    }),
-    constraint<K>(`${kind}.activation`, 'fused activation must be none, relu, relu6 or reluN1To1', (c) => fusableActivation(c.op.options.activation)),
-  ];
+  return RULES.map(([id, text, holds]) => constraint<K>(`${kind}.${id}`, text, (c: OpContext<K>) => holds(c)));
 }
 
-export function preparePool<K extends PoolKind>(c: OpContext<K>): Prepared {
+export function preparePool(c: PoolCtx): Prepared {
   const o = c.op.options;
   const input = c.input(0)!;
   const output = c.output(0);

@@ -1,9 +1,9 @@
 // SplitV: TFLM split_v.cc, the same copy loop as Split (see split.ts) with per-output sizes. Inputs
 // are (input, size_splits, axis); the output dims already hold the resolved sizes, so size_splits
 // is checked against them (one -1 allowed) but not read by the kernel.
+import { constInts } from '../../ir/index.ts';
 import type { KernelSpec } from '../spec.ts';
 import { constraint } from './common.ts';
-import { constInts } from '../../ir/index.ts';
 import { prepareSplit, splitBody, splitConstraints } from './split.ts';
 
 const SLOTS = { input: 0, axis: 2 } as const;

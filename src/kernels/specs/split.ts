@@ -2,7 +2,7 @@
 // every outer index k, each output in turn takes the next `dim_i(axis) * inner` elements of the
 // input (sequential input pointer). The axis must be a constant int32 tensor (Prepare), negative
 // values count from the back.
-import type { Tensor } from '../../ir/index.ts';
+import type { SplitOptions, Tensor } from '../../ir/index.ts';
 import type { Nest } from '../nest.ts';
 import { For, Let, Store } from '../nest.ts';
 import type { BufferRef, Constraint, KernelSpec, OpContext, Prepared } from '../spec.ts';
@@ -16,34 +16,40 @@ interface Slots {
   readonly axis: number;
 }
 
-const outputsOf = <K extends SplitKind>(c: OpContext<K>): Tensor[] => c.op.outputs.map((_, i) => c.output(i));
-const axisOf = <K extends SplitKind>(c: OpContext<K>, s: Slots): number | null => {
+/** The part of an op context the split rules read (either split kind fits). */
+type SplitCtx = Pick<OpContext, 'input' | 'output'> & { readonly op: { readonly options: SplitOptions; readonly outputs: readonly number[] } };
+const outputsOf = (c: SplitCtx): Tensor[] => c.op.outputs.map((_, i) => c.output(i));
+const axisOf = (c: SplitCtx, s: Slots): number | null => {
   const v = constInt32s(c.input(s.axis));
   return v === null || v.length !== 1 ? null : normalizeAxis(v[0], c.input(s.input)?.shape.length ?? 0);
 };
 
+type Rule = readonly [id: string, text: string, holds: (c: SplitCtx, s: Slots) => boolean];
+
+const RULES: readonly Rule[] = [
+  ['axis', 'axis must be a constant int32 tensor of one element in [-rank, rank)', (c, s) => axisOf(c, s) !== null],
+  ['outputs', 'numSplits must be >= 1 and equal the number of outputs', (c) =>
+    c.op.options.numSplits >= 1 && c.op.options.numSplits === c.op.outputs.length],
+  ['types', 'input and outputs must share one dtype (int8, int16 or int32)', (c, s) =>
+    isCopyable(c.input(s.input)) && outputsOf(c).every((t) => sameDtype(t, c.input(s.input)))],
+  ['shape', 'outputs must match the input on every dim but the axis, and their axis dims must add up to the input\'s', (c, s) => {
+    const axis = axisOf(c, s);
+    const x = c.input(s.input)?.shape ?? [];
+    if (axis === null) return false;
+    let sum = 0;
+    for (const t of outputsOf(c)) {
+      if (t.shape.length !== x.length || t.shape.some((d, k) => k !== axis && d !== x[k])) return false;
+      sum += t.shape[axis] ?? 0;
+    }
+    return sum === x[axis];
+  }],
+];
+
 export function splitConstraints<K extends SplitKind>(kind: K, s: Slots): Constraint<K>[] {
-  return [
-    constraint<K>(`${kind}.axis`, 'axis must be a constant int32 tensor of one element in [-rank, rank)', (c) => axisOf(c, s) !== null),
-    constraint<K>(`${kind}.outputs`, 'numSplits must be >= 1 and equal the number of outputs', (c) =>
-      c.op.options.numSplits >= 1 && c.op.options.numSplits === c.op.outputs.length),
-    constraint<K>(`${kind}.types`, 'input and outputs must share one dtype (int8, int16 or int32)', (c) =>
-      isCopyable(c.input(s.input)) && outputsOf(c).every((t) => sameDtype(t, c.input(s.input)))),
-    constraint<K>(`${kind}.shape`, 'outputs must match the input on every dim but the axis, and their axis dims must add up to the input\'s', (c) => {
-      const axis = axisOf(c, s);
-      const x = c.input(s.input)?.shape ?? [];
-      if (axis === null) return false;
-      let sum = 0;
-      for (const t of outputsOf(c)) {
-        if (t.shape.length !== x.length || t.shape.some((d, k) => k !== axis && d !== x[k])) return false;
-        sum += t.shape[axis] ?? 0;
-      }
-      return sum === x[axis];
-    }),
-  ];
+  return RULES.map(([id, text, holds]) => constraint<K>(`${kind}.${id}`, text, (c: OpContext<K>) => holds(c, s)));
 }
 
-export function prepareSplit<K extends SplitKind>(c: OpContext<K>, s: Slots): Prepared {
+export function prepareSplit(c: SplitCtx, s: Slots): Prepared {
   const axis = axisOf(c, s) ?? 0;
   const x = c.input(s.input)?.shape ?? [];
   const inner = product(x, axis + 1);

@@ -1,0 +1,85 @@
+// Single-layer int8 throughput: a seeded Conv2D / DepthwiseConv2D (zoo GraphBuilder, greedy plan)
+// run by the JS executor (tinybench), by its traced executor, and by the gcc -O2 build of the C
+// emitted from the same spec, in one process run; MAC/s, C/JS ratio, traced slowdown, and an
+// output checksum cross-check (C output bytes = JS output bytes).
+import { Bench } from 'tinybench';
+import type { Model } from '../src/ir/index.ts';
+import { GraphBuilder } from '../src/ir/index.ts';
+import { countMacs } from '../src/kernels/index.ts';
+import type { TraceSink } from '../src/kernels/index.ts';
+import { preparePlannedModel, randomInputs } from '../src/optimizer/index.ts';
+import { fnv1a, timeCKernel } from './c-kernel.ts';
+
+export interface LayerResult {
+  readonly name: string;
+  readonly kind: string;
+  readonly input: string;
+  readonly macs: number;
+  readonly jsMacPerS: number;
+  readonly cMacPerS: number;
+  /** jsMacPerS / cMacPerS. */
+  readonly jsOverC: number;
+  readonly tracedSlowdown: number;
+  readonly checksumsMatch: boolean;
+}
+
+interface LayerCase {
+  readonly name: string;
+  readonly input: readonly [number, number, number, number];
+  readonly build: (b: GraphBuilder, x: ReturnType<GraphBuilder['input']>) => ReturnType<GraphBuilder['input']>;
+}
+
+export const LAYER_CASES: readonly LayerCase[] = [
+  { name: 'conv2d 3x3 32->32', input: [1, 32, 32, 32], build: (b, x) => b.conv2d(x, { name: 'conv', outChannels: 32, kernel: 3, activation: 'relu' }) },
+  { name: 'conv2d 1x1 64->64', input: [1, 24, 24, 64], build: (b, x) => b.conv2d(x, { name: 'pw', outChannels: 64, kernel: 1, activation: 'relu6' }) },
+  { name: 'depthwiseConv2d 3x3 x64', input: [1, 48, 48, 64], build: (b, x) => b.depthwiseConv2d(x, { name: 'dw', kernel: 3, activation: 'relu6' }) },
+  { name: 'depthwiseConv2d 3x3/2 x128', input: [1, 24, 24, 128], build: (b, x) => b.depthwiseConv2d(x, { name: 'dw2', kernel: 3, stride: 2, activation: 'relu6' }) },
+];
+
+function layerModel(c: LayerCase): Model {
+  const b = new GraphBuilder(`mcusim-bench/${c.name}`);
+  const x = b.input('input', c.input, { scale: 0.02, zeroPoint: -3 });
+  return b.build(c.name, [c.build(b, x)]);
+}
+
+export async function benchLayer(c: LayerCase, timeMs: number): Promise<LayerResult> {
+  const model = layerModel(c);
+  const pm = preparePlannedModel(model);
+  const { graph, runtime } = pm;
+  const op = graph.ops[0];
+  if (op === undefined) throw new Error(`${c.name}: no op`);
+  const macs = countMacs(op, graph);
+  const inputs = randomInputs(graph, 1);
+  const outputs = runtime.run(inputs);
+  const sink: TraceSink = () => {};
+  for (let k = 0; k < 3; k++) (runtime.runOp(0), runtime.runOp(0, sink));
+  const bench = new Bench({ time: timeMs, warmupTime: 200 });
+  bench.add('fast', () => runtime.runOp(0));
+  bench.add('traced', () => runtime.runOp(0, sink));
+  await bench.run();
+  const [fastMs, tracedMs] = bench.tasks.map((t) => t.result?.latency.mean ?? NaN);
+  const inT = graph.inputs[0] ?? 0;
+  const outT = graph.outputs[0] ?? 0;
+  const inst = runtime.instances[0];
+  if (inst === undefined) throw new Error(`${c.name}: no instance`);
+  const out = outputs[0] ?? new Uint8Array(0);
+  const cTime = timeCKernel(
+    inst,
+    pm.arenaBytes,
+    [{ offset: pm.tensorOffsets[inT] ?? 0, bytes: inputs[0] ?? new Uint8Array(0) }],
+    { offset: pm.tensorOffsets[outT] ?? 0, bytes: out.length },
+  );
+  const jsMacPerS = macs / ((fastMs ?? NaN) / 1000);
+  const cMacPerS = macs / cTime.secondsPerRun;
+  return {
+    name: c.name,
+    kind: op.kind,
+    input: c.input.join('x'),
+    macs,
+    jsMacPerS,
+    cMacPerS,
+    jsOverC: jsMacPerS / cMacPerS,
+    tracedSlowdown: (tracedMs ?? NaN) / (fastMs ?? NaN),
+    checksumsMatch: cTime.checksum === fnv1a(out),
+  };
+}

@@ -1,0 +1,80 @@
+// `npm run bench`: kernel throughput (JS executor vs gcc -O2 build of the emitted C, measured in
+// the same run), the traced executor's slowdown, and whole-model times. Writes
+// bench/results/latest.json and latest.md and prints the markdown. Targets (issue): JS conv >=
+// 0.5x C, tracing <= 5x fast. Reported as ratios, never asserted in tests.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import type { LayerResult } from './layers.ts';
+import { LAYER_CASES, benchLayer } from './layers.ts';
+import type { ModelResult } from './models.ts';
+import { MODEL_CASES, benchModel } from './models.ts';
+
+const TARGET_JS_OVER_C = 0.5;
+const TARGET_TRACED_SLOWDOWN = 5;
+const LAYER_TIME_MS = Number(process.env.BENCH_TIME_MS ?? 1000);
+const MODEL_TIME_MS = 2 * LAYER_TIME_MS;
+
+const mmacs = (x: number): string => (x / 1e6).toFixed(1);
+const fix = (x: number | undefined, d = 2): string => (x === undefined || !Number.isFinite(x) ? '-' : x.toFixed(d));
+
+function markdown(layers: readonly LayerResult[], models: readonly ModelResult[], env: Record<string, string>): string {
+  const lines = [
+    '# mcusim benchmarks',
+    '',
+    Object.entries(env).map(([k, v]) => `${k}: ${v}`).join('  \n'),
+    '',
+    `## Kernels (int8): JS executor vs gcc -O2 C (target JS >= ${TARGET_JS_OVER_C}x C, traced <= ${TARGET_TRACED_SLOWDOWN}x)`,
+    '',
+    '| layer | input | MACs | JS MMAC/s | C MMAC/s | JS/C | traced slowdown | C = JS bytes |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |',
+    ...layers.map((l) => `| ${l.name} | ${l.input} | ${l.macs} | ${mmacs(l.jsMacPerS)} | ${mmacs(l.cMacPerS)} | ${fix(l.jsOverC)} | ${fix(l.tracedSlowdown, 1)}x | ${l.checksumsMatch ? 'yes' : 'NO'} |`),
+    '',
+    '## Whole models (tflm-greedy plan, seeded random input)',
+    '',
+    '| model | status | ops | MACs | peak B | fast ms | traced ms | traced slowdown | JS MMAC/s |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...models.map((m) =>
+      m.status === 'ok'
+        ? `| ${m.name} | ok | ${m.ops} | ${m.macs} | ${m.peakBytes} | ${fix(m.fastMs, 1)} | ${fix(m.tracedMs, 1)} | ${fix(m.tracedSlowdown, 1)}x | ${mmacs((m.macs ?? 0) / ((m.fastMs ?? NaN) / 1000))} |`
+        : `| ${m.name} | skipped: ${m.reason ?? ''} | | | | | | | |`,
+    ),
+    '',
+  ];
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  const env = {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpu: `${cpus()[0]?.model ?? 'unknown'} (${cpus().length} cores)`,
+  };
+  const layers: LayerResult[] = [];
+  for (const c of LAYER_CASES) {
+    process.stderr.write(`layer ${c.name} ...\n`);
+    layers.push(await benchLayer(c, LAYER_TIME_MS));
+  }
+  const models: ModelResult[] = [];
+  for (const c of MODEL_CASES) {
+    process.stderr.write(`model ${c.name} ...\n`);
+    models.push(await benchModel(c, MODEL_TIME_MS));
+  }
+  const convs = layers.filter((l) => l.kind === 'conv2d' || l.kind === 'depthwiseConv2d');
+  const tracedAll = [...layers.map((l) => l.tracedSlowdown), ...models.flatMap((m) => (m.tracedSlowdown === undefined ? [] : [m.tracedSlowdown]))];
+  const summary = {
+    minJsOverC: Math.min(...convs.map((l) => l.jsOverC)),
+    maxTracedSlowdown: Math.max(...tracedAll),
+    jsConvTargetMet: convs.every((l) => l.jsOverC >= TARGET_JS_OVER_C),
+    tracingTargetMet: tracedAll.every((s) => s <= TARGET_TRACED_SLOWDOWN),
+    checksumsMatch: layers.every((l) => l.checksumsMatch),
+  };
+  const md = `${markdown(layers, models, env)}\nSummary: min JS/C ${fix(summary.minJsOverC)} (target >= ${TARGET_JS_OVER_C}: ${summary.jsConvTargetMet ? 'met' : 'NOT met'}); max traced slowdown ${fix(summary.maxTracedSlowdown, 1)}x (target <= ${TARGET_TRACED_SLOWDOWN}x: ${summary.tracingTargetMet ? 'met' : 'NOT met'}).\n`;
+  const dir = new URL('./results/', import.meta.url);
+  mkdirSync(dir, { recursive: true });
+  const doc = { ...env, targets: { jsOverC: TARGET_JS_OVER_C, tracedSlowdown: TARGET_TRACED_SLOWDOWN }, summary, layers, models };
+  writeFileSync(new URL('latest.json', dir), `${JSON.stringify(doc, null, 2)}\n`);
+  writeFileSync(new URL('latest.md', dir), md);
+  process.stdout.write(md);
+}
+
+await main();

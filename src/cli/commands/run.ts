@@ -1,0 +1,158 @@
+// `mcusim run MODEL [--input FILE]... [--out DIR] [--seed N] [--planner NAME] [--json]`: plans
+// the arena (verified), runs every op in the byte-accurate arena and writes DIR/output<i>.bin as
+// TFLM stores them. Without --input, inputs are seeded random bytes (optimizer randomInputs).
+// Progress goes to stderr once a run passes ~1 s. `--trace` (tracer work) hooks in at traceSinkFor.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import type { Graph } from '../../ir/index.ts';
+import { UsageError, byteSize } from '../../ir/index.ts';
+import type { TraceSink } from '../../kernels/index.ts';
+import { DEFAULT_PLANNER, getPlanner, plannerNames, preparePlannedModel, runPlanned } from '../../optimizer/index.ts';
+import { formatShape, renderTable } from '../format.ts';
+import { loadModel, readInputFile } from '../load-model.ts';
+
+interface RunOptions {
+  readonly input: readonly string[];
+  readonly out?: string;
+  readonly seed: string;
+  readonly planner: string;
+  readonly json?: boolean;
+}
+
+export interface RunOutputInfo {
+  readonly index: number;
+  readonly name: string;
+  readonly shape: readonly number[];
+  readonly dtype: string;
+  readonly bytes: number;
+  readonly file?: string;
+}
+
+export interface RunReport {
+  readonly outputs: readonly RunOutputInfo[];
+  readonly ms: number;
+  readonly peakBytes: number;
+}
+
+const PROGRESS_AFTER_MS = 1000;
+const PROGRESS_EVERY_MS = 250;
+
+/** The trace sink for this run; null runs the fast executor. `--trace` will return the tracer's sink here. */
+function traceSinkFor(_opts: RunOptions): TraceSink | null {
+  return null;
+}
+
+function parseSeed(text: string): number {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n < 0) throw new UsageError(`--seed must be a non-negative integer, got '${text}'`);
+  return n;
+}
+
+/** Stderr progress ("op i/n kind elapsed") once the run has taken PROGRESS_AFTER_MS. */
+function progressReporter(graph: Graph, start: number): { readonly onOp: (i: number) => void; readonly done: () => void } {
+  const tty = process.stderr.isTTY === true;
+  let last = 0;
+  let shown = false;
+  const n = graph.ops.length;
+  return {
+    onOp: (i) => {
+      const now = performance.now();
+      const elapsed = now - start;
+      if (elapsed < PROGRESS_AFTER_MS || (now - last < PROGRESS_EVERY_MS && i + 1 < n)) return;
+      last = now;
+      shown = true;
+      const line = `op ${i + 1}/${n} ${graph.ops[i]?.kind ?? ''} ${(elapsed / 1000).toFixed(1)} s`;
+      process.stderr.write(tty ? `\r${line.padEnd(48)}` : `${line}\n`);
+    },
+    done: () => {
+      if (shown && tty) process.stderr.write('\n');
+    },
+  };
+}
+
+function writeOutput(dir: string, i: number, bytes: Uint8Array): string {
+  const file = join(dir, `output${i}.bin`);
+  try {
+    writeFileSync(file, bytes);
+  } catch (e) {
+    throw new UsageError(`cannot write '${file}': ${e instanceof Error ? e.message : String(e)}`);
+  }
+  return file;
+}
+
+function makeOutDir(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (e) {
+    throw new UsageError(`cannot create output directory '${dir}': ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+function preview(bytes: Uint8Array, dtype: string): string {
+  const n = 8;
+  const view = dtype === 'int8' ? new Int8Array(bytes.buffer, bytes.byteOffset, Math.min(n, bytes.length)) : bytes.subarray(0, n);
+  return `${Array.from(view).join(' ')}${bytes.length > n ? ' ...' : ''}`;
+}
+
+export function runRun(modelArg: string, opts: RunOptions): number {
+  getPlanner(opts.planner);
+  const seed = parseSeed(opts.seed);
+  const files = opts.input.map((f, i) => new Uint8Array(readInputFile(f, `input ${i}`)));
+  const model = loadModel(modelArg);
+  const pm = preparePlannedModel(model, { planner: opts.planner });
+  const { graph } = pm;
+  if (files.length > 0 && files.length !== graph.inputs.length) {
+    throw new UsageError(`the model has ${graph.inputs.length} input(s), ${files.length} --input file(s) given`);
+  }
+  if (opts.out !== undefined) makeOutDir(opts.out);
+  const start = performance.now();
+  const progress = progressReporter(graph, start);
+  const trace = traceSinkFor(opts);
+  const result = runPlanned(pm, {
+    ...(files.length > 0 ? { inputs: files } : { seed }),
+    ...(trace ? { trace } : {}),
+    onOp: progress.onOp,
+  });
+  const ms = performance.now() - start;
+  progress.done();
+  const outputs: RunOutputInfo[] = result.outputs.map((bytes, index) => {
+    const t = graph.tensors[graph.outputs[index] ?? -1];
+    const file = opts.out === undefined ? undefined : writeOutput(opts.out, index, bytes);
+    return {
+      index,
+      name: t?.name ?? '',
+      shape: t?.shape ?? [],
+      dtype: t?.dtype ?? 'int8',
+      bytes: t ? byteSize(t.dtype, t.shape) : bytes.length,
+      ...(file !== undefined ? { file } : {}),
+    };
+  });
+  const report: RunReport = { outputs, ms: Math.round(ms * 1000) / 1000, peakBytes: pm.plan.peakBytes };
+  if (opts.json) {
+    process.stdout.write(`${JSON.stringify(report)}\n`);
+    return 0;
+  }
+  const rows = outputs.map((o) => [o.index, o.name, formatShape(o.shape), o.dtype, o.bytes, o.file ?? preview(result.outputs[o.index] as Uint8Array, o.dtype)]);
+  const inputs = files.length > 0 ? `${files.length} file(s)` : `seeded random (seed ${seed})`;
+  process.stdout.write(
+    `${renderTable(['output', 'name', 'shape', 'dtype', 'bytes', opts.out === undefined ? 'values' : 'file'], rows)}\n\n` +
+      `inputs: ${inputs}; planner: ${pm.plan.planner}; arena peak: ${pm.plan.peakBytes} B; ${graph.ops.length} ops in ${report.ms.toFixed(1)} ms\n`,
+  );
+  return 0;
+}
+
+const collect = (value: string, previous: readonly string[]): string[] => [...previous, value];
+
+export function registerRun(program: Command, setExit: (code: number) => void): void {
+  program
+    .command('run')
+    .description('plan the arena and run a model, writing its output tensors as raw bytes')
+    .argument('<model>', 'a .tflite file or zoo:<name>')
+    .option('--input <file>', 'raw bytes of graph input i (repeat, in input order)', collect, [] as string[])
+    .option('--out <dir>', 'write DIR/output<i>.bin')
+    .option('--seed <n>', 'seed for random inputs when no --input is given', '1')
+    .option('--planner <name>', `memory planner (${plannerNames().join(', ')})`, DEFAULT_PLANNER)
+    .option('--json', 'print one JSON document')
+    .action((model: string, opts: RunOptions) => setExit(runRun(model, opts)));
+}

@@ -1,0 +1,64 @@
+// Add, int8: TFLM add.cc / add_common.cc CalculateOpDataAdd (left_shift 20, twice_max_input_scale,
+// input and output multipliers via QuantizeMultiplierSmallerThanOneExp) and reference_integer_ops
+// AddFunc, run by the flat ElementWise loop or, when the shapes differ, BroadcastAdd6DSlow's
+// row-major output loop. MultiplyByQuantizedMultiplierSmallerThanOneExp == mbqm for shift <= 0.
+import { Store, Val } from '../nest.ts';
+import { activationRange, quantizeMultiplier } from '../quant.ts';
+import type { KernelSpec, OpContext } from '../spec.ts';
+import { binaryNest, broadcastParams, broadcastsTo } from './broadcast.ts';
+import { constraint, fusableActivation, isInt8Quantized, scaleOf, zeroPointOf } from './common.ts';
+
+const LEFT_SHIFT = 20;
+
+/** The three real multipliers TFLM quantizes (double arithmetic on float32 scales). */
+function realMultipliers(c: OpContext<'add'>): { in1: number; in2: number; out: number } {
+  const s1 = scaleOf(c.input(0));
+  const s2 = scaleOf(c.input(1));
+  const twiceMax = 2 * Math.max(s1, s2);
+  return { in1: s1 / twiceMax, in2: s2 / twiceMax, out: twiceMax / (2 ** LEFT_SHIFT * scaleOf(c.output(0))) };
+}
+
+export const addSpec: KernelSpec<'add'> = {
+  kind: 'add',
+  constraints: [
+    constraint('add.types', 'inputs and output must be int8 quantized tensors', (c) =>
+      isInt8Quantized(c.input(0)) && isInt8Quantized(c.input(1)) && isInt8Quantized(c.output(0))),
+    constraint('add.broadcast', 'input shapes must broadcast (numpy rules, rank <= 6) to the output shape', (c) =>
+      broadcastsTo(c.input(0), c.input(1), c.output(0))),
+    constraint('add.multipliers', 'scales must give input and output multipliers in (0, 1) (QuantizeMultiplierSmallerThanOneExp)', (c) => {
+      const m = realMultipliers(c);
+      return [m.in1, m.in2, m.out].every((x) => x > 0 && x < 1 && quantizeMultiplier(x).shift <= 0);
+    }),
+    constraint('add.activation', 'fused activation must be none, relu, relu6 or reluN1To1', (c) => fusableActivation(c.op.options.activation)),
+  ],
+  prepare(c) {
+    const in1 = c.input(0)!;
+    const in2 = c.input(1)!;
+    const output = c.output(0);
+    const m = realMultipliers(c);
+    const q1 = quantizeMultiplier(m.in1);
+    const q2 = quantizeMultiplier(m.in2);
+    const qo = quantizeMultiplier(m.out);
+    const act = activationRange(c.op.options.activation, scaleOf(output), zeroPointOf(output));
+    const bc = broadcastParams(in1, in2, output);
+    return {
+      flags: bc.flags,
+      scalars: {
+        ...bc.scalars,
+        leftShift: LEFT_SHIFT,
+        input1Offset: -zeroPointOf(in1), input2Offset: -zeroPointOf(in2), outputOffset: zeroPointOf(output),
+        mult1: q1.multiplier, shift1: q1.shift, mult2: q2.multiplier, shift2: q2.shift,
+        outMult: qo.multiplier, outShift: qo.shift, actMin: act.min, actMax: act.max,
+      },
+      arrays: {},
+      buffers: { input1: { kind: 'input', slot: 0 }, input2: { kind: 'input', slot: 1 }, output: { kind: 'output', slot: 0 } },
+      scratch: [],
+    };
+  },
+  body: (p) =>
+    binaryNest(p.flags ?? {}, (a, b, o) => [
+      Val('scaled1', `mbqm(shl(input1[${a}] + input1Offset, leftShift), mult1, shift1)`),
+      Val('scaled2', `mbqm(shl(input2[${b}] + input2Offset, leftShift), mult2, shift2)`),
+      Store('output', o, 'clamp(mbqm(scaled1 + scaled2, outMult, outShift) + outputOffset, actMin, actMax)'),
+    ]),
+};

@@ -1,0 +1,118 @@
+// TransposeConv, int8 with per-channel (or per-tensor, broadcast) int8 filters [Cout, KH, KW, Cin]
+// and an optional int32 bias: TFLM micro transpose_conv.cc Prepare (one int32 scratch of output
+// elements x 4 bytes; padding of a forward conv whose input is this op's output; the fused
+// activation's quantized range, as the oracle's TFLM applies it) and the loop order of reference_integer_ops::TransposeConv: zero the
+// scratch, scatter-accumulate every input x filter tap into it, then requantize into the output.
+// Inputs: [output_shape (never read), filter, input, bias?].
+import { For, If, Let, Set, Store, Val } from '../nest.ts';
+import { activationRange } from '../quant.ts';
+import type { KernelSpec } from '../spec.ts';
+import { constraint, convMultipliers, count, dim, fusableActivation, isInt8Quantized, rank, scaleOf, zeroPointOf } from './common.ts';
+
+const FILTER = 1;
+const INPUT = 2;
+const BIAS = 3;
+
+/** TFLM ComputePaddingHeightWidth (dilation 1) along one axis, with C's truncating division. */
+function transposePadding(padding: 'same' | 'valid', outSize: number, filter: number, stride: number): number {
+  const convOut = Math.trunc(padding === 'same' ? (outSize + stride - 1) / stride : (outSize + stride - filter) / stride);
+  const total = (convOut - 1) * stride + filter - outSize;
+  return total > 0 ? Math.trunc(total / 2) : 0;
+}
+
+export const transposeConvSpec: KernelSpec<'transposeConv'> = {
+  kind: 'transposeConv',
+  constraints: [
+    constraint('transposeConv.types', 'input, filter and output must be int8 quantized tensors', (c) =>
+      isInt8Quantized(c.input(INPUT)) && isInt8Quantized(c.input(FILTER)) && isInt8Quantized(c.output(0))),
+    constraint('transposeConv.rank', 'input, filter and output must have rank 4', (c) =>
+      rank(c.input(INPUT)) === 4 && rank(c.input(FILTER)) === 4 && rank(c.output(0)) === 4),
+    constraint('transposeConv.shape', 'filter must be [Cout, KH, KW, Cin] with Cin the input depth, Cout the output depth, and batches equal', (c) =>
+      dim(c.input(FILTER), 3) === dim(c.input(INPUT), 3) && dim(c.input(FILTER), 0) === dim(c.output(0), 3) &&
+      dim(c.input(INPUT), 0) === dim(c.output(0), 0)),
+    constraint('transposeConv.filter-scales', 'filter needs one scale per output channel or one per tensor, and as many zero points as scales', (c) => {
+      const q = c.input(FILTER)?.quant;
+      const n = q?.scale.length ?? 0;
+      return (n === 1 || n === dim(c.input(FILTER), 0)) && q?.zeroPoint.length === n;
+    }),
+    constraint('transposeConv.bias', 'bias, if present, must be int32 with one element per output channel', (c) => {
+      const b = c.input(BIAS);
+      return b === null || (b.dtype === 'int32' && count(b) === dim(c.input(FILTER), 0));
+    }),
+    constraint('transposeConv.stride', 'strides must be >= 1', (c) => c.op.options.strideH >= 1 && c.op.options.strideW >= 1),
+    constraint('transposeConv.activation', 'fused activation must be none, relu, relu6 or reluN1To1', (c) => fusableActivation(c.op.options.activation)),
+  ],
+  prepare(c) {
+    const o = c.op.options;
+    const input = c.input(INPUT)!;
+    const filter = c.input(FILTER)!;
+    const bias = c.input(BIAS);
+    const output = c.output(0);
+    const [n, inH, inW, inD] = input.shape as [number, number, number, number];
+    const [outD, fH, fW] = filter.shape as [number, number, number, number];
+    const [, outH, outW] = output.shape as [number, number, number, number];
+    const { mult, shift } = convMultipliers(input, filter, output, outD);
+    const outCount = count(output);
+    const act = activationRange(o.activation, scaleOf(output), zeroPointOf(output));
+    return {
+      flags: { hasBias: bias ? 1 : 0 },
+      scalars: {
+        batches: n, inH, inW, inD, outH, outW, outD, fH, fW, outCount, fOcStride: fH * fW * inD,
+        strideH: o.strideH, strideW: o.strideW,
+        padH: transposePadding(o.padding, outH, fH, o.strideH),
+        padW: transposePadding(o.padding, outW, fW, o.strideW),
+        inputOffset: -zeroPointOf(input), outputOffset: zeroPointOf(output), actMin: act.min, actMax: act.max,
+      },
+      arrays: { mult, shift },
+      buffers: {
+        input: { kind: 'input', slot: INPUT },
+        filter: { kind: 'input', slot: FILTER },
+        ...(bias ? { bias: { kind: 'input', slot: BIAS } as const } : {}),
+        output: { kind: 'output', slot: 0 },
+        scratch: { kind: 'scratch', index: 0 },
+      },
+      scratch: [{ name: 'scratch', dtype: 'int32', sizeBytes: outCount * 4 }],
+    };
+  },
+  body: [
+    For('i', '0', 'outCount', [Store('scratch', 'i', '0')]),
+    For('b', '0', 'batches', [
+      For('inY', '0', 'inH', [
+        Let('outYOrigin', 'inY * strideH - padH'),
+        For('inX', '0', 'inW', [
+          Let('outXOrigin', 'inX * strideW - padW'),
+          Let('inBase', '((b * inH + inY) * inW + inX) * inD'),
+          For('ic', '0', 'inD', [
+            For('fy', '0', 'fH', [
+              Let('outY', 'outYOrigin + fy'),
+              For('fx', '0', 'fW', [
+                Let('outX', 'outXOrigin + fx'),
+                // The bounds test does not depend on the output channel: hoisted, same accesses.
+                If('outX >= 0 && outX < outW && outY >= 0 && outY < outH', [
+                  Let('oBase', '((b * outH + outY) * outW + outX) * outD'),
+                  Let('fBase', '(fy * fW + fx) * inD + ic'),
+                  For('oc', '0', 'outD', [
+                    Val('prod', '(input[inBase + ic] + inputOffset) * filter[oc * fOcStride + fBase]', 'mac'),
+                    Store('scratch', 'oBase + oc', 'scratch[oBase + oc] + prod'),
+                  ]),
+                ]),
+              ]),
+            ]),
+          ]),
+        ]),
+      ]),
+    ]),
+    For('b', '0', 'batches', [
+      For('outY', '0', 'outH', [
+        For('outX', '0', 'outW', [
+          Let('oBase', '((b * outH + outY) * outW + outX) * outD'),
+          For('oc', '0', 'outD', [
+            Val('acc', 'scratch[oBase + oc]'),
+            If('hasBias', [Set('acc', 'acc + bias[oc]')]),
+            Store('output', 'oBase + oc', 'clamp(mbqm(acc, mult[oc], shift[oc]) + outputOffset, actMin, actMax)'),
+          ]),
+        ]),
+      ]),
+    ]),
+  ],
+};

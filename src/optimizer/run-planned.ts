@@ -1,0 +1,157 @@
+// Plan a model's arena and run it: buffer requests (TFLM order, offline offsets honoured) ->
+// named planner -> verifyPlan -> per-tensor and per-op scratch offsets -> sim Runtime. Optionally
+// captures every tensor right after the op that produces it (a reused arena region is overwritten
+// later), which is what TFLM oracle tensor dumps (taken with a no-reuse plan) are compared with.
+import seedrandom from 'seedrandom';
+import type { DType, Graph, Model } from '../ir/index.ts';
+import { InternalError, UsageError, byteSize } from '../ir/index.ts';
+import type { TraceSink } from '../kernels/index.ts';
+import { Runtime } from '../sim/index.ts';
+import { alignUp, computeModelBufferRequests } from './buffer-requests.ts';
+import type { BufferRequest, Plan } from './plan-types.ts';
+import { DEFAULT_PLANNER, planBuffers } from './planners.ts';
+
+export interface PlannedModel {
+  readonly graph: Graph;
+  readonly requests: readonly BufferRequest[];
+  /** The verified plan; `plan.peakBytes` is the activation arena (variables come after it). */
+  readonly plan: Plan;
+  /** Arena offset per tensor; null for constants. Zero-size tensors get 0 (never accessed). */
+  readonly tensorOffsets: readonly (number | null)[];
+  /** Per op, the arena offsets of its scratch buffers in request order. */
+  readonly scratchOffsets: readonly (readonly number[])[];
+  /** Plan extent plus the variable tensors placed after it. */
+  readonly arenaBytes: number;
+  readonly runtime: Runtime;
+}
+
+export interface PreparePlannedOptions {
+  /** Planner name (see PLANNERS); default tflm-greedy. */
+  readonly planner?: string;
+}
+
+/** Maps a verified plan to tensor / scratch offsets. Variables (persistent in TFLM) go after the plan. */
+function mapOffsets(graph: Graph, requests: readonly BufferRequest[], plan: Plan) {
+  const tensorOffsets: (number | null)[] = graph.tensors.map((t) => (t.data === null ? 0 : null));
+  const scratchOffsets: number[][] = graph.ops.map(() => []);
+  const scratch: { readonly op: number; readonly index: number; readonly offset: number }[] = [];
+  requests.forEach((r, i) => {
+    const off = plan.offsets[i];
+    if (off === undefined) throw new InternalError(`plan has no offset for buffer ${r.id}`);
+    if (r.tensor !== null) tensorOffsets[r.tensor] = off;
+    else if (r.opIndex !== null && r.scratchIndex !== null) scratch.push({ op: r.opIndex, index: r.scratchIndex, offset: off });
+  });
+  scratch.sort((a, b) => a.index - b.index).forEach((s) => scratchOffsets[s.op]?.push(s.offset));
+  let next = alignUp(plan.peakBytes);
+  graph.tensors.forEach((t, i) => {
+    if (t.data !== null || !t.isVariable) return;
+    tensorOffsets[i] = next;
+    next += alignUp(byteSize(t.dtype, t.shape));
+  });
+  return { tensorOffsets, scratchOffsets, arenaBytes: Math.max(next, plan.peakBytes) };
+}
+
+/** The runtime's kernels must fit the scratch the planner was asked for (TFLM's request table). */
+function checkScratch(rt: Runtime, requests: readonly BufferRequest[]): void {
+  rt.prepared.forEach((p) => {
+    const planned = requests.filter((r) => r.opIndex === p.opIndex);
+    p.prepared.scratch.forEach((decl, k) => {
+      const req = planned[k];
+      if (req === undefined || req.sizeBytes < decl.sizeBytes) {
+        throw new InternalError(`op ${p.opIndex} (${p.spec.kind}): scratch '${decl.name}' needs ${decl.sizeBytes} B, planned ${req?.sizeBytes ?? 0} B`);
+      }
+    });
+  });
+}
+
+/** Compute buffer requests, plan and verify them, and build a runtime at the planned offsets. */
+export function preparePlannedModel(model: Model, opts: PreparePlannedOptions = {}): PlannedModel {
+  const { graph } = model;
+  const requests = computeModelBufferRequests(model);
+  const plan = planBuffers(opts.planner ?? DEFAULT_PLANNER, requests);
+  const { tensorOffsets, scratchOffsets, arenaBytes } = mapOffsets(graph, requests, plan);
+  const runtime = new Runtime({ graph, tensorOffsets, scratchOffsets, arenaBytes });
+  checkScratch(runtime, requests);
+  return { graph, requests, plan, tensorOffsets, scratchOffsets, arenaBytes, runtime };
+}
+
+/**
+ * Seeded random bytes for every graph input, in input order, from one `seedrandom(String(seed))`
+ * stream (ARC4): integer dtypes get `rng.int32() & 0xff` per byte; float32 inputs get
+ * `Math.fround(rng() * 2 - 1)` per element (uniform in [-1, 1), never NaN).
+ */
+export function randomInputs(graph: Graph, seed: number | string): Uint8Array[] {
+  const rng = seedrandom(String(seed));
+  return graph.inputs.map((t) => {
+    const tensor = graph.tensors[t];
+    if (tensor === undefined) throw new InternalError(`graph input names missing tensor ${t}`);
+    const bytes = new Uint8Array(byteSize(tensor.dtype, tensor.shape));
+    if (tensor.dtype === 'float32') {
+      const f = new Float32Array(bytes.buffer);
+      for (let i = 0; i < f.length; i++) f[i] = Math.fround(rng() * 2 - 1);
+    } else {
+      for (let i = 0; i < bytes.length; i++) bytes[i] = rng.int32() & 0xff;
+    }
+    return bytes;
+  });
+}
+
+export interface RunPlannedOptions {
+  /** Raw bytes per graph input; when omitted, `randomInputs(graph, seed)`. */
+  readonly inputs?: readonly Uint8Array[];
+  /** Seed for generated inputs (default 1). */
+  readonly seed?: number | string;
+  /** Keep every tensor's bytes right after its producing op (graph inputs: as written). */
+  readonly captureTensors?: boolean;
+  /** Run every op through the traced executor, reporting arena accesses here. */
+  readonly trace?: TraceSink;
+  /** Called after each op with its index (progress). */
+  readonly onOp?: (opIndex: number) => void;
+}
+
+export interface PlannedRunResult {
+  readonly inputs: readonly Uint8Array[];
+  readonly outputs: readonly Uint8Array[];
+  /** By tensor index when captureTensors: bytes after the producing op; null for constants and never-produced tensors. */
+  readonly tensors: readonly (Uint8Array | null)[] | null;
+}
+
+function inputMeta(graph: Graph, i: number): { readonly name: string; readonly dtype: DType; readonly bytes: number } {
+  const t = graph.tensors[graph.inputs[i] ?? -1];
+  if (t === undefined) throw new InternalError(`graph input ${i} names a missing tensor`);
+  return { name: t.name, dtype: t.dtype, bytes: byteSize(t.dtype, t.shape) };
+}
+
+/** UsageError naming the input index, expected and actual byte counts, before anything runs. */
+export function checkInputs(graph: Graph, inputs: readonly Uint8Array[]): void {
+  if (inputs.length !== graph.inputs.length) {
+    throw new UsageError(`the model has ${graph.inputs.length} input(s), ${inputs.length} given`);
+  }
+  inputs.forEach((bytes, i) => {
+    const m = inputMeta(graph, i);
+    if (bytes.length !== m.bytes) {
+      throw new UsageError(`input ${i} ('${m.name}', ${m.dtype}) must be ${m.bytes} bytes, got ${bytes.length} bytes`);
+    }
+  });
+}
+
+export function runPlanned(pm: PlannedModel, opts: RunPlannedOptions = {}): PlannedRunResult {
+  const { graph, runtime } = pm;
+  const inputs = opts.inputs ?? randomInputs(graph, opts.seed ?? 1);
+  checkInputs(graph, inputs);
+  const tensors: (Uint8Array | null)[] | null = opts.captureTensors ? graph.tensors.map(() => null) : null;
+  if (tensors !== null) graph.inputs.forEach((t, k) => (tensors[t] = (inputs[k] as Uint8Array).slice()));
+  const capture = (t: number): void => {
+    const tensor = graph.tensors[t];
+    if (tensors === null || tensor === undefined || tensor.data !== null) return;
+    tensors[t] = byteSize(tensor.dtype, tensor.shape) === 0 ? new Uint8Array(0) : runtime.readTensor(t);
+  };
+  const outputs = runtime.run(inputs, {
+    ...(opts.trace ? { trace: opts.trace } : {}),
+    onOp: (i) => {
+      if (tensors !== null) for (const t of graph.ops[i]?.outputs ?? []) if (t >= 0) capture(t);
+      opts.onOp?.(i);
+    },
+  });
+  return { inputs, outputs, tensors };
+}
