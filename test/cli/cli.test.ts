@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const BIN = join(import.meta.dirname, '../../bin/mcusim.mjs');
-const MODEL = '/work/shared/oracle/models/person_detect.tflite';
+import { ORACLE_MODELS } from '../oracle-paths.ts';
+const MODEL = `${ORACLE_MODELS}/person_detect.tflite`;
 const tmp = mkdtempSync(join(tmpdir(), 'mcusim-cli-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const BIN = join(import.meta.dirname, '../../bin/mcusim.mjs');
-const ORACLE = '/work/shared/oracle';
+import { ORACLE } from '../oracle-paths.ts';
 const HELLO = `${ORACLE}/models/hello_world_int8.tflite`;
 const HELLO_DIR = `${ORACLE}/models/hello_world_int8/seed1`;
 const PERSON = `${ORACLE}/models/person_detect.tflite`;

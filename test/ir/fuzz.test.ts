@@ -11,7 +11,7 @@ import { exportTflite } from '../../src/ir/tflite/export-tflite.ts';
 import { importTflite } from '../../src/ir/tflite/import-tflite.ts';
 import * as S from '../../src/ir/tflite/schema-generated.ts';
 
-const MODELS = '/work/shared/oracle/models';
+import { ORACLE_MODELS as MODELS } from '../oracle-paths.ts';
 const CASES_PER_MODEL = 2000;
 /** Re-export loaded mutants of models below this size (export of the 4 MB model is too slow to repeat). */
 const REEXPORT_MAX_BYTES = 1 << 20;

@@ -9,7 +9,7 @@ import { compareOutputs, parseVectorLines, setupVectorCase } from '../../src/sim
 import type { ScratchSetup } from './elementwise-helpers.ts';
 import { collectTrace, hasGcc, hex, runC, runSetup, setupCase, walkTrace } from './elementwise-helpers.ts';
 
-const VECTORS = '/work/shared/oracle/vectors';
+import { ORACLE_VECTORS as VECTORS } from '../oracle-paths.ts';
 const OPS = ['ADD', 'MUL', 'LEAKY_RELU', 'MEAN', 'QUANTIZE', 'DEQUANTIZE'];
 const load = (op: string): VectorCase[] => parseVectorLines(readFileSync(join(VECTORS, `${op}.jsonl`), 'utf8'));
 

@@ -7,7 +7,7 @@ import { emitCKernel, emitCUnit, instantiateOp, prepareOp } from '../../src/kern
 import { parseVectorLines, setupVectorCase } from '../../src/sim/index.ts';
 import { cProgramFor } from './c-harness.ts';
 
-const VECTORS = '/work/shared/oracle/vectors';
+import { ORACLE_VECTORS as VECTORS } from '../oracle-paths.ts';
 const hasGcc = ((): boolean => {
   try {
     execFileSync('gcc', ['--version'], { stdio: 'ignore' });

@@ -13,7 +13,8 @@ import type { ConformanceSetup, VectorCase } from '../../src/sim/index.ts';
 import { layoutSingleOp, parseVectorLines, Runtime } from '../../src/sim/index.ts';
 import { cProgramFor } from './c-harness.ts';
 
-export const VECTORS = '/work/shared/oracle/vectors';
+import { ORACLE_VECTORS as VECTORS } from '../oracle-paths.ts';
+export { VECTORS };
 
 export const hasGcc = ((): boolean => {
   try {

@@ -12,7 +12,7 @@ import { emitCKernel, emitCUnit, instantiateOp, prepareOp, walkAddresses } from 
 import type { ConformanceSetup, VectorCase, VectorTensor } from '../../src/sim/index.ts';
 import { Runtime, compareOutputs, parseVectorLines, setupVectorCase } from '../../src/sim/index.ts';
 
-const VECTORS = '/work/shared/oracle/vectors';
+import { ORACLE_VECTORS as VECTORS } from '../oracle-paths.ts';
 
 export interface ScratchSetup extends ConformanceSetup {
   readonly scratchOffsets: readonly number[];

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { DType, Graph, Op, Tensor } from '../../src/ir/index.ts';
 import type { BufferRequest } from '../../src/optimizer/index.ts';
 
-export const ORACLE_MODELS = '/work/shared/oracle/models';
+import { ORACLE_MODELS } from '../oracle-paths.ts';
+export { ORACLE_MODELS };
 
 export interface OraclePlanEntry {
   readonly buffer: number;

@@ -6,7 +6,7 @@ import { instantiateOp, prepareOp, walkAddresses } from '../../src/kernels/index
 import type { VectorCase } from '../../src/sim/index.ts';
 import { parseVectorLines, runVectorCase, setupVectorCase } from '../../src/sim/index.ts';
 
-const VECTORS = '/work/shared/oracle/vectors';
+import { ORACLE_VECTORS as VECTORS } from '../oracle-paths.ts';
 const OPS = ['CONV_2D', 'DEPTHWISE_CONV_2D', 'FULLY_CONNECTED', 'RELU', 'RELU6'];
 
 function collect(): { sink: TraceSink; bytes: () => Buffer } {

@@ -10,7 +10,7 @@ import type { TraceSink } from '../../src/kernels/index.ts';
 import type { PlannedModel } from '../../src/optimizer/index.ts';
 import { preparePlannedModel, runPlanned } from '../../src/optimizer/index.ts';
 
-const MODELS = '/work/shared/oracle/models';
+import { ORACLE_MODELS as MODELS } from '../oracle-paths.ts';
 const modelNames = readdirSync(MODELS).filter((f) => f.endsWith('.tflite')).map((f) => f.slice(0, -'.tflite'.length)).sort();
 const seedDirs = (name: string): string[] =>
   existsSync(join(MODELS, name)) ? readdirSync(join(MODELS, name)).filter((d) => /^seed\d+$/.test(d)).sort() : [];

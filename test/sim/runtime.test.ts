@@ -4,8 +4,9 @@ import type { Graph } from '../../src/ir/index.ts';
 import { McusimError } from '../../src/ir/index.ts';
 import type { VectorCase } from '../../src/sim/index.ts';
 import { Runtime, setupVectorCase } from '../../src/sim/index.ts';
+import { ORACLE_VECTORS } from '../oracle-paths.ts';
 
-const firstCase = (op: string): VectorCase => JSON.parse(readFileSync(`/work/shared/oracle/vectors/${op}.jsonl`, 'utf8').split('\n')[0] ?? '') as VectorCase;
+const firstCase = (op: string): VectorCase => JSON.parse(readFileSync(`${ORACLE_VECTORS}/${op}.jsonl`, 'utf8').split('\n')[0] ?? '') as VectorCase;
 const codeOf = (f: () => unknown): string | undefined => {
   try {
     f();

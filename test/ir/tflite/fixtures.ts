@@ -7,7 +7,8 @@ import { ModelError } from '../../../src/ir/errors.ts';
 import type { Model, Op, Quantization, Tensor } from '../../../src/ir/graph.ts';
 import * as S from '../../../src/ir/tflite/schema-generated.ts';
 
-export const ORACLE = '/work/shared/oracle';
+import { ORACLE } from '../../oracle-paths.ts';
+export { ORACLE };
 
 export function tensor(name: string, dtype: DType, shape: readonly number[], extra: Partial<Tensor> = {}): Tensor {
   return { name, dtype, shape, quant: null, data: null, isVariable: false, ...extra };
