@@ -48,6 +48,8 @@ export interface Prepared {
 
 export interface KernelSpec<K extends BuiltinKind = BuiltinKind> {
   readonly kind: K;
+  /** True when prepare may declare scratch buffers: planning prepares only these ops. */
+  readonly requestsScratch?: boolean;
   readonly constraints: readonly Constraint<K>[];
   prepare(ctx: OpContext<K>): Prepared;
   /** The loop nest; a function when its structure depends on prepared params (e.g. rank). */

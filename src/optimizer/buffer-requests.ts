@@ -97,7 +97,7 @@ export function computeBufferRequests(graph: Graph, options: BufferRequestOption
   });
   let scratchIndex = 0;
   graph.ops.forEach((op, opIndex) => {
-    for (const bytes of scratchRequests(op, graph)) {
+    for (const bytes of scratchRequests(graph, opIndex)) {
       requests.push({
         id: requests.length,
         tensor: null,

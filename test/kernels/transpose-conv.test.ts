@@ -50,8 +50,9 @@ describe('transposeConv scratch and loop order', () => {
 
   it('declares one int32 scratch of output elements x 4 bytes, as TFLM requests', () => {
     const p = prepareOp(s.graph, 0).prepared;
-    const op = s.graph.ops[0]!;
-    expect(p.scratch.map((d) => d.sizeBytes)).toEqual(scratchRequests(op, s.graph));
+    const outElems = s.graph.tensors[s.graph.ops[0]!.outputs[0]!]!.shape.reduce((a, b) => a * b, 1);
+    expect(p.scratch.map((d) => d.sizeBytes)).toEqual([outElems * 4]);
+    expect(scratchRequests(s.graph, 0)).toEqual([outElems * 4]);
     expect(p.scratch[0]?.dtype).toBe('int32');
   });
 

@@ -2,7 +2,7 @@
 // scratch requests (MEAN, TRANSPOSE_CONV), offline offsets and coded errors.
 import { describe, expect, it } from 'vitest';
 import { ModelError, withOfflinePlan } from '../../src/ir/index.ts';
-import type { Model, Op } from '../../src/ir/index.ts';
+import type { Model, Op, Tensor } from '../../src/ir/index.ts';
 import { scratchRequests } from '../../src/kernels/index.ts';
 import { computeBufferRequests, computeModelBufferRequests } from '../../src/optimizer/index.ts';
 import { act, constant, graphOf } from './helpers.ts';
@@ -14,6 +14,9 @@ const conv = (inputs: number[], outputs: number[]): Op => ({
   options: { padding: 'same', strideH: 1, strideW: 1, dilationH: 1, dilationW: 1, activation: 'none' },
 });
 const add = (inputs: number[], outputs: number[]): Op => ({ kind: 'add', inputs, outputs, options: { activation: 'none', potScaleInt16: false } });
+
+const quantized = (t: Tensor): Tensor => ({ ...t, quant: { scale: [Math.fround(0.05)], zeroPoint: [0], quantizedDimension: 0 } });
+const int32s = (name: string, values: number[]): Tensor => ({ ...constant(name, [values.length], 'int32'), data: new Uint8Array(Int32Array.from(values).buffer) });
 
 describe('computeBufferRequests', () => {
   // t0 input -> conv(w1, b2 omitted) -> t3 -> add(t3, t0) -> t4 (output); t5 zero-size, t6 variable
@@ -55,7 +58,8 @@ describe('computeBufferRequests', () => {
   });
 
   it('appends scratch buffers in op order with the requesting op scope', () => {
-    const mean: Op = { kind: 'mean', inputs: [0, 1], outputs: [2], options: { keepDims: false } };
+    // Kernel-valid ops (planning prepares the ops that request scratch, as TFLM's Prepare does).
+    const mean: Op = { kind: 'mean', inputs: [0, 1], outputs: [2], options: { keepDims: true } };
     const tconv: Op = {
       kind: 'transposeConv',
       inputs: [3, 4, 2, -1],
@@ -63,13 +67,22 @@ describe('computeBufferRequests', () => {
       options: { padding: 'same', strideH: 2, strideW: 2, activation: 'none' },
     };
     const g = graphOf(
-      [act('in', [1, 7, 7, 1280]), constant('axis', [2], 'int32'), act('m', [1, 1, 1, 1280]), constant('shape', [4], 'int32'), constant('f', [4, 2, 2, 1280]), act('up', [1, 2, 2, 4])],
+      [
+        quantized(act('in', [1, 7, 7, 1280])),
+        int32s('axis', [1, 2]),
+        quantized(act('m', [1, 1, 1, 1280])),
+        int32s('shape', [1, 2, 2, 4]),
+        { ...constant('f', [4, 2, 2, 1280]), quant: { scale: [0.01, 0.01, 0.01, 0.01], zeroPoint: [0, 0, 0, 0], quantizedDimension: 0 } },
+        quantized(act('up', [1, 2, 2, 4])),
+      ],
       [mean, tconv],
       [0],
       [5],
     );
-    expect(scratchRequests(mean, g)).toEqual([5120, 16, 8]);
-    expect(scratchRequests(tconv, g)).toEqual([64]);
+    // mobilenet_v2's MEAN (oracle meta.json: 5120, 16, 16 after 16-byte rounding) and an int8
+    // transposeConv: output elements x 4.
+    expect(scratchRequests(g, 0)).toEqual([5120, 16, 8]);
+    expect(scratchRequests(g, 1)).toEqual([64]);
     const scratch = computeBufferRequests(g).filter((r) => r.tensor === null);
     expect(scratch.map((r) => [r.scratchIndex, r.opIndex, r.sizeBytes, r.firstStep, r.lastStep])).toEqual([
       [0, 0, 5120, 1, 1],

@@ -46,6 +46,7 @@ export function meanMultiplier(realMultiplier: number, n: number): { multiplier:
 
 export const meanSpec: KernelSpec<'mean'> = {
   kind: 'mean',
+  requestsScratch: true,
   constraints: [
     constraint('mean.types', 'input and output must be int8 quantized tensors', (c) => isInt8Quantized(c.input(0)) && isInt8Quantized(c.output(0))),
     constraint('mean.rank', `input rank must be 1..${MAX_RANK} with every dimension >= 1`, (c) => {

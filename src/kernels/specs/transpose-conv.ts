@@ -22,6 +22,7 @@ function transposePadding(padding: 'same' | 'valid', outSize: number, filter: nu
 
 export const transposeConvSpec: KernelSpec<'transposeConv'> = {
   kind: 'transposeConv',
+  requestsScratch: true,
   constraints: [
     constraint('transposeConv.types', 'input, filter and output must be int8 quantized tensors', (c) =>
       isInt8Quantized(c.input(INPUT)) && isInt8Quantized(c.input(FILTER)) && isInt8Quantized(c.output(0))),
