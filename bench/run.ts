@@ -78,3 +78,4 @@ async function main(): Promise<void> {
 }
 
 await main();
+await import('./planner.ts');

@@ -1,9 +1,14 @@
 // mcusim's command line: builds the commander program (one file per command under commands/),
 // runs it, and turns every outcome into an exit code; see errors.ts for the mapping.
 import { Command, CommanderError } from 'commander';
+import { registerCodegen } from './commands/codegen.ts';
 import { registerConformance } from './commands/conformance.ts';
 import { registerInspect } from './commands/inspect.ts';
+import { registerLatency } from './commands/latency.ts';
 import { registerRun } from './commands/run.ts';
+import { registerOptimize } from './commands/optimize.ts';
+import { registerVerify } from './commands/verify.ts';
+import { registerOverlap } from './commands/overlap.ts';
 import { registerZoo } from './commands/zoo.ts';
 import { EXIT_BAD_INPUT, EXIT_OK, exitCodeFor, formatError } from './errors.ts';
 
@@ -19,7 +24,12 @@ export function buildProgram(setExit: (code: number) => void): Command {
   registerInspect(program, setExit);
   registerZoo(program, setExit);
   registerRun(program, setExit);
+  registerOptimize(program, setExit);
+  registerVerify(program, setExit);
+  registerOverlap(program, setExit);
   registerConformance(program, setExit);
+  registerCodegen(program, setExit);
+  registerLatency(program, setExit);
   for (const cmd of program.commands) {
     cmd.exitOverride();
     for (const sub of cmd.commands) sub.exitOverride();

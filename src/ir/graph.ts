@@ -39,6 +39,8 @@ export interface TransposeConvOptions {
   readonly strideH: number;
   readonly strideW: number;
   readonly activation: Activation;
+  /** TinySeg §5.3: int16 accumulator scratch, set only where a bound proves the sums fit. */
+  readonly scratchInt16?: boolean;
 }
 export interface Pool2dOptions {
   readonly padding: Padding;
@@ -89,6 +91,30 @@ export interface StridedSliceOptions {
 export interface LeakyReluOptions {
   readonly alpha: number;
 }
+/** TinySeg Spill (Table 1): writes its one input to storage slot `id`; no outputs. */
+export interface SpillOptions {
+  readonly id: number;
+}
+/**
+ * TinySeg Fetching (Table 1): fetches slot `victim` and concatenates it, at position `nth`,
+ * with the op's inputs along `axis` (no inputs: the fetched tensor itself).
+ */
+export interface FetchingOptions {
+  readonly victim: number;
+  readonly nth: number;
+  readonly axis: number;
+}
+/** Fetching fused with a Conv2D: inputs [concat inputs..., filter, bias|-1]. */
+export interface FetchingConv2dOptions extends Conv2dOptions, FetchingOptions {}
+/**
+ * FDT Fan-In partition + Merge (fused depthwise tiling, custom op MergeAccumulators): the
+ * `base` op (conv2d / fullyConnected geometry below) applied to one input-channel partition,
+ * added to the int32 accumulator input (if any). Inputs [x, filter, bias|-1, accIn|-1]; an int32
+ * output keeps the raw sum, an int8 output adds bias, requantizes and clamps once like `base`.
+ */
+export interface MergeOptions extends Conv2dOptions {
+  readonly base: 'conv2d' | 'fullyConnected';
+}
 export type NoOptions = Readonly<Record<string, never>>;
 
 /** Options type per builtin op kind. Adding an op kind starts here. */
@@ -116,6 +142,10 @@ export interface OpOptionsMap {
   relu6: NoOptions;
   leakyRelu: LeakyReluOptions;
   transpose: NoOptions;
+  spill: SpillOptions;
+  fetching: FetchingOptions;
+  fetchingConv2d: FetchingConv2dOptions;
+  merge: MergeOptions;
 }
 export type BuiltinKind = keyof OpOptionsMap;
 

@@ -10,3 +10,4 @@ export type { OpRule, OpRuleContext } from './shape-rules.ts';
 export { OFFLINE_PLAN_METADATA_NAME, readOfflinePlan, withOfflinePlan } from './offline-plan.ts';
 export { importTflite } from './tflite/import-tflite.ts';
 export { exportTflite } from './tflite/export-tflite.ts';
+export * from './custom-ops.ts';

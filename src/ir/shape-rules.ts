@@ -153,6 +153,34 @@ function checkConv(c: OpRuleContext<'conv2d' | 'depthwiseConv2d'>, depthwise: bo
   outputShape(c, 0, [n, convOutputSize(o.padding, h, kh, o.strideH, o.dilationH), convOutputSize(o.padding, wd, kw, o.strideW, o.dilationW), cout]);
 }
 
+/** FDT merge: the base op's shape rule on this input-channel partition; int32 accumulators in/out. */
+function checkMerge(c: OpRuleContext<'merge'>): void {
+  const o = c.options;
+  const [x, w, acc] = [c.inputs[0]!, c.inputs[1]!, c.inputs[3] ?? null];
+  const y = c.outputs[0]!;
+  dtypeIn(c, y, -1, ['int8', 'int32'], 'output');
+  if (acc !== null) {
+    dtypeIn(c, acc, 3, ['int32'], 'accumulator input');
+    if (!sameShape(acc.shape, y.shape)) c.report('E_MODEL_SHAPE', `accumulator ${formatShape(acc.shape)} must have the output shape ${formatShape(y.shape)}`, 3);
+  }
+  const optionsOk = positive(c, { strideH: o.strideH, strideW: o.strideW, dilationH: o.dilationH, dilationW: o.dilationW });
+  if (o.base === 'fullyConnected') {
+    if (!rank(c, w, 1, 2, 'filter')) return;
+    const [units = 0, depth = 0] = w.shape;
+    biasCount(c, 2, units);
+    const count = elementCount(x.shape);
+    if (depth <= 0 || count % depth !== 0) c.report('E_MODEL_SHAPE', `input ${formatShape(x.shape)} is not a whole number of rows of ${depth}`, 0);
+    else outputShape(c, 0, [count / depth, units]);
+    return;
+  }
+  if (!(rank(c, x, 0, 4, 'input') && rank(c, w, 1, 4, 'filter') && optionsOk)) return;
+  const [n = 0, h = 0, wd = 0, cin = 0] = x.shape;
+  const [cout = 0, kh = 0, kw = 0, fd = 0] = w.shape;
+  if (fd !== cin) c.report('E_MODEL_SHAPE', `filter depth ${fd} must equal the partition's ${cin} input channels`, 1);
+  biasCount(c, 2, cout);
+  outputShape(c, 0, [n, convOutputSize(o.padding, h, kh, o.strideH, o.dilationH), convOutputSize(o.padding, wd, kw, o.strideW, o.dilationW), cout]);
+}
+
 function checkPool(c: OpRuleContext<'maxPool2d' | 'averagePool2d'>): void {
   const o = c.options;
   const x = c.inputs[0]!;
@@ -191,7 +219,20 @@ function stridedSliceShape(o: OpOptionsMap['stridedSlice'], shape: readonly numb
 }
 
 export const OP_RULES: { readonly [K in BuiltinKind]: OpRule<K> } = {
+  // TinySeg custom ops (option consistency is checked in custom-ops.ts and the kernel specs).
+  spill: rule([1, 1], () => undefined, [], () => 0),
+  fetching: rule([0, 10], (c) => {
+    const y = c.outputs[0]!;
+    c.inputs.forEach((x, i) => x !== null && sameDtype(c, x, i, y, `input ${i}`));
+    if (normalizeAxis(c, c.options.axis, y.shape.length) === null) return;
+    if (c.options.nth < 0 || c.options.nth > c.inputs.length) c.report('E_MODEL_SHAPE', `victim position ${c.options.nth} outside [0, ${c.inputs.length}]`, -1);
+  }),
+  fetchingConv2d: rule([2, 12], (c) => {
+    if (c.options.nth < 0 || c.options.nth > c.inputs.length - 2) c.report('E_MODEL_SHAPE', `victim position ${c.options.nth} outside [0, ${c.inputs.length - 2}]`, -1);
+  }, []),
   conv2d: rule([2, 3], (c) => checkConv(c, false), [2]),
+  // FDT Fan-In partition + Merge: inputs [x, filter, bias|-1, accIn|-1] (merge-options.ts).
+  merge: rule([2, 4], checkMerge, [2, 3]),
   depthwiseConv2d: rule([2, 3], (c) => checkConv(c, true), [2]),
   transposeConv: rule([3, 4], (c) => {
     const o = c.options;

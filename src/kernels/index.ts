@@ -10,3 +10,4 @@ export * from './registry.ts';
 export * from './prepare-op.ts';
 export * from './macs.ts';
 export * from './scratch-requests.ts';
+export * from './storage-binding.ts';

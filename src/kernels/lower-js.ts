@@ -184,6 +184,8 @@ function stmt(g: Gen, s: Stmt, ind: string): string {
   const { mode } = g;
   switch (s.k) {
     case 'for': {
+      const unrolled = unrollFor(g, s, ind);
+      if (unrolled !== null) return unrolled;
       const end = `e${g.tmp++}`;
       return `${ind}for (let v_${s.v} = ${expr(g, s.from, true)}, ${end} = ${expr(g, s.to, true)}; v_${s.v} < ${end}; v_${s.v}++) {\n${nest(g, s.body, ind + '  ')}${ind}}\n`;
     }
@@ -213,6 +215,28 @@ function stmt(g: Gen, s: Stmt, ind: string): string {
   }
 }
 
+/** Unroll factor for innermost loops with a constant trip count of at least two factors. */
+const UNROLL = 4;
+
+/**
+ * An innermost loop (no nested loop or branch) with constant bounds and a trip count >= 2*UNROLL
+ * becomes a loop over blocks of UNROLL copies of the body (each with its own `const v_<var>`),
+ * then a remainder loop: the same statements in the same order, so the same loads and events.
+ */
+function unrollFor(g: Gen, s: Extract<Stmt, { k: 'for' }>, ind: string): string | null {
+  if (s.from.k !== 'num' || s.to.k !== 'num' || s.to.v - s.from.v < 2 * UNROLL) return null;
+  if (s.body.some((x) => x.k === 'for' || x.k === 'if')) return null;
+  const trips = s.to.v - s.from.v;
+  const mainEnd = s.from.v + trips - (trips % UNROLL);
+  const u = `u${g.tmp++}`;
+  const text = nest(g, s.body, ind + '    ');
+  let out = `${ind}for (let ${u} = ${s.from.v}; ${u} < ${mainEnd}; ${u} += ${UNROLL}) {\n`;
+  for (let k = 0; k < UNROLL; k++) out += `${ind}  {\n${ind}    const v_${s.v} = ${k === 0 ? u : `${u} + ${k}`};\n${text}${ind}  }\n`;
+  out += `${ind}}\n`;
+  if (mainEnd < s.to.v) out += `${ind}for (let v_${s.v} = ${mainEnd}; v_${s.v} < ${s.to.v}; v_${s.v}++) {\n${nest(g, s.body, ind + '  ')}${ind}}\n`;
+  return out;
+}
+
 function nest(g: Gen, n: Nest, ind: string): string {
   return n.map((s) => stmt(g, s, ind)).join('');
 }
@@ -224,20 +248,24 @@ export function generateJs(inst: KernelInstance, mode: JsMode): string {
   const g: Gen = { inst, mode, prims: new Set(), counted: new Set(), tmp: 0 };
   const body = nest(g, folded, '    ');
   const prims = primitiveClosure(g.prims).map((p) => p.js).join('\n');
+  // Views, constants and arrays are copied into locals of run(): V8 then keeps them in registers
+  // instead of reloading closure slots inside the loops.
   const consts = Object.keys(inst.buffers)
     .filter((n) => inst.buffers[n]?.offsetBytes === null)
-    .map((n) => `const c_${n} = C[${JSON.stringify(n)}];\n`)
+    .map((n) => `    const c_${n} = C[${JSON.stringify(n)}];\n`)
     .join('');
-  const arrays = Object.keys(inst.arrays).map((n) => `const a_${n} = A[${JSON.stringify(n)}];\n`).join('');
-  const head = `"use strict";\n${prims}\n${consts}${arrays}const OP = ${inst.opIndex}; const CAP = L.length;\n`;
+  const arrays = Object.keys(inst.arrays).map((n) => `    const a_${n} = A[${JSON.stringify(n)}];\n`).join('');
+  const views = `    const I8 = $I8, U8 = $U8, I16 = $I16, I32 = $I32, F32 = $F32, DV = $DV;\n`;
+  const locals = `${views}${consts}${arrays}`;
+  const head = `"use strict";\n${prims}\nconst OP = ${inst.opIndex}; const CAP = $L.length;\n`;
   switch (mode) {
     case 'fast':
-      return `${head}return function run() {\n${body}};\n`;
+      return `${head}return function run() {\n${locals}${body}};\n`;
     case 'traced':
     case 'addr':
-      return `${head}return function run(sink) {\n    let n = 0;\n${body}    if (n > 0) sink(OP, L, n >> 1);\n};\n`;
+      return `${head}return function run(sink) {\n${locals}    const L = $L; let n = 0;\n${body}    if (n > 0) sink(OP, L, n >> 1);\n};\n`;
     case 'cost':
-      return `${head}return function run() {\n    let k_mac = 0, k_ld = 0, k_st = 0, k_cld = 0; const k_p = { ${[...g.counted].map((p) => `${p}: 0`).join(', ')} };\n${body}    return { macs: k_mac, arenaLoadBytes: k_ld, arenaStoreBytes: k_st, constLoadBytes: k_cld, primitiveCalls: k_p };\n};\n`;
+      return `${head}return function run() {\n${locals}    let k_mac = 0, k_ld = 0, k_st = 0, k_cld = 0; const k_p = { ${[...g.counted].map((p) => `${p}: 0`).join(', ')} };\n${body}    return { macs: k_mac, arenaLoadBytes: k_ld, arenaStoreBytes: k_st, constLoadBytes: k_cld, primitiveCalls: k_p };\n};\n`;
   }
 }
 
@@ -265,7 +293,7 @@ function build(inst: KernelInstance, mode: JsMode, views: ArenaViews): (...a: un
   const consts: Record<string, ArrayLike<number>> = {};
   for (const [n, b] of Object.entries(inst.buffers)) if (b.offsetBytes === null) consts[n] = constView(b);
   const log = new Int32Array(mode === 'traced' || mode === 'addr' ? TRACE_LOG_EVENTS * TRACE_WORDS_PER_EVENT : 2);
-  const factory = new Function('I8', 'U8', 'I16', 'I32', 'F32', 'DV', 'C', 'A', 'L', src);
+  const factory = new Function('$I8', '$U8', '$I16', '$I32', '$F32', '$DV', 'C', 'A', '$L', src);
   return factory(views.i8, views.u8, views.i16, views.i32, views.f32, views.dv, consts, inst.arrays, log) as (...a: unknown[]) => unknown;
 }
 

@@ -35,6 +35,15 @@ export function countMacs(op: Op, graph: Graph): number {
       const f = mustTensor(graph, op, 'input', 1).shape; // [cout, kh, kw, cin]
       return outElems() * dim(f, 1) * dim(f, 2) * dim(f, 3);
     }
+    case 'fetchingConv2d': {
+      const f = mustTensor(graph, op, 'input', op.inputs.length - 2).shape; // filter after the concat inputs
+      return outElems() * dim(f, 1) * dim(f, 2) * dim(f, 3);
+    }
+    case 'merge': {
+      // One Fan-In partition of a tiled conv / FC: [partition, filter slice, bias?, acc?].
+      const f = mustTensor(graph, op, 'input', 1).shape; // [cout, kh, kw, cin_part] or [cout, k_part]
+      return outElems() * (elementCount(f) / dim(f, 0));
+    }
     case 'depthwiseConv2d': {
       const f = mustTensor(graph, op, 'input', 1).shape; // [1, kh, kw, cout]
       return outElems() * dim(f, 1) * dim(f, 2);
@@ -70,6 +79,8 @@ export function countMacs(op: Op, graph: Graph): number {
     case 'relu6':
     case 'leakyRelu':
     case 'transpose':
+    case 'spill':
+    case 'fetching':
     case 'custom':
       return 0;
     default:

@@ -5,6 +5,7 @@ import { addSpec } from './specs/add.ts';
 import { dequantizeSpec } from './specs/dequantize.ts';
 import { leakyReluSpec } from './specs/leaky-relu.ts';
 import { meanSpec } from './specs/mean.ts';
+import { mergeSpec } from './specs/merge.ts';
 import { mulSpec } from './specs/mul.ts';
 import { quantizeSpec } from './specs/quantize.ts';
 import { conv2dSpec } from './specs/conv2d.ts';
@@ -23,6 +24,9 @@ import { transposeSpec } from './specs/transpose.ts';
 import { logisticSpec } from './specs/logistic.ts';
 import { softmaxSpec } from './specs/softmax.ts';
 import { transposeConvSpec } from './specs/transpose-conv.ts';
+import { spillSpec } from './specs/spill.ts';
+import { fetchingSpec } from './specs/fetching.ts';
+import { fetchingConv2dSpec } from './specs/fetching-conv2d.ts';
 
 export type KernelRegistry = { readonly [K in BuiltinKind]?: KernelSpec<K> };
 
@@ -31,6 +35,7 @@ export const KERNELS: KernelRegistry = {
   mul: mulSpec,
   leakyRelu: leakyReluSpec,
   mean: meanSpec,
+  merge: mergeSpec,
   quantize: quantizeSpec,
   dequantize: dequantizeSpec,
   conv2d: conv2dSpec,
@@ -50,6 +55,9 @@ export const KERNELS: KernelRegistry = {
   softmax: softmaxSpec,
   logistic: logisticSpec,
   transposeConv: transposeConvSpec,
+  spill: spillSpec,
+  fetching: fetchingSpec,
+  fetchingConv2d: fetchingConv2dSpec,
 };
 
 export function kernelSpecOf<K extends BuiltinKind>(kind: K): KernelSpec<K> | undefined {

@@ -17,7 +17,7 @@ export interface SafeOverlapPair {
   readonly safeOverlapBytes: number;
 }
 
-export type DmoVariant = 'forward' | 'backward' | 'greedy-order' | 'tflm-greedy';
+export type DmoVariant = 'forward' | 'backward' | 'largest' | 'greedy-order' | 'tflm-greedy';
 
 export interface DmoOptions {
   readonly variants?: readonly DmoVariant[];
@@ -31,7 +31,7 @@ export interface DmoResult {
   readonly peakBytesByVariant: Readonly<Partial<Record<DmoVariant, number>>>;
 }
 
-const ALL_VARIANTS: readonly DmoVariant[] = ['backward', 'forward', 'greedy-order', 'tflm-greedy'];
+const ALL_VARIANTS: readonly DmoVariant[] = ['backward', 'forward', 'largest', 'greedy-order', 'tflm-greedy'];
 
 function liveTogether(a: BufferRequest, b: BufferRequest): boolean {
   return a.firstStep <= b.lastStep && b.firstStep <= a.lastStep;
@@ -99,15 +99,21 @@ function placeOffline(requests: readonly BufferRequest[]): number[] {
   return requests.map((r) => r.offlineOffsetBytes ?? -1);
 }
 
-/** The paper's modified heap allocation, seeded from a graph input (forward) or output (backward). */
-function planHeap(requests: readonly BufferRequest[], pairs: Map<string, number>, alignment: number, backward: boolean): number[] {
+type HeapSeed = 'forward' | 'backward' | 'largest';
+
+/**
+ * The paper's modified heap allocation, seeded from a graph input (forward), a graph output
+ * (backward) or the largest buffer ('largest': grows outwards from the peak, so the buffers
+ * around it are fitted against it rather than it against them).
+ */
+function planHeap(requests: readonly BufferRequest[], pairs: Map<string, number>, alignment: number, seed: HeapSeed): number[] {
   const offsets = placeOffline(requests);
   const pending = new Set(requests.filter((r) => r.offlineOffsetBytes === null).map((r) => r.id));
   // Direction order: the seed and the fallback when nothing pending is live with a placed buffer.
   const order = [...pending].sort((x, y) => {
     const a = requests[x] as BufferRequest;
     const b = requests[y] as BufferRequest;
-    const key = backward ? b.lastStep - a.lastStep : a.firstStep - b.firstStep;
+    const key = seed === 'backward' ? b.lastStep - a.lastStep : seed === 'forward' ? a.firstStep - b.firstStep : 0;
     return key !== 0 ? key : b.sizeBytes - a.sizeBytes || x - y;
   });
   const fit = new Map<number, number>();
@@ -168,7 +174,7 @@ export function planDmoDetailed(requests: readonly BufferRequest[], overlaps: re
         ? [...planGreedy(requests).offsets]
         : variant === 'greedy-order'
           ? planGreedyOrder(requests, pairs, alignment)
-          : planHeap(requests, pairs, alignment, variant === 'backward');
+          : planHeap(requests, pairs, alignment, variant);
     const plan: Plan = { planner: 'dmo', offsets, peakBytes: planExtentBytes(requests, offsets) };
     verifyPlanWithOverlaps(requests, plan, overlaps);
     peaks[variant] = plan.peakBytes;

@@ -19,6 +19,8 @@ export interface ReplacementOptions {
   readonly alignmentBytes?: number;
   /** Ops whose output may replace their input; the paper names pooling only. */
   readonly inPlaceKinds?: readonly OpKind[];
+  /** The in-place overlaps to use instead of O_s = output size (e.g. the exact O_s of each pooling op). */
+  readonly overlaps?: readonly SafeOverlapPair[];
 }
 
 export interface ReplacementFootprint {
@@ -28,7 +30,7 @@ export interface ReplacementFootprint {
   readonly cmsisBaselineBytes: number;
 }
 
-const POOLING: readonly OpKind[] = ['maxPool2d', 'averagePool2d'];
+export const POOLING_KINDS: readonly OpKind[] = ['maxPool2d', 'averagePool2d'];
 const CONVOLUTIONS: readonly OpKind[] = ['conv2d', 'depthwiseConv2d'];
 
 /** In-place pairs: the single output of an in-place op over its single input, if that input dies there. */
@@ -50,7 +52,7 @@ function inPlacePairs(requests: readonly BufferRequest[], ops: readonly Replacem
 
 export function planReplacement(requests: readonly BufferRequest[], ops: readonly ReplacementOp[], options: ReplacementOptions = {}): Plan {
   const alignment = options.alignmentBytes ?? 16;
-  const overlaps = inPlacePairs(requests, ops, options.inPlaceKinds ?? POOLING);
+  const overlaps = options.overlaps ?? inPlacePairs(requests, ops, options.inPlaceKinds ?? POOLING_KINDS);
   const pairs = indexPairs(requests, overlaps);
   const produced = new Set(ops.flatMap((op) => op.outputIds));
   const offsets = requests.map((r) => r.offlineOffsetBytes ?? -1);
@@ -74,7 +76,7 @@ export function replacementFootprint(requests: readonly BufferRequest[], ops: re
     const input = size(op.inputIds, true);
     const output = size(op.outputIds, false);
     // Table I: pooling needs the current layer's maps only; anything else needs both.
-    total = Math.max(total, POOLING.includes(op.kind) ? Math.max(input, output) : input + output);
+    total = Math.max(total, POOLING_KINDS.includes(op.kind) ? Math.max(input, output) : input + output);
     if (CONVOLUTIONS.includes(op.kind)) cmsis += output;
   }
   return { totalBufferBytes: total, cmsisBaselineBytes: cmsis };

@@ -6,10 +6,11 @@ import seedrandom from 'seedrandom';
 import type { DType, Graph, Model } from '../ir/index.ts';
 import { InternalError, UsageError, byteSize } from '../ir/index.ts';
 import type { TraceSink } from '../kernels/index.ts';
+import type { StorageDevice } from '../sim/index.ts';
 import { Runtime } from '../sim/index.ts';
 import { alignUp, computeModelBufferRequests } from './buffer-requests.ts';
 import type { BufferRequest, Plan } from './plan-types.ts';
-import { DEFAULT_PLANNER, planBuffers } from './planners.ts';
+import { DEFAULT_PLANNER, getPlanner, planBuffers } from './planners.ts';
 
 export interface PlannedModel {
   readonly graph: Graph;
@@ -28,6 +29,12 @@ export interface PlannedModel {
 export interface PreparePlannedOptions {
   /** Planner name (see PLANNERS); default tflm-greedy. */
   readonly planner?: string;
+  /** false: skip the static plan check (verifyPlan), e.g. to let the tracer judge a suspect plan. */
+  readonly verify?: boolean;
+  /** Device for TinySeg Spill/Fetching ops (default: the runtime's, nicla-vision internal flash). */
+  readonly storage?: StorageDevice;
+  /** MFV-compress spilled blocks. */
+  readonly compress?: boolean;
 }
 
 /** Maps a verified plan to tensor / scratch offsets. Variables (persistent in TFLM) go after the plan. */
@@ -68,9 +75,10 @@ function checkScratch(rt: Runtime, requests: readonly BufferRequest[]): void {
 export function preparePlannedModel(model: Model, opts: PreparePlannedOptions = {}): PlannedModel {
   const { graph } = model;
   const requests = computeModelBufferRequests(model);
-  const plan = planBuffers(opts.planner ?? DEFAULT_PLANNER, requests);
+  const name = opts.planner ?? DEFAULT_PLANNER;
+  const plan = opts.verify === false ? getPlanner(name).plan(requests, graph) : planBuffers(name, requests, graph);
   const { tensorOffsets, scratchOffsets, arenaBytes } = mapOffsets(graph, requests, plan);
-  const runtime = new Runtime({ graph, tensorOffsets, scratchOffsets, arenaBytes });
+  const runtime = new Runtime({ graph, tensorOffsets, scratchOffsets, arenaBytes, ...(opts.storage ? { storage: opts.storage } : {}), ...(opts.compress ? { compress: true } : {}) });
   checkScratch(runtime, requests);
   return { graph, requests, plan, tensorOffsets, scratchOffsets, arenaBytes, runtime };
 }

@@ -258,13 +258,9 @@ export function overlapShapeOf(op: Op, graph: Graph, p: Pair): OverlapShape {
       const readOffset = -inStrides.reduce((s, st, d) => s + st * (pads[2 * d] ?? 0), 0);
       return nest(overOutput(p.output.shape, inStrides, readOffset));
     }
-    case 'mean': {
-      const axes = (constInts(graph, op.inputs[1]) ?? []).map((a) => (a < 0 ? a + p.input.shape.length : a));
-      const spatial = p.input.shape.length === 4 && axes.length === 2 && axes.includes(1) && axes.includes(2);
-      if (!spatial) return nest(unknownGather(n));
-      const [b, h, w, c] = nhwc(op, p.input, 'input');
-      return nest({ mode: 'gather', extents: [b, c], stepWeights: [c, 1], readWeights: [h * w * c, 1], stepOffset: 0, readOffset: 0 });
-    }
+    // TFLM's int8 MEAN zeroes its output (and int32 sums) before reading any input element.
+    case 'mean':
+      return { kind: 'writesFirst' };
     case 'split':
       return nest(splitNest(op, graph, p, op.inputs[0]));
     case 'splitV':
@@ -288,6 +284,12 @@ export function overlapShapeOf(op: Op, graph: Graph, p: Pair): OverlapShape {
     case 'relu6':
     case 'leakyRelu':
       return nest(elementwise(n));
+    case 'spill':
+    case 'fetching':
+    case 'fetchingConv2d':
+    // merge reads its int32 accumulator input and writes the same positions: no closed form is
+    // derived yet, so the bound is the always-safe "no overlap".
+    case 'merge':
     case 'custom':
       return { kind: 'writesFirst' };
     default: {

@@ -4,8 +4,12 @@
 import type { Graph, Issue } from '../ir/index.ts';
 import { byteSize, ModelError, UsageError } from '../ir/index.ts';
 import type { CompiledKernel, KernelInstance, PreparedOp, TraceSink } from '../kernels/index.ts';
-import { compileKernel, instantiateOp, prepareOp, validateOp } from '../kernels/index.ts';
+import { compileKernel, instantiateOp, instantiateStorageOp, isStorageOp, prepareOp, validateOp } from '../kernels/index.ts';
 import { Arena } from './arena.ts';
+import { SpillStore } from './spill-store.ts';
+import type { StorageDevice } from './storage/index.ts';
+import { createStorage } from './storage/index.ts';
+import { DEFAULT_TARGET_NAME, getTarget } from './targets/index.ts';
 
 export interface RuntimeOptions {
   readonly graph: Graph;
@@ -14,6 +18,10 @@ export interface RuntimeOptions {
   readonly arenaBytes: number;
   /** Per op, the arena offsets of the scratch buffers its spec declares. */
   readonly scratchOffsets?: readonly (readonly number[])[];
+  /** TinySeg Spill/Fetching ops: the device spilled tensors go to (default: nicla-vision internal flash). */
+  readonly storage?: StorageDevice;
+  /** MFV-compress spilled blocks (TinySeg §5.1). */
+  readonly compress?: boolean;
 }
 
 export interface RunOptions {
@@ -30,6 +38,8 @@ export class Runtime {
   readonly instances: readonly KernelInstance[];
   private readonly kernels: readonly CompiledKernel[];
   private readonly offsets: readonly (number | null)[];
+  /** Storage staging and device I/O of Spill/Fetching ops; null when the graph has none. */
+  readonly spillStore: SpillStore | null;
 
   constructor(opts: RuntimeOptions) {
     const { graph } = opts;
@@ -37,9 +47,20 @@ export class Runtime {
     if (issues.length) throw ModelError.fromIssues(issues);
     this.graph = graph;
     this.offsets = opts.tensorOffsets;
-    this.arena = new Arena(opts.arenaBytes);
+    const store = graph.ops.some(isStorageOp)
+      ? new SpillStore(graph, opts.arenaBytes, opts.storage ?? createStorage(getTarget(DEFAULT_TARGET_NAME), 'internal'), opts.compress ?? false)
+      : null;
+    this.spillStore = store;
+    // Staging buffers live past the planned arena (they stand for storage, not arena memory).
+    this.arena = new Arena(store === null ? opts.arenaBytes : store.stagingBase + store.stagingBytes);
     this.prepared = graph.ops.map((_, i) => prepareOp(graph, i));
-    this.instances = this.prepared.map((p, i) => instantiateOp(graph, p, opts.tensorOffsets, opts.scratchOffsets?.[i] ?? []));
+    this.instances = this.prepared.map((p, i) => {
+      const use = store?.useOf(i);
+      const scratch = opts.scratchOffsets?.[i] ?? [];
+      return store !== null && use !== undefined
+        ? instantiateStorageOp(graph, p, use, opts.tensorOffsets, scratch, store.stagingOffsetOf(i))
+        : instantiateOp(graph, p, opts.tensorOffsets, scratch);
+    });
     this.kernels = this.instances.map((inst) => compileKernel(inst, this.arena.views));
   }
 
@@ -47,8 +68,9 @@ export class Runtime {
   run(inputs: readonly Uint8Array[], opts: RunOptions = {}): Uint8Array[] {
     if (inputs.length !== this.graph.inputs.length) throw new UsageError(`expected ${this.graph.inputs.length} inputs, got ${inputs.length}`);
     this.graph.inputs.forEach((t, i) => this.writeTensor(t, inputs[i] as Uint8Array));
+    const trace = opts.trace && this.spillStore ? this.spillStore.traceFilter(opts.trace) : opts.trace;
     for (let i = 0; i < this.kernels.length; i++) {
-      this.runOp(i, opts.trace);
+      this.runOp(i, trace);
       opts.onOp?.(i);
     }
     return this.graph.outputs.map((t) => this.readTensor(t));
@@ -57,8 +79,11 @@ export class Runtime {
   runOp(opIndex: number, trace?: TraceSink): void {
     const k = this.kernels[opIndex];
     if (k === undefined) throw new UsageError(`no op ${opIndex}`);
+    const use = this.spillStore?.useOf(opIndex);
+    if (use?.direction === 'fetch') this.spillStore?.beforeFetch(opIndex, this.arena.bytes);
     if (trace) k.runTraced(trace);
     else k.run();
+    if (use?.direction === 'spill') this.spillStore?.afterSpill(opIndex, this.arena.bytes);
   }
 
   /** The bytes of a tensor (arena copy, or the constant data). */

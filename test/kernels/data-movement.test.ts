@@ -5,26 +5,12 @@ import { McusimError } from '../../src/ir/index.ts';
 import { prepareOp } from '../../src/kernels/index.ts';
 import type { ConformanceSetup } from '../../src/sim/index.ts';
 import { runVectorCase, setupVectorCase } from '../../src/sim/index.ts';
-import type { TensorDesc } from './pool-move-helpers.ts';
-import { execute, hasGcc, hex, loadCases, runC, setupOp } from './pool-move-helpers.ts';
+import type { TensorDesc } from './replay-helpers.ts';
+import { execute, hasGcc, hex, loadCases, oracleReplaySuite, runC, setupOp } from './replay-helpers.ts';
 
 const OPS = ['PAD', 'CONCATENATION', 'RESHAPE', 'SPLIT', 'STRIDED_SLICE'] as const;
 
-describe.each(OPS)('%s oracle vectors', (op) => {
-  const cases = loadCases(op);
-  it('fast executor matches TFLM on all 150 cases', () => {
-    expect(cases.length).toBe(150);
-    expect(cases.map((c) => runVectorCase(c)).filter((r) => !r.pass)).toEqual([]);
-  });
-  it('traced executor gives the same bytes and the address walk the same events', () => {
-    for (const c of cases) {
-      const s = setupVectorCase(c);
-      const r = execute(s);
-      expect(r.traced.map(hex), `${op} #${c.id}`).toEqual(s.expected.map(hex));
-      expect(r.walkMatchesTrace, `${op} #${c.id}`).toBe(true);
-    }
-  });
-});
+for (const op of OPS) oracleReplaySuite(op, { c: false });
 
 // ------------------------------------------------------------- straightforward references
 

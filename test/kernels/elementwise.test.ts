@@ -1,20 +1,15 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
 import { ModelError } from '../../src/ir/index.ts';
 import { prepareOp, primitiveFunctions, roundHalfAway, scratchRequests } from '../../src/kernels/index.ts';
-import type { VectorCase, VectorTensor } from '../../src/sim/index.ts';
-import { compareOutputs, parseVectorLines, setupVectorCase } from '../../src/sim/index.ts';
-import type { ScratchSetup } from './elementwise-helpers.ts';
-import { collectTrace, hasGcc, hex, runC, runSetup, setupCase, walkTrace } from './elementwise-helpers.ts';
+import type { ConformanceSetup, VectorCase, VectorTensor } from '../../src/sim/index.ts';
+import { compareOutputs, setupVectorCase } from '../../src/sim/index.ts';
+import { collectTrace, hasGcc, hex, loadCases as load, runC, runSetup, walkTrace } from './replay-helpers.ts';
 
-import { ORACLE_VECTORS as VECTORS } from '../oracle-paths.ts';
 const OPS = ['ADD', 'MUL', 'LEAKY_RELU', 'MEAN', 'QUANTIZE', 'DEQUANTIZE'];
-const load = (op: string): VectorCase[] => parseVectorLines(readFileSync(join(VECTORS, `${op}.jsonl`), 'utf8'));
 
 /** fast == traced bytes and walk == trace events, for one setup; returns the fast outputs. */
-function crossCheck(s: ScratchSetup, label: string): Uint8Array[] {
+function crossCheck(s: ConformanceSetup, label: string): Uint8Array[] {
   const fast = runSetup(s);
   const t = collectTrace();
   const traced = runSetup(s, t.sink);
@@ -33,7 +28,7 @@ describe.each(OPS)('%s oracle vectors', (op) => {
     expect(cases.length).toBe(150);
     const failed = cases
       .map((c) => {
-        const s = setupCase(c);
+        const s = setupVectorCase(c);
         return compareOutputs(c, s.expected, crossCheck(s, `${op} #${c.id}`));
       })
       .filter((r) => !r.pass);
@@ -42,7 +37,7 @@ describe.each(OPS)('%s oracle vectors', (op) => {
 
   it.skipIf(!hasGcc)('emitted C reproduces every 5th case', () => {
     const sub = cases.filter((_, i) => i % 5 === 0);
-    const setups = sub.map(setupCase);
+    const setups = sub.map(setupVectorCase);
     const lines = runC(setups);
     const expected = setups.flatMap((s) => s.expected.map(hex));
     expect(lines.length).toBe(expected.length);
@@ -53,7 +48,7 @@ describe.each(OPS)('%s oracle vectors', (op) => {
 describe('MEAN scratch', () => {
   it('declares the buffers TFLM requests, in request order, and uses the int32 sums', () => {
     for (const c of load('MEAN').slice(0, 20)) {
-      const s = setupCase(c);
+      const s = setupVectorCase(c);
       const decl = prepareOp(s.graph, 0).prepared.scratch.map((d) => d.sizeBytes);
       const op = s.graph.ops[0];
       if (op === undefined) throw new Error('no op');
@@ -147,11 +142,11 @@ describe('seeded property cases beyond the vectors (fast == traced == C, walk ==
   }
 
   it(`traced and walk agree with fast (seed ${seed})`, () => {
-    cases.map(setupCase).forEach((s, i) => crossCheck(s, `seed ${seed} ${cases[i]?.op} #${cases[i]?.id}`));
+    cases.map(setupVectorCase).forEach((s, i) => crossCheck(s, `seed ${seed} ${cases[i]?.op} #${cases[i]?.id}`));
   });
 
   it.skipIf(!hasGcc)(`emitted C equals the fast executor (seed ${seed})`, () => {
-    const setups = cases.map(setupCase);
+    const setups = cases.map(setupVectorCase);
     const lines = runC(setups);
     const expected = setups.flatMap((s) => runSetup(s).map(hex));
     expect(lines.length).toBe(expected.length);

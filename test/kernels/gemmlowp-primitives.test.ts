@@ -1,14 +1,10 @@
 // The gemmlowp fixed-point primitives (softmax / logistic): JS text == C text on seeded int32
 // inputs (including the out-of-domain values an eagerly evaluated select feeds them), exact
 // SaturatingRoundingMultiplyByPOT against a BigInt definition, and accuracy against real math.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
 import { primitiveClosure, primitiveFunctions } from '../../src/kernels/index.ts';
-import { hasGcc } from './scratch-replay-helpers.ts';
+import { compileAndRunC, hasGcc } from './replay-helpers.ts';
 
 type Fn = (...a: number[]) => number;
 const P = primitiveFunctions() as Readonly<Record<string, Fn>>;
@@ -102,15 +98,8 @@ describe('gemmlowp primitives', () => {
     }
     const prims = primitiveClosure(names).map((p) => p.c).join('\n');
     const src = `#include <stdint.h>\n#include <stdio.h>\n${prims}\n${data}int main(void) {\n${body}  return 0;\n}\n`;
-    const dir = mkdtempSync(join(tmpdir(), 'mcusim-gemmlowp-'));
-    try {
-      writeFileSync(join(dir, 'p.c'), src);
-      execFileSync('gcc', ['-O2', '-std=c99', '-Wall', '-Werror', '-fsanitize=undefined', '-fno-sanitize-recover=all', '-o', join(dir, 'p'), join(dir, 'p.c')], { stdio: 'pipe' });
-      const lines = execFileSync(join(dir, 'p'), { encoding: 'utf8', maxBuffer: 1 << 24 }).trim().split('\n');
-      expect(lines.length).toBe(expected.length);
-      lines.forEach((l, i) => expect(l, `line ${i}`).toBe(expected[i]));
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const lines = compileAndRunC(src, ['-fsanitize=undefined', '-fno-sanitize-recover=all']).trim().split('\n');
+    expect(lines.length).toBe(expected.length);
+    lines.forEach((l, i) => expect(l, `line ${i}`).toBe(expected[i]));
   });
 });

@@ -1,16 +1,11 @@
 // Softmax and Logistic (gemmlowp fixed point): TFLM oracle vectors through every reading of the
 // spec, seeded random cases beyond the vectors (fast == traced == C, walk == trace), the
 // TFLITE_CHECK abort of a large softmax sum and the Prepare-time constraints.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
-import type { VectorCase } from '../../src/sim/index.ts';
-import { runVectorCase } from '../../src/sim/index.ts';
-import type { ScratchSetup } from './scratch-replay-helpers.ts';
-import { cProgram, hasGcc, hex, oracleReplaySuite, replayAgrees, runC, runScratch, setupScratchCase, vt } from './scratch-replay-helpers.ts';
+import type { ConformanceSetup, VectorCase } from '../../src/sim/index.ts';
+import { runVectorCase, setupVectorCase } from '../../src/sim/index.ts';
+import { cProgram, compileAndRunC, hasGcc, hex, oracleReplaySuite, replayAgrees, runC, runSetup, vt } from './replay-helpers.ts';
 
 oracleReplaySuite('SOFTMAX');
 oracleReplaySuite('LOGISTIC');
@@ -58,10 +53,10 @@ describe.each([
 ] as const)('%s seeded property cases', (_name, make, seed) => {
   it(`fast == traced, walk == trace, C == fast (seed ${seed})`, () => {
     const rng = seedrandom(seed);
-    const setups: ScratchSetup[] = [];
+    const setups: ConformanceSetup[] = [];
     const fast: string[] = [];
     for (let i = 0; i < 40; i++) {
-      const s = setupScratchCase(make(rng, i));
+      const s = setupVectorCase(make(rng, i));
       const r = replayAgrees(s);
       expect(r.same, `seed ${seed} case ${i}`).toBe(true);
       setups.push(s);
@@ -80,11 +75,11 @@ describe('softmax TFLITE_CHECK(0 <= exponent <= 31)', () => {
   };
 
   it('raises a KernelError-coded error in the fast and traced executors', () => {
-    const s = setupScratchCase(big);
+    const s = setupVectorCase(big);
     for (const trace of [undefined, () => undefined]) {
       let err: unknown = null;
       try {
-        runScratch(s, trace);
+        runSetup(s, trace);
       } catch (e) {
         err = e;
       }
@@ -95,14 +90,7 @@ describe('softmax TFLITE_CHECK(0 <= exponent <= 31)', () => {
   });
 
   it.skipIf(!hasGcc)('aborts in the emitted C, as TFLM does', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mcusim-fx-abort-'));
-    try {
-      writeFileSync(join(dir, 'k.c'), cProgram([setupScratchCase(big)]));
-      execFileSync('gcc', ['-O2', '-std=c99', '-Wall', '-Werror', '-o', join(dir, 'k'), join(dir, 'k.c')], { stdio: 'pipe' });
-      expect(() => execFileSync(join(dir, 'k'), { stdio: 'pipe' })).toThrow();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    expect(() => compileAndRunC(cProgram([setupVectorCase(big)]))).toThrow();
   });
 
   it('511 equal logits (sum just below 512) still run', () => {
@@ -111,7 +99,7 @@ describe('softmax TFLITE_CHECK(0 <= exponent <= 31)', () => {
       inputs: [vt('input', 'int8', [1, 511], new Array(511).fill(3), { scale: [0.05], zp: [0] })],
       outputs: [vt('output', 'int8', [1, 511], new Array(511).fill(0), OUT_Q)],
     };
-    const out = runScratch(setupScratchCase(ok))[0] as Uint8Array;
+    const out = runSetup(setupVectorCase(ok))[0] as Uint8Array;
     expect(new Set(out).size).toBe(1);
   });
 });
@@ -120,7 +108,7 @@ describe('constraints', () => {
   const base = softmaxCase(seedrandom('softmax-constraints'), 0);
   const codeOf = (c: VectorCase): string | undefined => {
     try {
-      runScratch(setupScratchCase(c));
+      runSetup(setupVectorCase(c));
       return undefined;
     } catch (e) {
       return (e as { code?: string }).code;

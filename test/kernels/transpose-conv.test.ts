@@ -4,9 +4,9 @@
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
 import { decodeTraceEvent, prepareOp, scratchRequests } from '../../src/kernels/index.ts';
-import type { VectorCase } from '../../src/sim/index.ts';
-import type { ScratchSetup } from './scratch-replay-helpers.ts';
-import { collectEvents, hasGcc, hex, oracleReplaySuite, replayAgrees, runC, runScratch, setupScratchCase, vt } from './scratch-replay-helpers.ts';
+import type { ConformanceSetup, VectorCase } from '../../src/sim/index.ts';
+import { setupVectorCase } from '../../src/sim/index.ts';
+import { collectTrace, hasGcc, hex, oracleReplaySuite, replayAgrees, runC, runSetup, vt } from './replay-helpers.ts';
 
 oracleReplaySuite('TRANSPOSE_CONV');
 
@@ -46,7 +46,7 @@ function transposeConvCase(rng: () => number, id: number): VectorCase {
 
 describe('transposeConv scratch and loop order', () => {
   const c = transposeConvCase(seedrandom('tconv-scratch'), 0);
-  const s = setupScratchCase(c);
+  const s = setupVectorCase(c);
 
   it('declares one int32 scratch of output elements x 4 bytes, as TFLM requests', () => {
     const p = prepareOp(s.graph, 0).prepared;
@@ -57,8 +57,8 @@ describe('transposeConv scratch and loop order', () => {
   });
 
   it('zeroes the scratch first, scatters into it, and stores the output last', () => {
-    const t = collectEvents();
-    runScratch(s, t.sink);
+    const t = collectTrace();
+    runSetup(s, t.sink);
     const bytes = t.bytes();
     const log = new Int32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
     const events = Array.from({ length: log.length / 2 }, (_, i) => decodeTraceEvent(log, i));
@@ -79,10 +79,10 @@ describe('transposeConv seeded property cases', () => {
   const seed = 'tconv-prop-1';
   it(`fast == traced, walk == trace, C == fast (seed ${seed})`, () => {
     const rng = seedrandom(seed);
-    const setups: ScratchSetup[] = [];
+    const setups: ConformanceSetup[] = [];
     const fast: string[] = [];
     for (let i = 0; i < 40; i++) {
-      const s = setupScratchCase(transposeConvCase(rng, i));
+      const s = setupVectorCase(transposeConvCase(rng, i));
       const r = replayAgrees(s);
       expect(r.same, `seed ${seed} case ${i}`).toBe(true);
       setups.push(s);

@@ -71,7 +71,7 @@ function bufferJson(r: BufferRequest, offset: number): PlanBufferJson {
 export function inspectModel(model: Model, plannerName: string): Inspection {
   const graph = model.graph;
   const requests = computeModelBufferRequests(model);
-  const plan = planBuffers(plannerName, requests);
+  const plan = planBuffers(plannerName, requests, graph);
   const ops: OpJson[] = graph.ops.map((op, index) => ({
     index,
     kind: op.kind === 'custom' ? `custom:${op.customCode}` : op.kind,

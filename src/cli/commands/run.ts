@@ -1,14 +1,18 @@
 // `mcusim run MODEL [--input FILE]... [--out DIR] [--seed N] [--planner NAME] [--json]`: plans
 // the arena (verified), runs every op in the byte-accurate arena and writes DIR/output<i>.bin as
 // TFLM stores them. Without --input, inputs are seeded random bytes (optimizer randomInputs).
-// Progress goes to stderr once a run passes ~1 s. `--trace` (tracer work) hooks in at traceSinkFor.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// Progress goes to stderr once a run passes ~1 s. `--trace` checks every arena access with the
+// tracer (exit 1 on a violation); `--trace-out` dumps them (.jsonl/.csv); `--trace-svg` plots them.
+import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { Graph } from '../../ir/index.ts';
 import { UsageError, byteSize } from '../../ir/index.ts';
 import type { TraceSink } from '../../kernels/index.ts';
+import type { PlannedModel } from '../../optimizer/index.ts';
 import { DEFAULT_PLANNER, getPlanner, plannerNames, preparePlannedModel, runPlanned } from '../../optimizer/index.ts';
+import type { TraceViolation } from '../../sim/index.ts';
+import { TracePlot, Tracer, renderTraceSvg, teeTraceSinks, traceDumpSink, traceFormatForPath } from '../../sim/index.ts';
 import { formatShape, renderTable } from '../format.ts';
 import { loadModel, readInputFile } from '../load-model.ts';
 
@@ -18,6 +22,9 @@ interface RunOptions {
   readonly seed: string;
   readonly planner: string;
   readonly json?: boolean;
+  readonly trace?: boolean;
+  readonly traceOut?: string;
+  readonly traceSvg?: string;
 }
 
 export interface RunOutputInfo {
@@ -33,14 +40,53 @@ export interface RunReport {
   readonly outputs: readonly RunOutputInfo[];
   readonly ms: number;
   readonly peakBytes: number;
+  readonly trace?: { readonly events: number; readonly violations: readonly TraceViolation[] };
 }
 
 const PROGRESS_AFTER_MS = 1000;
 const PROGRESS_EVERY_MS = 250;
 
-/** The trace sink for this run; null runs the fast executor. `--trace` will return the tracer's sink here. */
-function traceSinkFor(_opts: RunOptions): TraceSink | null {
-  return null;
+interface TraceSession {
+  readonly sink: TraceSink;
+  /** Flush dumps and plots; the tracer's report when --trace. */
+  readonly close: () => { readonly events: number; readonly violations: readonly TraceViolation[] } | null;
+}
+
+/** The trace sink for this run (tracer, dump, plot as asked); null runs the fast executor. */
+function traceSinkFor(opts: RunOptions, pm: PlannedModel): TraceSession | null {
+  if (!opts.trace && opts.traceOut === undefined && opts.traceSvg === undefined) return null;
+  const sinks: TraceSink[] = [];
+  const tracer = opts.trace ? new Tracer({ graph: pm.graph, tensorOffsets: pm.tensorOffsets, scratchOffsets: pm.scratchOffsets, arenaBytes: pm.arenaBytes }) : null;
+  if (tracer) sinks.push(tracer.sink);
+  let fd: number | null = null;
+  if (opts.traceOut !== undefined) {
+    const format = traceFormatForPath(opts.traceOut);
+    try {
+      fd = openSync(opts.traceOut, 'w');
+    } catch (e) {
+      throw new UsageError(`cannot write '${opts.traceOut}': ${e instanceof Error ? e.message : String(e)}`);
+    }
+    const out = fd;
+    sinks.push(traceDumpSink(pm.graph, format, (text) => void writeSync(out, text)));
+  }
+  const plot = opts.traceSvg === undefined ? null : new TracePlot({ arenaBytes: pm.arenaBytes, graph: pm.graph, tensorOffsets: pm.tensorOffsets });
+  if (plot) sinks.push(plot.sink);
+  return {
+    sink: sinks.length === 1 ? (sinks[0] as TraceSink) : teeTraceSinks(...sinks),
+    close: () => {
+      if (fd !== null) closeSync(fd);
+      if (plot && opts.traceSvg !== undefined) {
+        try {
+          writeFileSync(opts.traceSvg, renderTraceSvg(plot.data(), `${pm.graph.name || 'model'}: ${pm.plan.planner}, arena ${pm.arenaBytes} B`));
+        } catch (e) {
+          throw new UsageError(`cannot write '${opts.traceSvg}': ${e instanceof Error ? e.message : String(e)}`);
+        }
+      }
+      if (!tracer) return null;
+      tracer.finish();
+      return { events: tracer.eventCount(), violations: tracer.violations() };
+    },
+  };
 }
 
 function parseSeed(text: string): number {
@@ -108,14 +154,16 @@ export function runRun(modelArg: string, opts: RunOptions): number {
   if (opts.out !== undefined) makeOutDir(opts.out);
   const start = performance.now();
   const progress = progressReporter(graph, start);
-  const trace = traceSinkFor(opts);
+  const session = traceSinkFor(opts, pm);
   const result = runPlanned(pm, {
     ...(files.length > 0 ? { inputs: files } : { seed }),
-    ...(trace ? { trace } : {}),
+    ...(session ? { trace: session.sink } : {}),
     onOp: progress.onOp,
   });
   const ms = performance.now() - start;
   progress.done();
+  const traced = session?.close() ?? null;
+  const traceFailed = traced !== null && traced.violations.length > 0;
   const outputs: RunOutputInfo[] = result.outputs.map((bytes, index) => {
     const t = graph.tensors[graph.outputs[index] ?? -1];
     const file = opts.out === undefined ? undefined : writeOutput(opts.out, index, bytes);
@@ -128,18 +176,25 @@ export function runRun(modelArg: string, opts: RunOptions): number {
       ...(file !== undefined ? { file } : {}),
     };
   });
-  const report: RunReport = { outputs, ms: Math.round(ms * 1000) / 1000, peakBytes: pm.plan.peakBytes };
+  const report: RunReport = { outputs, ms: Math.round(ms * 1000) / 1000, peakBytes: pm.plan.peakBytes, ...(traced ? { trace: traced } : {}) };
+  if (traceFailed) process.stderr.write(formatViolations(traced.violations));
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(report)}\n`);
-    return 0;
+    return traceFailed ? 1 : 0;
   }
   const rows = outputs.map((o) => [o.index, o.name, formatShape(o.shape), o.dtype, o.bytes, o.file ?? preview(result.outputs[o.index] as Uint8Array, o.dtype)]);
   const inputs = files.length > 0 ? `${files.length} file(s)` : `seeded random (seed ${seed})`;
   process.stdout.write(
     `${renderTable(['output', 'name', 'shape', 'dtype', 'bytes', opts.out === undefined ? 'values' : 'file'], rows)}\n\n` +
-      `inputs: ${inputs}; planner: ${pm.plan.planner}; arena peak: ${pm.plan.peakBytes} B; ${graph.ops.length} ops in ${report.ms.toFixed(1)} ms\n`,
+      `inputs: ${inputs}; planner: ${pm.plan.planner}; arena peak: ${pm.plan.peakBytes} B; ${graph.ops.length} ops in ${report.ms.toFixed(1)} ms\n` +
+      (traced ? `trace: ${traced.events} arena accesses, ${traced.violations.length === 0 ? 'clean' : `${traced.violations.length} violation(s)`}\n` : ''),
   );
-  return 0;
+  return traceFailed ? 1 : 0;
+}
+
+function formatViolations(vs: readonly TraceViolation[]): string {
+  const shown = vs.slice(0, 20).map((v) => `  ${v.message}${v.occurrences > 1 ? ` (x${v.occurrences})` : ''}`);
+  return `trace check failed: ${vs.length} distinct violation(s)\n${shown.join('\n')}${vs.length > 20 ? `\n  ... ${vs.length - 20} more` : ''}\n`;
 }
 
 const collect = (value: string, previous: readonly string[]): string[] => [...previous, value];
@@ -153,6 +208,9 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
     .option('--out <dir>', 'write DIR/output<i>.bin')
     .option('--seed <n>', 'seed for random inputs when no --input is given', '1')
     .option('--planner <name>', `memory planner (${plannerNames().join(', ')})`, DEFAULT_PLANNER)
+    .option('--trace', 'run the traced executor and check every arena access (exit 1 on a violation)')
+    .option('--trace-out <file>', 'dump every arena access (.jsonl or .csv)')
+    .option('--trace-svg <file>', 'plot the memory trace (address x time)')
     .option('--json', 'print one JSON document')
     .action((model: string, opts: RunOptions) => setExit(runRun(model, opts)));
 }

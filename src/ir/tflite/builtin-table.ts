@@ -6,6 +6,8 @@ import { ModelError } from '../errors.ts';
 import type { Activation, BuiltinKind, OpOptionsMap, Padding } from '../graph.ts';
 import { activationFromCode, activationToCode, paddingFromCode, paddingToCode, weightsFormatFromCode, weightsFormatToCode } from './enums.ts';
 import * as S from './schema-generated.ts';
+import { decodeMergeOptions, encodeMergeOptions, MERGE_CUSTOM_CODE } from './merge-options.ts';
+import { decodeFetchingConv2dOptions, decodeFetchingOptions, decodeSpillOptions, encodeFetchingConv2dOptions, encodeFetchingOptions, encodeSpillOptions, TINYSEG_CUSTOM_CODES } from '../custom-ops.ts';
 
 export interface BuiltinEntry<K extends BuiltinKind> {
   readonly kind: K;
@@ -21,6 +23,8 @@ export interface BuiltinEntry<K extends BuiltinKind> {
   readonly read: (op: S.Operator, charge: (units: number) => void) => OpOptionsMap[K];
   /** Writes the options table, or returns 0 when the op needs none. */
   readonly write: (b: Builder, options: OpOptionsMap[K]) => Offset;
+  /** Kinds stored as TFLite CUSTOM ops (TinySeg): custom code and option bytes (custom-ops.ts). */
+  readonly custom?: { readonly code: string; readonly decode: (bytes: Uint8Array) => OpOptionsMap[K]; readonly encode: (o: OpOptionsMap[K]) => Uint8Array };
 }
 
 type BuiltinTable = { readonly [K in BuiltinKind]: BuiltinEntry<K> };
@@ -56,7 +60,29 @@ function simple<K extends BuiltinKind>(
   return { kind, code, version, optionsType, read, write: writeNothing };
 }
 
+/** A TinySeg kind, written as a CUSTOM op with its option bytes. */
+function customKind<K extends 'spill' | 'fetching' | 'fetchingConv2d'>(kind: K, decode: (b: Uint8Array) => OpOptionsMap[K], encode: (o: OpOptionsMap[K]) => Uint8Array): BuiltinEntry<K> {
+  const read = (): OpOptionsMap[K] => {
+    throw invalid(`${TINYSEG_CUSTOM_CODES[kind]} is a custom op; it has no builtin options`);
+  };
+  return { kind, code: S.BuiltinOperator.CUSTOM, version: 1, optionsType: S.BuiltinOptions.NONE, read, write: writeNothing, custom: { code: TINYSEG_CUSTOM_CODES[kind], decode, encode } };
+}
+
 export const BUILTIN_TABLE: BuiltinTable = {
+  spill: customKind('spill', decodeSpillOptions, encodeSpillOptions),
+  fetching: customKind('fetching', decodeFetchingOptions, encodeFetchingOptions),
+  fetchingConv2d: customKind('fetchingConv2d', decodeFetchingConv2dOptions, encodeFetchingConv2dOptions),
+  merge: {
+    kind: 'merge',
+    code: S.BuiltinOperator.CUSTOM,
+    version: 1,
+    optionsType: S.BuiltinOptions.NONE,
+    read: () => {
+      throw invalid(`${MERGE_CUSTOM_CODE} is a custom op; it has no builtin options`);
+    },
+    write: writeNothing,
+    custom: { code: MERGE_CUSTOM_CODE, decode: decodeMergeOptions, encode: encodeMergeOptions },
+  },
   conv2d: {
     kind: 'conv2d',
     code: S.BuiltinOperator.CONV_2D,
@@ -291,8 +317,13 @@ function pool<K extends 'maxPool2d' | 'averagePool2d'>(kind: K, code: S.BuiltinO
 }
 
 const KIND_BY_CODE: ReadonlyMap<number, BuiltinKind> = new Map(
-  (Object.keys(BUILTIN_TABLE) as BuiltinKind[]).map((k) => [BUILTIN_TABLE[k].code, k]),
+  (Object.keys(BUILTIN_TABLE) as BuiltinKind[]).filter((k) => BUILTIN_TABLE[k].custom === undefined).map((k) => [BUILTIN_TABLE[k].code, k]),
 );
+
+/** The IR kind of a custom code mcusim interprets (TinySeg's ops), else null. */
+export function kindOfCustomCode(code: string): BuiltinKind | null {
+  return (Object.keys(BUILTIN_TABLE) as BuiltinKind[]).find((k) => BUILTIN_TABLE[k].custom?.code === code) ?? null;
+}
 
 /** The IR kind of a builtin code, 'custom' for CUSTOM, or null when mcusim does not support it. */
 export function kindOfBuiltinCode(code: number): BuiltinKind | 'custom' | null {

@@ -64,7 +64,7 @@ function writeTensor(b: Builder, t: Tensor, bufferIndex: number): Offset {
 function opcodeKey(op: Op): OpcodeKey {
   if (op.kind === 'custom') return { code: CUSTOM_CODE, version: CUSTOM_OP_VERSION, customCode: op.customCode };
   const entry = BUILTIN_TABLE[op.kind];
-  return { code: entry.code, version: entry.version, customCode: '' };
+  return { code: entry.code, version: entry.version, customCode: entry.custom?.code ?? '' };
 }
 
 function writeOptions<K extends BuiltinKind>(b: Builder, kind: K, options: OpOptionsMap[K]): { type: S.BuiltinOptions; offset: Offset } {
@@ -76,7 +76,9 @@ function writeOptions<K extends BuiltinKind>(b: Builder, kind: K, options: OpOpt
 function writeOp(b: Builder, op: Op, opcodeIndex: number): Offset {
   const inputs = S.Operator.createInputsVector(b, [...op.inputs]);
   const outputs = S.Operator.createOutputsVector(b, [...op.outputs]);
-  const custom = op.kind === 'custom' ? b.createByteVector(op.customOptions) : 0;
+  const entry = op.kind === 'custom' ? undefined : (BUILTIN_TABLE[op.kind] as BuiltinEntry<BuiltinKind>);
+  const customBytes = op.kind === 'custom' ? op.customOptions : entry?.custom?.encode((op as BuiltinOp).options);
+  const custom = customBytes !== undefined ? b.createByteVector(customBytes) : 0;
   const options = op.kind === 'custom' ? { type: S.BuiltinOptions.NONE, offset: 0 } : writeOptions(b, op.kind, (op as BuiltinOp).options);
   return S.Operator.createOperator(
     b,

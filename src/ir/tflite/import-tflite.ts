@@ -4,12 +4,13 @@
 // (micro_allocator.cc: tensors, buffers, quantization; flatbuffer_conversions.cc: op options).
 import { MAX_TENSOR_BYTES } from '../dtype.ts';
 import type { DType } from '../dtype.ts';
+import { applyScratchInt16Metadata } from '../custom-ops.ts';
 import { ModelError } from '../errors.ts';
 import type { Issue } from '../errors.ts';
 import type { BuiltinKind, BuiltinOp, MetadataEntry, Model, Op, Quantization, SignatureDef, SignatureTensor, Tensor } from '../graph.ts';
 import { checkedByteSize, createIssueSink, tensorIssues, validateModel } from '../validate.ts';
 import type { IssueSink } from '../validate.ts';
-import { builtinCodeName, kindOfBuiltinCode, readBuiltinOptions } from './builtin-table.ts';
+import { BUILTIN_TABLE, builtinCodeName, kindOfBuiltinCode, kindOfCustomCode, readBuiltinOptions } from './builtin-table.ts';
 import { CheckedByteBuffer } from './checked-byte-buffer.ts';
 import { dtypeFromTensorType, tensorTypeName } from './enums.ts';
 import * as S from './schema-generated.ts';
@@ -159,7 +160,15 @@ function readOp(op: S.Operator, index: number, opcodes: readonly OpcodeInfo[], b
       n > 0
         ? (copyOf(op.customOptionsArray()) ?? new Uint8Array(0))
         : (readExternal(bb, op.largeCustomOptionsOffset(), op.largeCustomOptionsSize(), `op ${index} custom options`) ?? new Uint8Array(0));
-    return { kind, customCode: opcode.customCode, customOptions, inputs, outputs };
+    const known = kindOfCustomCode(opcode.customCode);
+    if (known === null) return { kind, customCode: opcode.customCode, customOptions, inputs, outputs };
+    try {
+      return { kind: known, inputs, outputs, options: BUILTIN_TABLE[known].custom?.decode(customOptions) } as BuiltinOp;
+    } catch (e) {
+      if (!(e instanceof ModelError)) throw e;
+      issues.add({ code: 'E_MODEL_INVALID', opIndex: index, opKind: known, message: e.message });
+      return null;
+    }
   }
   try {
     return makeBuiltinOp(kind, op, inputs, outputs, bb);
@@ -260,7 +269,7 @@ export function importTflite(bytes: Uint8Array): Model {
     throw new ModelError('E_MODEL_IDENTIFIER', `file identifier is ${JSON.stringify(id)}, expected "${FILE_IDENTIFIER}" (not a TFLite model)`);
   }
   const bb = new CheckedByteBuffer(bytes);
-  const model = readBody(S.Model.getRootAsModel(bb), bb);
+  const model = applyScratchInt16Metadata(readBody(S.Model.getRootAsModel(bb), bb));
   validateModel(model);
   return model;
 }

@@ -1,10 +1,29 @@
 // Conv2D, int8 activations with per-channel (or per-tensor, broadcast) int8 filters: the loop
 // order and arithmetic of TFLM reference_integer_ops::ConvPerChannel (integer_ops/conv.h).
+// With a constant filter the input offset is hoisted out of the channel loop: per in-bounds tap,
+// sum(in * f) + inputOffset * sum(f) (exact in wrapping int32; same loads in the same order).
+import type { Tensor } from '../../ir/index.ts';
 import { convOutputSize, convPadding } from '../../ir/index.ts';
 import { For, If, Let, Set, Store, Val } from '../nest.ts';
 import { activationRange } from '../quant.ts';
 import type { KernelSpec } from '../spec.ts';
 import { constraint, convMultipliers, dim, fusableActivation, isInt8Quantized, rank, scaleOf, zeroPointOf } from './common.ts';
+
+/**
+ * Sums of `len` consecutive int8 filter values (each plus `offset`) for `runs` runs, or null when
+ * the filter is not a constant (then the kernels keep the plain form).
+ */
+export function filterRunSums(filter: Tensor, runs: number, len: number, offset = 0): Int32Array | null {
+  if (filter.data === null || filter.data.length < runs * len) return null;
+  const f = new Int8Array(filter.data.buffer, filter.data.byteOffset, runs * len);
+  const sums = new Int32Array(runs);
+  for (let r = 0; r < runs; r++) {
+    let s = 0;
+    for (let i = r * len; i < (r + 1) * len; i++) s = (s + (f[i] ?? 0) + offset) | 0;
+    sums[r] = s;
+  }
+  return sums;
+}
 
 export const conv2dSpec: KernelSpec<'conv2d'> = {
   kind: 'conv2d',
@@ -49,8 +68,9 @@ export const conv2dSpec: KernelSpec<'conv2d'> = {
     const [, outH, outW] = output.shape as [number, number, number, number];
     const act = activationRange(o.activation, scaleOf(output), zeroPointOf(output));
     const { mult, shift } = convMultipliers(input, filter, output, outD);
+    const fsum = filterRunSums(filter, outD * fH * fW, inD);
     return {
-      flags: { hasBias: bias ? 1 : 0 },
+      flags: { hasBias: bias ? 1 : 0, hoist: fsum ? 1 : 0 },
       scalars: {
         batches: n, inH, inW, inD, outH, outW, outD, fH, fW,
         strideH: o.strideH, strideW: o.strideW, dilH: o.dilationH, dilW: o.dilationW,
@@ -58,7 +78,7 @@ export const conv2dSpec: KernelSpec<'conv2d'> = {
         padW: convPadding(o.strideW, o.dilationW, inW, fW, outW).before,
         inputOffset: -zeroPointOf(input), outputOffset: zeroPointOf(output), actMin: act.min, actMax: act.max,
       },
-      arrays: { mult, shift },
+      arrays: { mult, shift, ...(fsum ? { fsum } : {}) },
       buffers: {
         input: { kind: 'input', slot: 0 },
         filter: { kind: 'input', slot: 1 },
@@ -84,7 +104,12 @@ export const conv2dSpec: KernelSpec<'conv2d'> = {
                 If('inX >= 0 && inX < inW && inY >= 0 && inY < inH', [
                   Let('inBase', '((b * inH + inY) * inW + inX) * inD'),
                   Let('fBase', '((oc * fH + fy) * fW + fx) * inD'),
-                  For('ic', '0', 'inD', [Set('acc', 'acc + (input[inBase + ic] + inputOffset) * filter[fBase + ic]', 'mac')]),
+                  If('hoist', [
+                    For('ic', '0', 'inD', [Set('acc', 'acc + input[inBase + ic] * filter[fBase + ic]', 'mac')]),
+                    Set('acc', 'acc + inputOffset * fsum[(oc * fH + fy) * fW + fx]'),
+                  ], [
+                    For('ic', '0', 'inD', [Set('acc', 'acc + (input[inBase + ic] + inputOffset) * filter[fBase + ic]', 'mac')]),
+                  ]),
                 ]),
               ]),
             ]),

@@ -1,9 +1,12 @@
 // FullyConnected, int8: per-tensor filters as TFLM reference_integer_ops::FullyConnected (filter
 // offset applied; multiplier from the float32 product in_s*w_s) and per-channel filters as
-// FullyConnectedPerChannel (filter zero point ignored). Same loop order for both.
+// FullyConnectedPerChannel (filter zero point ignored). Same loop order for both. With a constant
+// filter the input offset is hoisted: sum(in * (f + fo)) + inputOffset * sum(f + fo), exact in
+// wrapping int32, same loads in the same order.
 import { For, If, Let, Set, Store, Val } from '../nest.ts';
 import { activationRange } from '../quant.ts';
 import type { KernelSpec } from '../spec.ts';
+import { filterRunSums } from './conv2d.ts';
 import { constraint, count, dim, fusableActivation, isInt8Quantized, multiplierArrays, rank, scaleOf, zeroPointOf } from './common.ts';
 
 const perChannel = (scales: readonly number[] | undefined): boolean => (scales?.length ?? 0) > 1;
@@ -50,14 +53,16 @@ export const fullyConnectedSpec: KernelSpec<'fullyConnected'> = {
     const { mult, shift } = pc
       ? multiplierArrays(outD, (ch) => (inS * Math.fround(ws[ch] ?? 0)) / outS)
       : multiplierArrays(outD, () => Math.fround(inS * scaleOf(filter)) / outS);
+    const filterOffset = pc ? 0 : -zeroPointOf(filter);
+    const fsum = filterRunSums(filter, outD, accum, filterOffset);
     return {
-      flags: { hasBias: bias ? 1 : 0 },
+      flags: { hasBias: bias ? 1 : 0, hoist: fsum ? 1 : 0 },
       scalars: {
         batches: count(output) / outD, outD, accum,
-        inputOffset: -zeroPointOf(input), filterOffset: pc ? 0 : -zeroPointOf(filter),
+        inputOffset: -zeroPointOf(input), filterOffset,
         outputOffset: zeroPointOf(output), actMin: act.min, actMax: act.max,
       },
-      arrays: { mult, shift },
+      arrays: { mult, shift, ...(fsum ? { fsum } : {}) },
       buffers: {
         input: { kind: 'input', slot: 0 },
         filter: { kind: 'input', slot: 1 },
@@ -73,7 +78,12 @@ export const fullyConnectedSpec: KernelSpec<'fullyConnected'> = {
       For('oc', '0', 'outD', [
         Let('fBase', 'oc * accum'),
         Val('acc', '0'),
-        For('d', '0', 'accum', [Set('acc', 'acc + (input[inBase + d] + inputOffset) * (filter[fBase + d] + filterOffset)', 'mac')]),
+        If('hoist', [
+          For('d', '0', 'accum', [Set('acc', 'acc + input[inBase + d] * (filter[fBase + d] + filterOffset)', 'mac')]),
+          Set('acc', 'acc + inputOffset * fsum[oc]'),
+        ], [
+          For('d', '0', 'accum', [Set('acc', 'acc + (input[inBase + d] + inputOffset) * (filter[fBase + d] + filterOffset)', 'mac')]),
+        ]),
         If('hasBias', [Set('acc', 'acc + bias[oc]')]),
         Set('acc', 'mbqm(acc, mult[oc], shift[oc]) + outputOffset'),
         Store('output', 'oc + outD * b', 'clamp(acc, actMin, actMax)'),

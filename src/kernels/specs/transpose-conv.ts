@@ -3,7 +3,9 @@
 // elements x 4 bytes; padding of a forward conv whose input is this op's output; the fused
 // activation's quantized range, as the oracle's TFLM applies it) and the loop order of reference_integer_ops::TransposeConv: zero the
 // scratch, scatter-accumulate every input x filter tap into it, then requantize into the output.
-// Inputs: [output_shape (never read), filter, input, bias?].
+// Inputs: [output_shape (never read), filter, input, bias?]. Option scratchInt16 (TinySeg §5.3,
+// set by the optimizer only where |every partial sum| <= 32767 is proven) makes the scratch int16:
+// the same loops and values, half the bytes.
 import { For, If, Let, Set, Store, Val } from '../nest.ts';
 import { activationRange } from '../quant.ts';
 import type { KernelSpec } from '../spec.ts';
@@ -54,6 +56,7 @@ export const transposeConvSpec: KernelSpec<'transposeConv'> = {
     const [, outH, outW] = output.shape as [number, number, number, number];
     const { mult, shift } = convMultipliers(input, filter, output, outD);
     const outCount = count(output);
+    const s16 = o.scratchInt16 === true;
     const act = activationRange(o.activation, scaleOf(output), zeroPointOf(output));
     return {
       flags: { hasBias: bias ? 1 : 0 },
@@ -72,7 +75,7 @@ export const transposeConvSpec: KernelSpec<'transposeConv'> = {
         output: { kind: 'output', slot: 0 },
         scratch: { kind: 'scratch', index: 0 },
       },
-      scratch: [{ name: 'scratch', dtype: 'int32', sizeBytes: outCount * 4 }],
+      scratch: [{ name: 'scratch', dtype: s16 ? 'int16' : 'int32', sizeBytes: outCount * (s16 ? 2 : 4) }],
     };
   },
   body: [

@@ -33,6 +33,18 @@ export const niclaVision: TargetProfile = {
     },
     // ESTIMATE: word-wise memcpy on a dual-issue M7 (one 4-byte load+store pair per ~2 cycles).
     cyclesPerByteCopied: 0.5,
+    // ESTIMATE: byte-wise table-driven CRC-32 (load, xor, table load, shift, xor) ~7 cycles/byte;
+    // mcusim's own block check (src/sim/storage/crc32.ts), absent from TinySeg's runtime.
+    crcCyclesPerByte: 7,
+  },
+  computeCalibration: {
+    // The only fitted number. TinySeg Table 5 "Original model 1190 ms" (Tiny U-Net on this board)
+    // divided by this compute model's reference-kernel estimate for zoo:tiny-unet
+    // (72,862,048 executed MACs x 46 cycles + pooling/copy terms = 3,352,561,408 cycles at 480 MHz):
+    // scale = 1190 ms * 480 MHz / 3,352,561,408 = 0.1704. It implies ~7.8 effective cycles/MAC: TinySeg's
+    // sketch registers Register_CONV_2D_INT8 and ships arm_fused_convolve_s8.cpp (CMSIS-NN), so the
+    // measured build was likely CMSIS-NN-accelerated, not TFLM reference. cmsis-nn stays unscaled.
+    reference: { scale: (1.19 * 480_000_000) / 3_352_561_408, source: 'TinySeg LCTES 2024 Table 5: original Tiny U-Net 1190 ms (zoo:tiny-unet)' },
   },
   codec: {
     // ESTIMATE from the byte loops of TinySeg's runtime (application/tinyseg_transfer_module.cpp

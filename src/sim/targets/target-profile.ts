@@ -22,6 +22,18 @@ export interface ComputeCosts {
   readonly cyclesPerElement: Readonly<Record<KernelLibrary, Readonly<Record<ElementKernelClass, number>>>>;
   /** memcpy-like data movement (concatenation, reshape copies, spill staging). */
   readonly cyclesPerByteCopied: number;
+  /** CRC-32 over a spill block (mcusim's integrity check; TinySeg's runtime has none). */
+  readonly crcCyclesPerByte: number;
+}
+
+/**
+ * One scale factor on the modelled compute cycles of a kernel library, from one measured
+ * latency of one model (DESIGN.md §6: TinySeg's original Tiny U-Net, 1190 ms). Only the
+ * compute model is scaled; storage and codec times stay datasheet predictions.
+ */
+export interface ComputeCalibration {
+  readonly scale: number;
+  readonly source: string;
 }
 
 /** Per-byte cycle costs of TinySeg's most-frequent-value codec (§5.1). */
@@ -90,6 +102,8 @@ export interface TargetProfile {
   readonly secondCore: CoreProfile;
   readonly sramBytes: number;
   readonly compute: ComputeCosts;
+  /** Per kernel library; a library without an entry is unscaled. */
+  readonly computeCalibration: Readonly<Partial<Record<KernelLibrary, ComputeCalibration>>>;
   readonly codec: CodecCosts;
   readonly internalFlash: InternalFlashParams;
   readonly qspiFlash: QspiFlashParams;

@@ -236,7 +236,7 @@ describe('importTflite: operators', () => {
   it('round-trips custom ops with their option bytes', () => {
     const base = makeModel(
       [tensor('x', 'int8', [1, 4]), tensor('y', 'int8', [1, 4])],
-      [{ kind: 'custom', customCode: 'Spill', customOptions: new Uint8Array([7, 1, 2, 3]), inputs: [0], outputs: [1] }],
+      [{ kind: 'custom', customCode: 'VendorOp', customOptions: new Uint8Array([7, 1, 2, 3]), inputs: [0], outputs: [1] }],
       [0],
       [1],
     );
@@ -245,7 +245,7 @@ describe('importTflite: operators', () => {
     expect(m.graph.ops[0]).toEqual(base.graph.ops[0]);
     const fb = S.Model.getRootAsModel(new ByteBuffer(bytes));
     expect(fb.operatorCodes(0)?.builtinCode()).toBe(S.BuiltinOperator.CUSTOM);
-    expect(fb.operatorCodes(0)?.customCode()).toBe('Spill');
+    expect(fb.operatorCodes(0)?.customCode()).toBe('VendorOp');
     expect(fb.subgraphs(0)?.operators(0)?.customOptionsFormat()).toBe(S.CustomOptionsFormat.FLEXBUFFERS);
   });
 });

@@ -1,0 +1,93 @@
+// `mcusim optimize MODEL -o OUT.tflite --passes LIST [--target BYTES] [--storage ...] [--json]`:
+// runs the named optimizer passes (runPipeline) and writes the result; a memory plan travels as
+// OfflineMemoryAllocation metadata, so TFLM and `mcusim run/verify` use it (DESIGN.md §9).
+import { writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { UsageError, exportTflite } from '../../ir/index.ts';
+import type { PassOptions, PassReport } from '../../optimizer/index.ts';
+import { currentPeakBytes, getPass, passNames, runPipeline } from '../../optimizer/index.ts';
+import { bytesAndKb, renderTable } from '../format.ts';
+import { loadModel } from '../load-model.ts';
+
+interface OptimizeOptions {
+  readonly output?: string;
+  readonly passes?: string;
+  readonly target?: string;
+  readonly storage?: string;
+  readonly json?: boolean;
+}
+
+export interface OptimizeReport {
+  readonly before: { readonly peakBytes: number };
+  readonly after: { readonly peakBytes: number };
+  readonly passes: readonly PassReport[];
+}
+
+function parseTarget(s: string | undefined): number | undefined {
+  if (s === undefined) return undefined;
+  const n = Number(s);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`--target must be a positive byte count, got '${s}'`);
+  return n;
+}
+
+function parseStorage(s: string | undefined): PassOptions['storage'] {
+  if (s === undefined) return undefined;
+  if (s !== 'internal' && s !== 'external' && s !== 'remote') throw new UsageError(`--storage must be internal, external or remote, got '${s}'`);
+  return s;
+}
+
+function passTable(r: PassReport): string {
+  const rows = [
+    ['peak before', bytesAndKb(r.peakBytesBefore)],
+    ['peak after', bytesAndKb(r.peakBytesAfter)],
+    ['saving', r.peakBytesBefore > 0 ? `${(((r.peakBytesBefore - r.peakBytesAfter) / r.peakBytesBefore) * 100).toFixed(1)}%` : '-'],
+    ['applied', r.applied ? 'yes' : 'no'],
+    ...r.notes.map((n) => ['note', n]),
+  ];
+  return `pass ${r.pass}\n${renderTable(['metric', 'value'], rows)}`;
+}
+
+export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
+  if (opts.output === undefined) throw new UsageError('optimize needs -o OUT.tflite');
+  const names = (opts.passes ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  if (names.length === 0) throw new UsageError(`--passes needs at least one pass; available: ${passNames().join(', ')}`);
+  names.forEach(getPass);
+  const targetBytes = parseTarget(opts.target);
+  const storage = parseStorage(opts.storage);
+  const model = loadModel(modelArg);
+  const options: PassOptions = {
+    flags: {},
+    ...(targetBytes !== undefined ? { targetBytes } : {}),
+    ...(storage !== undefined ? { storage } : {}),
+    ...(opts.json ? {} : { log: (line: string) => void process.stderr.write(`${line}\n`) }),
+  };
+  const before = currentPeakBytes(model);
+  const result = runPipeline(model, names, options);
+  const after = currentPeakBytes(result.model);
+  try {
+    writeFileSync(opts.output, exportTflite(result.model));
+  } catch (e) {
+    throw new UsageError(`cannot write '${opts.output}': ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const report: OptimizeReport = { before: { peakBytes: before }, after: { peakBytes: after }, passes: result.reports };
+  if (opts.json) {
+    process.stdout.write(`${JSON.stringify(report)}\n`);
+    return 0;
+  }
+  const parts = [...result.reports.map(passTable), `peak ${bytesAndKb(before)} -> ${bytesAndKb(after)}; wrote ${opts.output}`];
+  process.stdout.write(`${parts.join('\n\n')}\n`);
+  return 0;
+}
+
+export function registerOptimize(program: Command, setExit: (code: number) => void): void {
+  program
+    .command('optimize')
+    .description('run optimizer passes and write the optimized model (plan as OfflineMemoryAllocation)')
+    .argument('<model>', 'a .tflite file or zoo:<name>')
+    .option('-o, --output <file>', 'the optimized .tflite to write')
+    .option('--passes <list>', `comma-separated passes (${passNames().join(', ')})`)
+    .option('--target <bytes>', 'target peak arena bytes (passes that search stop there)')
+    .option('--storage <kind>', 'spill storage: internal, external or remote')
+    .option('--json', 'print one JSON document')
+    .action((model: string, opts: OptimizeOptions) => setExit(runOptimize(model, opts)));
+}

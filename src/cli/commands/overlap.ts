@@ -1,0 +1,133 @@
+// `mcusim overlap --op KIND --input NxHxWxC [...] [--method ...] [--element-bytes N] [--json]
+// [--svg FILE]`: builds a one-op int8 graph and prints its safe overlap O_s by the DMO paper's
+// three methods (§III-B/C/D); --svg draws the op's memory trace (output left, input right).
+import { writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import type { BuiltinKind, Graph, Padding } from '../../ir/index.ts';
+import { UsageError, byteSize } from '../../ir/index.ts';
+import { KERNELS } from '../../kernels/index.ts';
+import type { OverlapMethod, SingleOpSpec } from '../../optimizer/index.ts';
+import { OVERLAP_METHODS, buildSingleOpGraph, layoutOp, runLayout, safeOverlapReport, singleOpGraph } from '../../optimizer/index.ts';
+import { TracePlot, renderTraceSvg } from '../../sim/index.ts';
+import { renderTable } from '../format.ts';
+
+interface OverlapCliOptions {
+  readonly op: string;
+  readonly input: string;
+  readonly filter?: string;
+  readonly outChannels?: string;
+  readonly stride?: string;
+  readonly dilation?: string;
+  readonly padding?: string;
+  readonly depthMultiplier?: string;
+  readonly method: string;
+  readonly elementBytes?: string;
+  readonly json?: boolean;
+  readonly svg?: string;
+}
+
+function positive(text: string, what: string): number {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n < 1) throw new UsageError(`${what} must be a positive integer, got '${text}'`);
+  return n;
+}
+
+function dims(text: string, what: string): number[] {
+  return text.split(/[xX]/).map((p) => positive(p, what));
+}
+
+/** "S" or "AxB" as a pair. */
+function pair(text: string | undefined, what: string): readonly [number, number] | undefined {
+  if (text === undefined) return undefined;
+  const d = dims(text, what);
+  if (d.length === 1) return [d[0] as number, d[0] as number];
+  if (d.length === 2) return [d[0] as number, d[1] as number];
+  throw new UsageError(`${what} must be N or HxW, got '${text}'`);
+}
+
+function methodsOf(text: string): OverlapMethod[] {
+  if (text === 'all') return [...OVERLAP_METHODS];
+  if ((OVERLAP_METHODS as readonly string[]).includes(text)) return [text as OverlapMethod];
+  throw new UsageError(`--method must be trace, algorithmic, analytic or all, got '${text}'`);
+}
+
+export function runOverlap(opts: OverlapCliOptions): number {
+  if (!Object.hasOwn(KERNELS, opts.op)) throw new UsageError(`--op '${opts.op}' is not a kernel kind (${Object.keys(KERNELS).join(', ')})`);
+  const padding = opts.padding ?? 'same';
+  if (padding !== 'same' && padding !== 'valid') throw new UsageError(`--padding must be same or valid, got '${padding}'`);
+  const methods = methodsOf(opts.method);
+  const elementBytes = opts.elementBytes === undefined ? undefined : positive(opts.elementBytes, '--element-bytes');
+  const graph = buildSingleOpGraph(specOf(opts, padding));
+  const timings: Record<string, number> = {};
+  const os: Record<string, number> = {};
+  let report = safeOverlapReport(graph, 0, { methods: [], ...(elementBytes !== undefined ? { elementBytes } : {}) });
+  for (const m of methods) {
+    const t0 = performance.now();
+    report = safeOverlapReport(graph, 0, { methods: [m], ...(elementBytes !== undefined ? { elementBytes } : {}) });
+    timings[m] = performance.now() - t0;
+    os[m] = report.os[m] as number;
+  }
+  if (opts.svg !== undefined) writeSvg(opts.svg, opts, graph);
+  const out = { inputBytes: report.inputBytes, outputBytes: report.outputBytes, os };
+  if (opts.json) {
+    process.stdout.write(`${JSON.stringify(out)}\n`);
+    return 0;
+  }
+  const op = graph.ops[0];
+  const shapeOf = (t: number | undefined): string => graph.tensors[t ?? -1]?.shape.join('x') ?? '?';
+  const rows = methods.map((m) => [m, os[m] ?? 0, `${(100 * (os[m] ?? 0) / Math.max(1, out.outputBytes)).toFixed(2)}%`, `${(timings[m] ?? 0).toFixed(1)} ms`]);
+  process.stdout.write(
+    `${opts.op}: input ${shapeOf(graph.inputs[0])} (${out.inputBytes} B), output ${shapeOf(op?.outputs[0])} (${out.outputBytes} B)` +
+      `${elementBytes !== undefined ? `, ${elementBytes} B per element` : ''}\n` +
+      `${renderTable(['method', 'O_s bytes', 'of output', 'time'], rows)}\n`,
+  );
+  return 0;
+}
+
+function specOf(opts: OverlapCliOptions, padding: Padding): SingleOpSpec {
+  const filter = pair(opts.filter, '--filter');
+  const stride = pair(opts.stride, '--stride');
+  const dilation = pair(opts.dilation, '--dilation');
+  return {
+    kind: opts.op as BuiltinKind,
+    input: dims(opts.input, '--input'),
+    padding,
+    ...(filter ? { filter } : {}),
+    ...(stride ? { stride } : {}),
+    ...(dilation ? { dilation } : {}),
+    ...(opts.outChannels !== undefined ? { outChannels: positive(opts.outChannels, '--out-channels') } : {}),
+    ...(opts.depthMultiplier !== undefined ? { depthMultiplier: positive(opts.depthMultiplier, '--depth-multiplier') } : {}),
+  };
+}
+
+function writeSvg(file: string, opts: OverlapCliOptions, graph: Graph): void {
+  const l = layoutOp(singleOpGraph(graph, 0), null);
+  const t = graph.tensors[l.input];
+  const end = l.inputOffset + (t ? byteSize(t.dtype, t.shape) : 0);
+  const plot = new TracePlot({ arenaBytes: l.arenaBytes, addressRange: [0, Math.max(1, end)], graph: l.graph, tensorOffsets: l.tensorOffsets });
+  runLayout(l, 1, [plot.sink]);
+  try {
+    writeFileSync(file, renderTraceSvg(plot.data(), `${opts.op} ${opts.input}: output [0, ${l.inputOffset}) then input`));
+  } catch (e) {
+    throw new UsageError(`cannot write '${file}': ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+export function registerOverlap(program: Command, setExit: (code: number) => void): void {
+  program
+    .command('overlap')
+    .description('safe input/output overlap O_s of one op (DMO): trace, algorithmic (minR/maxW) and analytic')
+    .requiredOption('--op <kind>', 'op kind, e.g. depthwiseConv2d, conv2d, maxPool2d, fullyConnected')
+    .requiredOption('--input <NxHxWxC>', 'input shape')
+    .option('--filter <KHxKW>', 'filter / pool window (default 3x3)')
+    .option('--out-channels <n>', 'output channels (conv2d, transposeConv, fullyConnected)')
+    .option('--stride <S|SHxSW>', 'stride (default 1)')
+    .option('--dilation <D|DHxDW>', 'dilation (default 1)')
+    .option('--padding <same|valid>', 'padding (default same)')
+    .option('--depth-multiplier <m>', 'depthwise multiplier (default 1)')
+    .option('--method <name>', 'trace, algorithmic, analytic or all', 'all')
+    .option('--element-bytes <n>', 'bytes per element (e.g. 4 for float32, as the paper\'s Table II)')
+    .option('--json', 'print one JSON document')
+    .option('--svg <file>', 'write the op\'s memory trace plot')
+    .action((opts: OverlapCliOptions) => setExit(runOverlap(opts)));
+}

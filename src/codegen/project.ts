@@ -1,0 +1,142 @@
+// `generateCProject`: a whole planned model as a self-contained C99 project (DESIGN.md §1
+// src/codegen, §9 `mcusim codegen`). Plans the arena exactly as `mcusim run` does (buffer requests
+// honouring OfflineMemoryAllocation metadata -> named planner -> verifyPlan) and binds every op's
+// kernel at the planned offsets, then emits the model C and the fixed driver, board and storage
+// files. Pure: returns file texts; writing them is the CLI's job. Same model -> same bytes.
+import type { Graph, Issue, Model } from '../ir/index.ts';
+import type { PlannedModel } from '../optimizer/index.ts';
+import { byteSize, ModelError, UsageError } from '../ir/index.ts';
+import { kernelSpecOf } from '../kernels/index.ts';
+import { DEFAULT_PLANNER, getPlanner, preparePlannedModel } from '../optimizer/index.ts';
+import { MPS2_AN500_LD, PLATFORM_SEMIHOST_C, SEMIHOST_H, STARTUP_CORTEX_M7_C } from './board-files.ts';
+import { MAIN_C, PLATFORM_H, PLATFORM_HOST_C } from './driver-files.ts';
+import type { CodegenTarget } from './makefile.ts';
+import { CODEGEN_TARGETS, emitMakefile, emitReadme } from './makefile.ts';
+import { emitModelSources } from './model-source.ts';
+import { STORAGE_H, STORAGE_HOST_C, STORAGE_HOST_H, STORAGE_TEST_C } from './storage-files.ts';
+import { STORAGE_STM32H7_C } from './storage-stm32h7.ts';
+
+export interface CodegenOptions {
+  /** Default goal of the Makefile; both targets are always generated. Default host. */
+  readonly target?: CodegenTarget;
+  /** Planner name (see PLANNERS); default tflm-greedy, which keeps offline (optimized) offsets. */
+  readonly planner?: string;
+  /** Name used in comments and the README (default: the graph's name). */
+  readonly modelName?: string;
+}
+
+export interface GeneratedFile {
+  /** Path relative to the project folder, '/'-separated. */
+  readonly path: string;
+  readonly text: string;
+}
+
+export interface CodegenSummary {
+  readonly target: CodegenTarget;
+  readonly planner: string;
+  readonly peakBytes: number;
+  /** Bytes of the static C arena (peak + variable tensors, at least 16). */
+  readonly arenaBytes: number;
+  readonly ops: number;
+  readonly kernelFunctions: number;
+  readonly constantBytes: number;
+  readonly inputBytes: readonly number[];
+  readonly outputBytes: readonly number[];
+}
+
+export interface CProject {
+  readonly files: readonly GeneratedFile[];
+  readonly summary: CodegenSummary;
+}
+
+/** Op kinds that move tensors through a storage device: their C (storage ops) is not generated yet. */
+const STORAGE_OP_KINDS: ReadonlySet<string> = new Set(['spill', 'fetching', 'fetchingConv2d']);
+
+/** Every op the C port cannot emit, as issues (all reported at once). */
+export function codegenIssues(graph: Graph): Issue[] {
+  const issues: Issue[] = [];
+  graph.ops.forEach((op, opIndex) => {
+    if (STORAGE_OP_KINDS.has(op.kind)) {
+      issues.push({ code: 'E_MODEL_UNSUPPORTED_OP', message: `codegen does not support storage op '${op.kind}' yet (Spill/Fetching/FetchingConv2D need the generated storage ops)`, opIndex, opKind: op.kind });
+    } else if (op.kind === 'custom') {
+      issues.push({ code: 'E_MODEL_UNSUPPORTED_OP', message: `codegen does not support custom op '${op.customCode}'`, opIndex, opKind: op.kind });
+    } else if (kernelSpecOf(op.kind) === undefined) {
+      issues.push({ code: 'E_MODEL_UNSUPPORTED_OP', message: `codegen does not support op kind '${op.kind}' (no kernel spec)`, opIndex, opKind: op.kind });
+    }
+  });
+  return issues;
+}
+
+export function parseCodegenTarget(text: string): CodegenTarget {
+  const t = CODEGEN_TARGETS.find((x) => x === text);
+  if (t === undefined) throw new UsageError(`unknown codegen target '${text}' (known: ${CODEGEN_TARGETS.join(', ')})`);
+  return t;
+}
+
+/** Plans `model` (options.planner) and emits its C project. */
+export function generateCProject(model: Model, options: CodegenOptions = {}): CProject {
+  const planner = options.planner ?? DEFAULT_PLANNER;
+  getPlanner(planner);
+  const issues = codegenIssues(model.graph);
+  if (issues.length) throw ModelError.fromIssues(issues);
+  return emitCProject(preparePlannedModel(model, { planner }), options);
+}
+
+/** The C project of an already planned model (the same plan the simulator runs). */
+export function emitCProject(pm: PlannedModel, options: Omit<CodegenOptions, 'planner'> = {}): CProject {
+  const target = options.target ?? 'host';
+  const { graph } = pm;
+  const issues = codegenIssues(graph);
+  if (issues.length) throw ModelError.fromIssues(issues);
+  const modelName = options.modelName ?? (graph.name || 'model');
+  const src = emitModelSources({
+    graph,
+    modelName,
+    planner: pm.plan.planner,
+    peakBytes: pm.plan.peakBytes,
+    arenaBytes: pm.arenaBytes,
+    tensorOffsets: pm.tensorOffsets,
+    instances: pm.runtime.instances,
+  });
+  const arenaBytes = Math.max(pm.arenaBytes, 16);
+  const files: GeneratedFile[] = [
+    { path: 'Makefile', text: emitMakefile(target) },
+    {
+      path: 'README.md',
+      text: emitReadme({ modelName, planner: pm.plan.planner, peakBytes: pm.plan.peakBytes, arenaBytes, inputs: graph.inputs.length, outputs: graph.outputs.length }),
+    },
+    { path: 'src/model.h', text: src.header },
+    { path: 'src/model.c', text: src.model },
+    { path: 'src/model_data.c', text: src.data },
+    { path: 'src/platform.h', text: PLATFORM_H },
+    { path: 'src/main.c', text: MAIN_C },
+    { path: 'src/platform_host.c', text: PLATFORM_HOST_C },
+    { path: 'src/semihost.h', text: SEMIHOST_H },
+    { path: 'src/platform_semihost.c', text: PLATFORM_SEMIHOST_C },
+    { path: 'src/startup_cortex_m7.c', text: STARTUP_CORTEX_M7_C },
+    { path: 'src/mps2_an500.ld', text: MPS2_AN500_LD },
+    { path: 'src/mcusim_storage.h', text: STORAGE_H },
+    { path: 'src/mcusim_storage_host.h', text: STORAGE_HOST_H },
+    { path: 'src/mcusim_storage_host.c', text: STORAGE_HOST_C },
+    { path: 'src/mcusim_storage_stm32h7.c', text: STORAGE_STM32H7_C },
+    { path: 'src/storage_test.c', text: STORAGE_TEST_C },
+  ];
+  const bytesOf = (t: number): number => {
+    const x = graph.tensors[t];
+    return x ? byteSize(x.dtype, x.shape) : 0;
+  };
+  return {
+    files,
+    summary: {
+      target,
+      planner: pm.plan.planner,
+      peakBytes: pm.plan.peakBytes,
+      arenaBytes,
+      ops: graph.ops.length,
+      kernelFunctions: src.kernelFunctions,
+      constantBytes: src.constantBytes,
+      inputBytes: graph.inputs.map(bytesOf),
+      outputBytes: graph.outputs.map(bytesOf),
+    },
+  };
+}

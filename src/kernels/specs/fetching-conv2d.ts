@@ -1,0 +1,137 @@
+// TinySeg FetchingConv2D (paper §4.2.2, §6.2.1): a Conv2D whose input is the channel concatenation
+// of the op's activation inputs with the spilled slot `victim` at position `nth`, read straight
+// from the staged storage buffer while convolving, so the concatenated tensor never exists in the
+// arena. Loop order and arithmetic of TFLM reference_integer_ops::ConvPerChannel; the channel loop
+// is split per source, visiting channels in the same ascending order.
+// Inputs: [x_0 .. x_{k-1}, filter [Cout, KH, KW, Cin], bias|-1]; storage is bound after them.
+import type { Tensor } from '../../ir/index.ts';
+import { convOutputSize, convPadding } from '../../ir/index.ts';
+import type { Nest } from '../nest.ts';
+import { For, If, Let, Set, Store, Val } from '../nest.ts';
+import { activationRange } from '../quant.ts';
+import type { BufferRef, KernelSpec, OpContext } from '../spec.ts';
+import { constraint, convMultipliers, dim, fusableActivation, isInt8Quantized, rank, scaleOf, zeroPointOf } from './common.ts';
+
+type Ctx = OpContext<'fetchingConv2d'>;
+const sourceCount = (c: Ctx): number => c.op.inputs.length - 2;
+const inputsOf = (c: Ctx): (Tensor | null)[] => Array.from({ length: Math.max(0, sourceCount(c)) }, (_, i) => c.input(i));
+const filterOf = (c: Ctx): Tensor | null => c.input(sourceCount(c));
+const biasOf = (c: Ctx): Tensor | null => c.input(sourceCount(c) + 1);
+
+/** Channels of the fetched slot: the filter depth the arena inputs leave. */
+export function fetchedDepth(c: Ctx): number {
+  return dim(filterOf(c), 3) - inputsOf(c).reduce((s, t) => s + dim(t, 3), 0);
+}
+
+export function fetchedConvBytes(c: Ctx): number {
+  const x = inputsOf(c)[0] ?? null;
+  return dim(x, 0) * dim(x, 1) * dim(x, 2) * fetchedDepth(c);
+}
+
+export const fetchingConv2dSpec: KernelSpec<'fetchingConv2d'> = {
+  kind: 'fetchingConv2d',
+  constraints: [
+    constraint('fetchingConv2d.arity', 'inputs are 1 to 9 activations, a filter and a bias slot (-1 for none); one output', (c) => sourceCount(c) >= 1 && sourceCount(c) <= 9 && c.op.outputs.length === 1),
+    constraint('fetchingConv2d.types', 'activation inputs, filter and output must be int8 quantized tensors', (c) =>
+      inputsOf(c).every(isInt8Quantized) && isInt8Quantized(filterOf(c)) && isInt8Quantized(c.output(0))),
+    constraint('fetchingConv2d.rank', 'inputs, filter and output must have rank 4', (c) =>
+      inputsOf(c).every((t) => rank(t) === 4) && rank(filterOf(c)) === 4 && rank(c.output(0)) === 4),
+    constraint('fetchingConv2d.axis', 'the fetched tensor is concatenated on the channel axis (3 or -1)', (c) => c.op.options.axis === 3 || c.op.options.axis === -1),
+    constraint('fetchingConv2d.nth', 'victim position nth must lie in [0, number of activation inputs]', (c) => Number.isInteger(c.op.options.nth) && c.op.options.nth >= 0 && c.op.options.nth <= sourceCount(c)),
+    constraint('fetchingConv2d.inputs', 'activation inputs must share batch, height, width, scale and zero point, and leave the fetched tensor a positive depth', (c) => {
+      const [x0, ...rest] = inputsOf(c);
+      return x0 !== undefined && rest.every((t) => [0, 1, 2].every((k) => dim(t, k) === dim(x0, k)) && scaleOf(t) === scaleOf(x0) && zeroPointOf(t) === zeroPointOf(x0)) && fetchedDepth(c) > 0;
+    }),
+    constraint('fetchingConv2d.filter-scales', 'filter needs one scale per output channel or one per tensor', (c) => {
+      const n = filterOf(c)?.quant?.scale.length ?? 0;
+      return n === 1 || n === dim(filterOf(c), 0);
+    }),
+    constraint('fetchingConv2d.bias', 'bias, if present, must be int32 with one element per output channel', (c) => {
+      const b = biasOf(c);
+      return b === null || (b.dtype === 'int32' && b.shape.reduce((a, x) => a * x, 1) === dim(filterOf(c), 0));
+    }),
+    constraint('fetchingConv2d.stride', 'strides and dilations must be >= 1', (c) =>
+      c.op.options.strideH >= 1 && c.op.options.strideW >= 1 && c.op.options.dilationH >= 1 && c.op.options.dilationW >= 1),
+    constraint('fetchingConv2d.output-shape', 'output shape must be [N, outH, outW, Cout] from padding, stride and dilation', (c) => {
+      const o = c.op.options;
+      const i = inputsOf(c)[0] ?? null;
+      const f = filterOf(c);
+      return dim(c.output(0), 0) === dim(i, 0) && dim(c.output(0), 1) === convOutputSize(o.padding, dim(i, 1), dim(f, 1), o.strideH, o.dilationH) &&
+        dim(c.output(0), 2) === convOutputSize(o.padding, dim(i, 2), dim(f, 2), o.strideW, o.dilationW) && dim(c.output(0), 3) === dim(f, 0);
+    }),
+    constraint('fetchingConv2d.activation', 'fused activation must be none, relu, relu6 or reluN1To1', (c) => fusableActivation(c.op.options.activation)),
+  ],
+  prepare(c) {
+    const o = c.op.options;
+    const inputs = inputsOf(c);
+    const input = inputs[0]!;
+    const filter = filterOf(c)!;
+    const bias = biasOf(c);
+    const output = c.output(0);
+    const k = sourceCount(c);
+    const [n, inH, inW] = input.shape as [number, number, number, number];
+    const [outD, fH, fW, inD] = filter.shape as [number, number, number, number];
+    const [, outH, outW] = output.shape as [number, number, number, number];
+    const act = activationRange(o.activation, scaleOf(output), zeroPointOf(output));
+    const { mult, shift } = convMultipliers(input, filter, output, outD);
+    const depths = inputs.map((t) => dim(t, 3));
+    const refs: BufferRef[] = inputs.map((_, i) => ({ kind: 'input', slot: i }));
+    depths.splice(o.nth, 0, fetchedDepth(c));
+    refs.splice(o.nth, 0, { kind: 'input', slot: c.op.inputs.length });
+    const scalars: Record<string, number> = {
+      batches: n, inH, inW, inD, outH, outW, outD, fH, fW,
+      strideH: o.strideH, strideW: o.strideW, dilH: o.dilationH, dilW: o.dilationW,
+      padH: convPadding(o.strideH, o.dilationH, inH, fH, outH).before,
+      padW: convPadding(o.strideW, o.dilationW, inW, fW, outW).before,
+      inputOffset: -zeroPointOf(input), outputOffset: zeroPointOf(output), actMin: act.min, actMax: act.max,
+    };
+    const buffers: Record<string, BufferRef> = {
+      filter: { kind: 'input', slot: k },
+      ...(bias ? { bias: { kind: 'input', slot: k + 1 } as const } : {}),
+      output: { kind: 'output', slot: 0 },
+    };
+    let ch = 0;
+    refs.forEach((ref, s) => {
+      buffers[s === o.nth ? 'storage' : `src${s}`] = ref;
+      scalars[`d${s}`] = depths[s] ?? 0;
+      scalars[`c${s}`] = ch;
+      ch += depths[s] ?? 0;
+    });
+    return { flags: { hasBias: bias ? 1 : 0, sources: refs.length, nth: o.nth }, scalars, arrays: { mult, shift }, buffers, scratch: [] };
+  },
+  body(p): Nest {
+    const n = p.flags?.['sources'] ?? 0;
+    const nth = p.flags?.['nth'] ?? 0;
+    const perSource = Array.from({ length: n }, (_, s) => {
+      const buf = s === nth ? 'storage' : `src${s}`;
+      return [
+        Let(`base${s}`, `((b * inH + inY) * inW + inX) * d${s}`),
+        For('ic', '0', `d${s}`, [Set('acc', `acc + (${buf}[base${s} + ic] + inputOffset) * filter[fBase + c${s} + ic]`, 'mac')]),
+      ];
+    }).flat();
+    return [
+      For('b', '0', 'batches', [
+        For('outY', '0', 'outH', [
+          Let('inYOrigin', 'outY * strideH - padH'),
+          For('outX', '0', 'outW', [
+            Let('inXOrigin', 'outX * strideW - padW'),
+            Let('outBase', '((b * outH + outY) * outW + outX) * outD'),
+            For('oc', '0', 'outD', [
+              Val('acc', '0'),
+              For('fy', '0', 'fH', [
+                Let('inY', 'inYOrigin + dilH * fy'),
+                For('fx', '0', 'fW', [
+                  Let('inX', 'inXOrigin + dilW * fx'),
+                  If('inX >= 0 && inX < inW && inY >= 0 && inY < inH', [Let('fBase', '((oc * fH + fy) * fW + fx) * inD'), ...perSource]),
+                ]),
+              ]),
+              If('hasBias', [Set('acc', 'acc + bias[oc]')]),
+              Set('acc', 'mbqm(acc, mult[oc], shift[oc]) + outputOffset'),
+              Store('output', 'outBase + oc', 'clamp(acc, actMin, actMax)'),
+            ]),
+          ]),
+        ]),
+      ]),
+    ];
+  },
+};

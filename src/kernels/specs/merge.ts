@@ -1,0 +1,160 @@
+// FDT Fan-In partition + Merge (fused depthwise tiling paper §3, Fig. 2), custom op
+// MergeAccumulators: the Conv2D / FullyConnected of TFLM reference_integer_ops (same loop order
+// and tap arithmetic as conv2d.ts / fully-connected.ts) over one input-channel partition, added to
+// an int32 accumulator input. An int32 output stores the raw partial sum; an int8 output adds the
+// bias, requantizes with the untiled op's multipliers and clamps once. Int32 addition wraps, so the
+// chained partial sums equal the untiled accumulator bit for bit.
+import { convOutputSize, convPadding } from '../../ir/index.ts';
+import type { Tensor } from '../../ir/index.ts';
+import { For, If, Let, Set, Store, Val } from '../nest.ts';
+import type { Nest } from '../nest.ts';
+import { activationRange } from '../quant.ts';
+import type { KernelSpec, Prepared } from '../spec.ts';
+import { constraint, convMultipliers, count, dim, fusableActivation, isInt8Quantized, multiplierArrays, rank, scaleOf, zeroPointOf } from './common.ts';
+
+const perChannel = (t: Tensor | null): boolean => (t?.quant?.scale.length ?? 0) > 1;
+const isConv = (p: Prepared): boolean => (p.flags?.conv ?? 0) === 1;
+
+/** acc += taps of one output element (conv). */
+const convTaps: Nest = [
+  For('fy', '0', 'fH', [
+    Let('inY', 'inYOrigin + dilH * fy'),
+    For('fx', '0', 'fW', [
+      Let('inX', 'inXOrigin + dilW * fx'),
+      If('inX >= 0 && inX < inW && inY >= 0 && inY < inH', [
+        Let('inBase', '((b * inH + inY) * inW + inX) * inD'),
+        Let('fBase', '((oc * fH + fy) * fW + fx) * inD'),
+        For('ic', '0', 'inD', [Set('acc', 'acc + (input[inBase + ic] + inputOffset) * filter[fBase + ic]', 'mac')]),
+      ]),
+    ]),
+  ]),
+];
+
+/** Bias, then either the raw int32 store or requantize + clamp to int8. */
+function finish(outIndex: string): Nest {
+  return [
+    If('hasBias', [Set('acc', 'acc + bias[oc]')]),
+    If('final', [
+      Set('acc', 'mbqm(acc, mult[oc], shift[oc]) + outputOffset'),
+      Store('output', outIndex, 'clamp(acc, actMin, actMax)'),
+    ], [Store('output', outIndex, 'acc')]),
+  ];
+}
+
+const CONV_BODY: Nest = [
+  For('b', '0', 'batches', [
+    For('outY', '0', 'outH', [
+      Let('inYOrigin', 'outY * strideH - padH'),
+      For('outX', '0', 'outW', [
+        Let('inXOrigin', 'outX * strideW - padW'),
+        Let('outBase', '((b * outH + outY) * outW + outX) * outD'),
+        For('oc', '0', 'outD', [
+          Val('acc', '0'),
+          If('hasAcc', [Set('acc', 'accIn[outBase + oc]')]),
+          ...convTaps,
+          ...finish('outBase + oc'),
+        ]),
+      ]),
+    ]),
+  ]),
+];
+
+const FC_BODY: Nest = [
+  For('b', '0', 'batches', [
+    Let('inBase', 'b * accum'),
+    For('oc', '0', 'outD', [
+      Let('fBase', 'oc * accum'),
+      Val('acc', '0'),
+      If('hasAcc', [Set('acc', 'accIn[oc + outD * b]')]),
+      For('d', '0', 'accum', [Set('acc', 'acc + (input[inBase + d] + inputOffset) * (filter[fBase + d] + filterOffset)', 'mac')]),
+      ...finish('oc + outD * b'),
+    ]),
+  ]),
+];
+
+export const mergeSpec: KernelSpec<'merge'> = {
+  kind: 'merge',
+  constraints: [
+    constraint('merge.types', 'input and filter must be int8 quantized; output int8 quantized or int32 (raw partial sums)', (c) =>
+      isInt8Quantized(c.input(0)) && isInt8Quantized(c.input(1)) && (isInt8Quantized(c.output(0)) || c.output(0).dtype === 'int32')),
+    constraint('merge.accumulator', 'the accumulator input, if present, must be int32 with the output shape', (c) => {
+      const a = c.input(3);
+      return a === null || (a.dtype === 'int32' && a.shape.length === c.output(0).shape.length && a.shape.every((d, i) => d === c.output(0).shape[i]));
+    }),
+    constraint('merge.ranks', 'conv2d base: input, filter and output rank 4; fullyConnected base: filter rank 2', (c) =>
+      c.op.options.base === 'conv2d' ? rank(c.input(0)) === 4 && rank(c.input(1)) === 4 && rank(c.output(0)) === 4 : rank(c.input(1)) === 2),
+    constraint('merge.filter-depth', 'filter depth must equal the partition input depth (conv2d) or divide the input (fullyConnected)', (c) =>
+      c.op.options.base === 'conv2d' ? dim(c.input(1), 3) === dim(c.input(0), 3) : dim(c.input(1), 1) > 0 && count(c.input(0)) % dim(c.input(1), 1) === 0),
+    constraint('merge.filter-scales', 'filter needs one scale per output channel or one per tensor', (c) => {
+      const n = c.input(1)?.quant?.scale.length ?? 0;
+      return n === 1 || n === dim(c.input(1), 0);
+    }),
+    constraint('merge.bias', 'bias, if present, must be int32 with one element per output channel', (c) => {
+      const b = c.input(2);
+      return b === null || (b.dtype === 'int32' && count(b) === dim(c.input(1), 0));
+    }),
+    constraint('merge.output-shape', 'output shape must be that of the base op on this partition', (c) => {
+      const o = c.op.options;
+      const i = c.input(0);
+      const f = c.input(1);
+      const y = c.output(0);
+      if (o.base === 'fullyConnected') return count(y) === (count(i) / dim(f, 1)) * dim(f, 0) && dim(y, -1) === dim(f, 0);
+      return dim(y, 0) === dim(i, 0) && dim(y, 1) === convOutputSize(o.padding, dim(i, 1), dim(f, 1), o.strideH, o.dilationH) &&
+        dim(y, 2) === convOutputSize(o.padding, dim(i, 2), dim(f, 2), o.strideW, o.dilationW) && dim(y, 3) === dim(f, 0);
+    }),
+    constraint('merge.stride', 'strides and dilations must be >= 1', (c) =>
+      c.op.options.strideH >= 1 && c.op.options.strideW >= 1 && c.op.options.dilationH >= 1 && c.op.options.dilationW >= 1),
+    constraint('merge.activation', 'fused activation must be none, relu, relu6 or reluN1To1', (c) => fusableActivation(c.op.options.activation)),
+  ],
+  prepare(c) {
+    const o = c.op.options;
+    const input = c.input(0)!;
+    const filter = c.input(1)!;
+    const bias = c.input(2);
+    const acc = c.input(3);
+    const output = c.output(0);
+    const final = output.dtype === 'int8';
+    const outD = dim(filter, 0);
+    const act = final ? activationRange(o.activation, scaleOf(output), zeroPointOf(output)) : { min: 0, max: 0 };
+    const fc = o.base === 'fullyConnected';
+    const pc = perChannel(filter);
+    const ws = filter.quant?.scale ?? [];
+    const inS = scaleOf(input);
+    const outS = scaleOf(output);
+    // The untiled op's multipliers: the partition has the same input scale and per-output-channel filter scales.
+    const none = { mult: new Int32Array(outD), shift: new Int32Array(outD) };
+    const { mult, shift } = !final ? none : !fc ? convMultipliers(input, filter, output, outD)
+      : pc ? multiplierArrays(outD, (ch) => (inS * Math.fround(ws[ch] ?? 0)) / outS)
+        : multiplierArrays(outD, () => Math.fround(inS * scaleOf(filter)) / outS);
+    const common = {
+      inputOffset: -zeroPointOf(input), outputOffset: final ? zeroPointOf(output) : 0, actMin: act.min, actMax: act.max, outD,
+    };
+    const scalars = fc
+      ? { ...common, batches: count(output) / outD, accum: dim(filter, 1), filterOffset: pc ? 0 : -zeroPointOf(filter) }
+      : (() => {
+        const [n, inH, inW, inD] = input.shape as [number, number, number, number];
+        const [, fH, fW] = filter.shape as [number, number, number, number];
+        const [, outH, outW] = output.shape as [number, number, number, number];
+        return {
+          ...common, batches: n, inH, inW, inD, outH, outW, fH, fW,
+          strideH: o.strideH, strideW: o.strideW, dilH: o.dilationH, dilW: o.dilationW,
+          padH: convPadding(o.strideH, o.dilationH, inH, fH, outH).before,
+          padW: convPadding(o.strideW, o.dilationW, inW, fW, outW).before,
+        };
+      })();
+    return {
+      flags: { conv: fc ? 0 : 1, hasBias: bias ? 1 : 0, hasAcc: acc ? 1 : 0, final: final ? 1 : 0 },
+      scalars,
+      arrays: { mult, shift },
+      buffers: {
+        input: { kind: 'input', slot: 0 },
+        filter: { kind: 'input', slot: 1 },
+        ...(bias ? { bias: { kind: 'input', slot: 2 } as const } : {}),
+        ...(acc ? { accIn: { kind: 'input', slot: 3 } as const } : {}),
+        output: { kind: 'output', slot: 0 },
+      },
+      scratch: [],
+    };
+  },
+  body: (p) => (isConv(p) ? CONV_BODY : FC_BODY),
+};

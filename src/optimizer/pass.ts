@@ -1,0 +1,31 @@
+// The optimizer pass interface: a pass turns a Model into a new Model (e.g. one carrying an
+// OfflineMemoryAllocation plan via withOfflinePlan) and reports peak bytes before and after.
+// Passes are chained by runPipeline (pipeline.ts); the CLI `mcusim optimize` drives them.
+import type { Model } from '../ir/index.ts';
+
+export interface PassOptions {
+  readonly targetBytes?: number;
+  readonly storage?: 'internal' | 'external' | 'remote';
+  readonly flags: Readonly<Record<string, string | number | boolean>>;
+  readonly log?: (line: string) => void;
+}
+
+export interface PassReport {
+  readonly pass: string;
+  readonly peakBytesBefore: number;
+  readonly peakBytesAfter: number;
+  readonly applied: boolean;
+  readonly notes: readonly string[];
+  readonly details?: unknown;
+}
+
+export interface PassResult {
+  readonly model: Model;
+  readonly report: PassReport;
+}
+
+export interface OptimizerPass {
+  readonly name: string;
+  readonly description: string;
+  run(model: Model, options: PassOptions): PassResult;
+}

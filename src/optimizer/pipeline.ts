@@ -1,0 +1,48 @@
+// Passes by name and the pipeline that chains them (`mcusim optimize --passes a,b`). Each pass
+// gets the previous pass's model; the reports are returned in order. One line per pass in PASSES.
+import { UsageError } from '../ir/index.ts';
+import type { Model } from '../ir/index.ts';
+import type { OptimizerPass, PassOptions, PassReport } from './pass.ts';
+import { dmoPass } from './dmo-pass.ts';
+import { replacementPass } from './replacement-pass.ts';
+import { tinysegPass } from './tinyseg-pass.ts';
+import { fdtPass, ffmtPass, tilingPass } from './tiling-pass.ts';
+
+export const PASSES: Readonly<Record<string, OptimizerPass>> = Object.freeze({
+  dmo: dmoPass,
+  replacement: replacementPass,
+  tinyseg: tinysegPass,
+  fdt: fdtPass,
+  ffmt: ffmtPass,
+  tiling: tilingPass,
+});
+
+export function passNames(): string[] {
+  return Object.keys(PASSES);
+}
+
+/** The pass called `name`; UsageError listing the available passes otherwise. */
+export function getPass(name: string): OptimizerPass {
+  const p = Object.prototype.hasOwnProperty.call(PASSES, name) ? PASSES[name] : undefined;
+  if (p === undefined) throw new UsageError(`unknown pass '${name}'; available: ${passNames().join(', ')}`);
+  return p;
+}
+
+export interface PipelineResult {
+  readonly model: Model;
+  readonly reports: readonly PassReport[];
+}
+
+/** Run the named passes in order; unknown names fail before any pass runs. */
+export function runPipeline(model: Model, names: readonly string[], options: PassOptions): PipelineResult {
+  const passes = names.map(getPass);
+  const reports: PassReport[] = [];
+  let current = model;
+  for (const pass of passes) {
+    options.log?.(`pass ${pass.name}`);
+    const result = pass.run(current, options);
+    current = result.model;
+    reports.push(result.report);
+  }
+  return { model: current, reports };
+}

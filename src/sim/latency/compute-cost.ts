@@ -1,0 +1,122 @@
+// Compute cycles of one op on the main core (DESIGN.md §3 "Cost model"): the kernel's exact cost
+// counts (countCost over its loop nest: MACs, arena bytes) times the target profile's cycles per
+// MAC / per element / per byte copied for the chosen kernel library. Ops whose nest binds storage
+// data (TinySeg Spill / Fetching / FetchingConv2D) are counted from their shapes instead.
+import type { Graph, Op, OpKind } from '../../ir/index.ts';
+import { DTYPE_BYTES, InternalError, ModelError, byteSize, elementCount } from '../../ir/index.ts';
+import type { CostCounts } from '../../kernels/index.ts';
+import { countCost, countMacs, instantiateOp, prepareOp } from '../../kernels/index.ts';
+import type { ElementKernelClass, KernelLibrary, MacKernelClass, TargetProfile } from '../targets/index.ts';
+
+/** How an op kind is costed. */
+export type CostClass =
+  | { readonly type: 'mac'; readonly cls: MacKernelClass }
+  | { readonly type: 'element'; readonly cls: ElementKernelClass; readonly per: 'input' | 'output' }
+  | { readonly type: 'copy' }
+  | { readonly type: 'none' };
+
+const mac = (cls: MacKernelClass): CostClass => ({ type: 'mac', cls });
+const perOut = (cls: ElementKernelClass): CostClass => ({ type: 'element', cls, per: 'output' });
+const COPY: CostClass = { type: 'copy' };
+
+/** One row per op kind: adding a kind to the IR fails to compile until it is costed here. */
+export const COST_CLASS: Readonly<Record<OpKind, CostClass>> = {
+  conv2d: mac('conv2d'),
+  depthwiseConv2d: mac('depthwiseConv2d'),
+  transposeConv: mac('transposeConv'),
+  fullyConnected: mac('fullyConnected'),
+  fetchingConv2d: mac('conv2d'),
+  merge: mac('conv2d'),
+  // Pooling cost follows the window elements read (TFLM loops over every tap).
+  maxPool2d: { type: 'element', cls: 'pooling', per: 'input' },
+  averagePool2d: { type: 'element', cls: 'pooling', per: 'input' },
+  add: perOut('elementwise'),
+  mul: perOut('elementwise'),
+  relu: perOut('elementwise'),
+  relu6: perOut('elementwise'),
+  leakyRelu: perOut('elementwise'),
+  logistic: perOut('elementwise'),
+  quantize: perOut('elementwise'),
+  dequantize: perOut('elementwise'),
+  mean: { type: 'element', cls: 'elementwise', per: 'input' },
+  softmax: perOut('softmax'),
+  concatenation: COPY,
+  reshape: COPY,
+  pad: COPY,
+  split: COPY,
+  splitV: COPY,
+  stridedSlice: COPY,
+  transpose: COPY,
+  fetching: COPY,
+  // Spill's own work (codec, CRC, program) is storage time, modelled by the latency driver.
+  spill: { type: 'none' },
+  custom: { type: 'none' },
+};
+
+export interface OpCompute {
+  readonly costClass: CostClass;
+  readonly macs: number;
+  /** Elements (pooling taps, elementwise outputs) or bytes (copies) the per-unit cost applied to. */
+  readonly units: number;
+  /** Unscaled cycles from the profile. */
+  readonly cycles: number;
+}
+
+/** Kinds whose nest reads an extra, storage-staged input: costed from shapes, not countCost. */
+const SHAPE_COSTED: ReadonlySet<OpKind> = new Set<OpKind>(['spill', 'fetching', 'fetchingConv2d']);
+
+function countsOf(graph: Graph, opIndex: number): CostCounts {
+  const prepared = prepareOp(graph, opIndex);
+  // Cost counts do not depend on addresses: bind every activation and scratch at offset 0.
+  const offsets = graph.tensors.map((t) => (t.data === null ? 0 : null));
+  const inst = instantiateOp(graph, prepared, offsets, prepared.prepared.scratch.map(() => 0));
+  return countCost(inst);
+}
+
+function tensorAt(graph: Graph, op: Op, side: 'input' | 'output', slot: number): { readonly dtype: keyof typeof DTYPE_BYTES; readonly shape: readonly number[] } {
+  const index = (side === 'input' ? op.inputs : op.outputs)[slot];
+  const t = index === undefined || index < 0 ? undefined : graph.tensors[index];
+  if (t === undefined) throw new ModelError('E_MODEL_INVALID', `${op.kind}: ${side} ${slot} is missing`);
+  return t;
+}
+
+/** Cycles of op `opIndex` for `library`, before calibration. */
+export function opComputeCycles(graph: Graph, opIndex: number, target: TargetProfile, library: KernelLibrary): OpCompute {
+  const op = graph.ops[opIndex];
+  if (op === undefined) throw new InternalError(`no op ${opIndex}`);
+  if (op.kind === 'custom') {
+    throw new ModelError('E_MODEL_UNSUPPORTED_OP', `op ${opIndex}: custom op '${op.customCode}' has no latency model`, [
+      { code: 'E_MODEL_UNSUPPORTED_OP', message: `custom op '${op.customCode}' has no latency model`, opIndex, opKind: op.kind },
+    ]);
+  }
+  const costClass = COST_CLASS[op.kind];
+  const counts = SHAPE_COSTED.has(op.kind) ? null : countsOf(graph, opIndex);
+  const c = target.compute;
+  switch (costClass.type) {
+    case 'none':
+      return { costClass, macs: 0, units: 0, cycles: 0 };
+    case 'mac': {
+      const macs = counts?.macs ?? countMacs(op, graph);
+      return { costClass, macs, units: macs, cycles: macs * c.cyclesPerMac[library][costClass.cls] };
+    }
+    case 'element': {
+      let units: number;
+      if (costClass.per === 'output') {
+        units = elementCount(tensorAt(graph, op, 'output', 0).shape);
+      } else {
+        const width = DTYPE_BYTES[tensorAt(graph, op, 'input', 0).dtype];
+        units = Math.round((counts?.arenaLoadBytes ?? 0) / width);
+      }
+      return { costClass, macs: counts?.macs ?? 0, units, cycles: units * c.cyclesPerElement[library][costClass.cls] };
+    }
+    case 'copy': {
+      const out = tensorAt(graph, op, 'output', 0);
+      const units = counts?.arenaStoreBytes ?? byteSize(out.dtype, out.shape);
+      return { costClass, macs: 0, units, cycles: units * c.cyclesPerByteCopied };
+    }
+    default: {
+      const never: never = costClass;
+      throw new InternalError(`unhandled cost class ${JSON.stringify(never)}`);
+    }
+  }
+}

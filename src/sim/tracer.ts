@@ -1,0 +1,267 @@
+// Valgrind-style memory tracer (DESIGN.md §3; DMO paper §I/§III-B): shadow memory with one entry
+// per arena byte (owning buffer key and the op that last stored it), fed by the traced executor's
+// event log. Reports clobbers (a load of a byte last stored by another buffer), loads of
+// never-written bytes, accesses outside the arena and outside the buffer the kernel addresses.
+// Graph inputs (and variables) count as written by a pseudo-step before op 0.
+import type { Graph } from '../ir/index.ts';
+import { byteSize } from '../ir/index.ts';
+import type { TraceSink } from '../kernels/index.ts';
+import { prepareOp } from '../kernels/index.ts';
+
+export type TraceViolationKind = 'clobber' | 'uninitialized' | 'out-of-arena' | 'out-of-tensor';
+
+export interface TraceViolation {
+  readonly kind: TraceViolationKind;
+  /** Global event sequence number (time) of the offending access. */
+  readonly step: number;
+  readonly opIndex: number;
+  readonly opKind: string;
+  readonly access: 'load' | 'store';
+  readonly address: number;
+  readonly width: number;
+  /** Buffer the kernel addressed: tensor index, or -(k+1) for scratch k of this op. */
+  readonly buffer: number;
+  /** For clobbers: the buffer id that last stored the byte (scratch as -(k+1)); else null. */
+  readonly owner: number | null;
+  /** For clobbers: the op that last stored the byte (-1 = graph input pseudo-step). */
+  readonly ownerOp: number | null;
+  /** How many accesses had the same kind, op, buffer and owner (only the first is kept). */
+  readonly occurrences: number;
+  readonly message: string;
+}
+
+export interface TraceRecord {
+  readonly step: number;
+  readonly opIndex: number;
+  readonly kind: 'load' | 'store';
+  readonly address: number;
+  readonly widthBytes: number;
+  readonly bufferId: number;
+}
+
+export interface TracerOptions {
+  readonly graph: Graph;
+  readonly tensorOffsets: readonly (number | null)[];
+  /** Per op, the arena offsets of its scratch buffers. */
+  readonly scratchOffsets?: readonly (readonly number[])[];
+  /** Per op, scratch sizes; default: from each op's prepare (kernel spec). */
+  readonly scratchBytes?: readonly (readonly number[])[];
+  readonly arenaBytes: number;
+  /** Keep every event for events() (memory grows with the trace; dumps can stream instead). */
+  readonly record?: boolean;
+}
+
+const NONE = -0x7fffffff;
+/** Scratch keys: -(1 + op * SCRATCH_SLOTS + k), unique per (op, k). */
+const SCRATCH_SLOTS = 64;
+
+/** One sink that forwards every chunk to each of `sinks` in order. */
+export function teeTraceSinks(...sinks: readonly TraceSink[]): TraceSink {
+  return (op, log, n) => {
+    for (const s of sinks) s(op, log, n);
+  };
+}
+
+export class Tracer {
+  readonly sink: TraceSink;
+  private readonly graph: Graph;
+  private readonly arenaBytes: number;
+  private readonly owner: Int32Array;
+  private readonly storeOp: Int32Array;
+  private readonly tLo: Int32Array;
+  private readonly tHi: Int32Array;
+  private readonly scratchOffsets: readonly (readonly number[])[];
+  private readonly scratchBytes: readonly (readonly number[])[];
+  private sLo: number[] = [];
+  private sHi: number[] = [];
+  private currentOp = -1;
+  private step = 0;
+  private readonly found = new Map<string, { v: TraceViolation; n: number }>();
+  private readonly counts: Record<TraceViolationKind, number> = { clobber: 0, uninitialized: 0, 'out-of-arena': 0, 'out-of-tensor': 0 };
+  private readonly recordOn: boolean;
+  private rec: Int32Array = new Int32Array(0);
+  private recN = 0;
+
+  constructor(opts: TracerOptions) {
+    this.graph = opts.graph;
+    this.arenaBytes = opts.arenaBytes;
+    this.owner = new Int32Array(opts.arenaBytes).fill(NONE);
+    this.storeOp = new Int32Array(opts.arenaBytes).fill(-1);
+    const n = opts.graph.tensors.length;
+    this.tLo = new Int32Array(n).fill(0);
+    this.tHi = new Int32Array(n).fill(0);
+    opts.graph.tensors.forEach((t, i) => {
+      const off = opts.tensorOffsets[i];
+      if (off === undefined || off === null || t.data !== null) return;
+      this.tLo[i] = off;
+      this.tHi[i] = off + byteSize(t.dtype, t.shape);
+    });
+    this.scratchOffsets = opts.scratchOffsets ?? [];
+    this.scratchBytes = opts.scratchBytes ?? opts.graph.ops.map((_, i) => ((opts.scratchOffsets?.[i]?.length ?? 0) > 0 ? prepareOp(opts.graph, i).prepared.scratch.map((s) => s.sizeBytes) : []));
+    this.recordOn = opts.record === true;
+    const written = new Set<number>(opts.graph.inputs);
+    opts.graph.tensors.forEach((t, i) => t.isVariable && written.add(i));
+    for (const t of written) this.markWritten(t);
+    this.sink = (op, log, count) => this.consume(op, log, count);
+  }
+
+  /** Mark a tensor's bytes as written by the pre-run pseudo-step (op -1). */
+  markWritten(tensor: number): void {
+    const lo = this.tLo[tensor] ?? 0;
+    const hi = Math.min(this.tHi[tensor] ?? 0, this.arenaBytes);
+    this.owner.fill(tensor, lo, hi);
+    this.storeOp.fill(-1, lo, hi);
+  }
+
+  /** After the run: every graph output byte must still be owned by its tensor. */
+  finish(): void {
+    for (const t of this.graph.outputs) {
+      const lo = this.tLo[t] ?? 0;
+      const hi = Math.min(this.tHi[t] ?? 0, this.arenaBytes);
+      for (let a = lo; a < hi; a++) {
+        const o = this.owner[a] ?? NONE;
+        if (o === t) continue;
+        const op = Math.max(0, this.storeOp[a] ?? 0);
+        this.report(o === NONE ? 'uninitialized' : 'clobber', op, 'load', a, hi - a, t, o, `graph output tensor ${this.tensorName(t)} read after the run`);
+        break;
+      }
+    }
+  }
+
+  violations(): TraceViolation[] {
+    return [...this.found.values()].map(({ v, n }) => ({ ...v, occurrences: n }));
+  }
+
+  violationCounts(): Readonly<Record<TraceViolationKind, number>> {
+    return { ...this.counts };
+  }
+
+  eventCount(): number {
+    return this.step;
+  }
+
+  /** Every event (only with `record: true`). */
+  events(): TraceRecord[] {
+    const out: TraceRecord[] = [];
+    for (let i = 0; i < this.recN; i++) {
+      const h = this.rec[4 * i + 2] ?? 0;
+      out.push({
+        step: this.rec[4 * i] ?? 0, opIndex: this.rec[4 * i + 1] ?? 0, kind: h & 8 ? 'store' : 'load',
+        address: this.rec[4 * i + 3] ?? 0, widthBytes: h & 7, bufferId: h >> 4,
+      });
+    }
+    return out;
+  }
+
+  private enterOp(op: number): void {
+    this.currentOp = op;
+    const offs = this.scratchOffsets[op] ?? [];
+    const sizes = this.scratchBytes[op] ?? [];
+    this.sLo = offs.slice();
+    this.sHi = offs.map((o, k) => o + (sizes[k] ?? 0));
+  }
+
+  private consume(op: number, log: Int32Array, count: number): void {
+    if (op !== this.currentOp) this.enterOp(op);
+    if (this.recordOn) this.keep(op, log, count);
+    const { owner, storeOp, tLo, tHi, arenaBytes } = this;
+    const scratchBase = -(1 + op * SCRATCH_SLOTS);
+    for (let i = 0; i < count; i++) {
+      const h = log[2 * i] as number;
+      const addr = log[2 * i + 1] as number;
+      const w = h & 7;
+      const id = h >> 4;
+      const isStore = (h & 8) !== 0;
+      const step = this.step++;
+      if (addr < 0 || addr + w > arenaBytes) {
+        this.reportAt('out-of-arena', step, op, isStore, addr, w, id, null);
+        continue;
+      }
+      let lo: number;
+      let hi: number;
+      let key: number;
+      if (id >= 0) {
+        lo = tLo[id] ?? 0;
+        hi = tHi[id] ?? 0;
+        key = id;
+      } else {
+        const k = -id - 1;
+        lo = this.sLo[k] ?? 0;
+        hi = this.sHi[k] ?? 0;
+        key = scratchBase - k;
+      }
+      if (addr < lo || addr + w > hi) this.reportAt('out-of-tensor', step, op, isStore, addr, w, id, null);
+      if (isStore) {
+        for (let b = 0; b < w; b++) {
+          owner[addr + b] = key;
+          storeOp[addr + b] = op;
+        }
+      } else {
+        for (let b = 0; b < w; b++) {
+          const o = owner[addr + b] as number;
+          if (o === key) continue;
+          this.reportAt(o === NONE ? 'uninitialized' : 'clobber', step, op, false, addr + b, w - b, id, o);
+          break;
+        }
+      }
+    }
+  }
+
+  private keep(op: number, log: Int32Array, count: number): void {
+    if ((this.recN + count) * 4 > this.rec.length) {
+      const next = new Int32Array(Math.max(1024, 2 * (this.recN + count) * 4));
+      next.set(this.rec.subarray(0, this.recN * 4));
+      this.rec = next;
+    }
+    for (let i = 0; i < count; i++) {
+      const j = 4 * (this.recN + i);
+      this.rec[j] = this.step + i;
+      this.rec[j + 1] = op;
+      this.rec[j + 2] = log[2 * i] as number;
+      this.rec[j + 3] = log[2 * i + 1] as number;
+    }
+    this.recN += count;
+  }
+
+  private reportAt(kind: TraceViolationKind, step: number, op: number, isStore: boolean, addr: number, w: number, id: number, ownerKey: number | null): void {
+    const savedStep = this.step;
+    this.step = step;
+    this.report(kind, op, isStore ? 'store' : 'load', addr, w, id, ownerKey, null);
+    this.step = savedStep;
+  }
+
+  private report(kind: TraceViolationKind, op: number, access: 'load' | 'store', addr: number, w: number, id: number, ownerKey: number | null, note: string | null): void {
+    this.counts[kind]++;
+    const owner = ownerKey === null || ownerKey === NONE ? null : ownerKey >= 0 ? ownerKey : -(((-ownerKey - 1) % SCRATCH_SLOTS) + 1);
+    const ownerOp = owner === null ? null : (this.storeOp[addr] ?? null);
+    const sig = `${kind}|${op}|${id}|${owner}|${ownerOp}`;
+    const prev = this.found.get(sig);
+    if (prev) {
+      prev.n++;
+      return;
+    }
+    const opKind = this.graph.ops[op]?.kind ?? '?';
+    const where = `op ${op} (${opKind}), step ${this.step}: ${access} of ${w} B at ${addr} by ${this.bufferName(id, op)}`;
+    const range = id >= 0 ? `[${this.tLo[id] ?? 0}, ${this.tHi[id] ?? 0})` : `[${this.sLo[-id - 1] ?? 0}, ${this.sHi[-id - 1] ?? 0})`;
+    const ownerOpText = ownerOp === -1 ? 'the graph inputs' : `op ${ownerOp} (${this.graph.ops[ownerOp ?? 0]?.kind ?? '?'})`;
+    const detail: Record<TraceViolationKind, string> = {
+      clobber: `byte last stored by ${owner === null ? '?' : this.bufferName(owner, ownerOp ?? op)} in ${ownerOpText}`,
+      uninitialized: 'byte never written',
+      'out-of-arena': `outside the arena [0, ${this.arenaBytes})`,
+      'out-of-tensor': `outside the buffer's planned range ${range}`,
+    };
+    const message = `${kind}: ${note ? `${note}: ` : ''}${where}: ${detail[kind]}`;
+    this.found.set(sig, {
+      v: { kind, step: this.step, opIndex: op, opKind, access, address: addr, width: w, buffer: id, owner, ownerOp, occurrences: 1, message },
+      n: 1,
+    });
+  }
+
+  private tensorName(t: number): string {
+    return `tensor ${t} '${this.graph.tensors[t]?.name ?? '?'}'`;
+  }
+
+  private bufferName(id: number, op: number): string {
+    return id >= 0 ? this.tensorName(id) : `scratch ${-id - 1} of op ${op}`;
+  }
+}

@@ -1,0 +1,42 @@
+// Spawns the real bin for `mcusim latency`: one JSON document with the DESIGN.md §9 shape, the SVG
+// timeline, and exit code 2 with a coded message for bad options.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const BIN = join(import.meta.dirname, '../../bin/mcusim.mjs');
+const tmp = mkdtempSync(join(tmpdir(), 'mcusim-latency-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function mcusim(...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('mcusim latency', () => {
+  it('prints the calibrated total, breakdown and per-op rows as JSON, and writes the SVG timeline', () => {
+    const svg = join(tmp, 't.svg');
+    const r = mcusim('latency', 'zoo:tiny-unet', '--json', '--svg', svg);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(Math.abs(doc.totalMs - 1190)).toBeLessThan(1);
+    expect(Object.keys(doc.breakdown).sort()).toEqual(['codecMs', 'computeMs', 'fetchMs', 'spillMs', 'stallMs']);
+    expect(doc.ops).toHaveLength(24);
+    expect(doc.ops[0]).toEqual(expect.objectContaining({ index: 0, kind: 'conv2d', computeMs: expect.any(Number) }));
+    expect(readFileSync(svg, 'utf8')).toMatch(/^<svg[\s\S]*main core/);
+  });
+
+  it('prints a table without --json; bad options exit 2 with a coded message', () => {
+    const ok = mcusim('latency', 'zoo:tiny-unet', '--kernels', 'cmsis-nn', '--storage', 'remote');
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/total \d+\.\d ms = compute/);
+    for (const args of [['--kernels', 'fast'], ['--storage', 'sdcard'], ['--target', 'esp32']]) {
+      const r = mcusim('latency', 'zoo:tiny-unet', ...args);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/^E_USAGE: /);
+    }
+  });
+});

@@ -1,0 +1,58 @@
+// Spawns the real bin for `mcusim overlap` (DMO Table II op, SVG plot, bad input) and
+// `mcusim run --trace` (clean report, dumps).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ORACLE } from '../oracle-paths.ts';
+
+const BIN = join(import.meta.dirname, '../../bin/mcusim.mjs');
+const HELLO = `${ORACLE}/models/hello_world_int8.tflite`;
+const tmp = mkdtempSync(join(tmpdir(), 'mcusim-overlap-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function mcusim(...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('mcusim overlap', () => {
+  it('DMO Table II op, float32: algorithmic = trace = 1204224, analytic 1193376', () => {
+    const r = mcusim('overlap', '--op', 'depthwiseConv2d', '--input', '1x112x112x96', '--filter', '3x3', '--stride', '2', '--padding', 'same', '--element-bytes', '4', '--method', 'all', '--json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ inputBytes: 4816896, outputBytes: 1204224, os: { trace: 1204224, algorithmic: 1204224, analytic: 1193376 } });
+  });
+
+  it('one method, a table and an SVG plot', () => {
+    const svg = join(tmp, 'op.svg');
+    const r = mcusim('overlap', '--op', 'conv2d', '--input', '1x8x8x3', '--out-channels', '4', '--stride', '1x2', '--method', 'algorithmic', '--svg', svg);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('algorithmic');
+    expect(readFileSync(svg, 'utf8')).toMatch(/^<svg/);
+  });
+
+  it('bad input exits 2 with a coded message', () => {
+    for (const args of [['--op', 'nope', '--input', '1x2x2x1'], ['--op', 'conv2d', '--input', '1x0x2'], ['--op', 'relu', '--input', '4', '--method', 'x']]) {
+      const r = mcusim('overlap', ...args);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/^E_[A-Z_]+: /);
+    }
+  });
+});
+
+describe('mcusim run --trace', () => {
+  it('traces hello_world clean and dumps CSV / JSON lines', () => {
+    const csv = join(tmp, 't.csv');
+    const jsonl = join(tmp, 't.jsonl');
+    const r = mcusim('run', HELLO, '--trace', '--trace-out', csv, '--json');
+    expect(r.code).toBe(0);
+    const rep = JSON.parse(r.stdout) as { trace: { events: number; violations: unknown[] } };
+    expect(rep.trace.violations).toEqual([]);
+    const lines = readFileSync(csv, 'utf8').trim().split('\n');
+    expect(lines[0]).toBe('step,op,opKind,kind,address,width,buffer');
+    expect(lines).toHaveLength(rep.trace.events + 1);
+    expect(mcusim('run', HELLO, '--trace-out', jsonl, '--trace-svg', join(tmp, 't.svg')).code).toBe(0);
+    expect(JSON.parse(readFileSync(jsonl, 'utf8').split('\n')[0] ?? '')).toMatchObject({ step: 0, op: 0 });
+  });
+});

@@ -1,0 +1,74 @@
+// The Cortex-M7 build (arm-none-eabi-gcc -mcpu=cortex-m7 -mthumb -O2 -Wall -Wextra -Werror) run
+// under QEMU mps2-an500 with semihosting file I/O: person_detect (TFLM plan) and
+// mobilenet-v1-0.25-128 (DMO plan) byte-identical to the simulator (and person_detect to TFLM);
+// the `arena` symbol in .bss is exactly the plan's arena. Skipped LOUDLY without the toolchain.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { emitCProject } from '../../src/codegen/index.ts';
+import type { Model } from '../../src/ir/index.ts';
+import { buildZooModel, importTflite } from '../../src/ir/index.ts';
+import { preparePlannedModel, randomInputs, runPlanned } from '../../src/optimizer/index.ts';
+import { ORACLE_MODELS } from '../oracle-paths.ts';
+import { hasTool, hex, make, makeTempDir, removeDir, runQemu, writeProject } from './codegen-helpers.ts';
+
+const hasArm = hasTool('arm-none-eabi-gcc') && hasTool('make');
+const hasQemu = hasTool('qemu-system-arm');
+if (!hasArm || !hasQemu) {
+  console.warn(
+    `\n*** SKIPPING Cortex-M7 C port tests: ${!hasArm ? 'arm-none-eabi-gcc (Debian gcc-arm-none-eabi)' : ''}` +
+      `${!hasArm && !hasQemu ? ' and ' : ''}${!hasQemu ? 'qemu-system-arm (Debian qemu-system-arm)' : ''} not installed ***\n`,
+  );
+}
+
+interface Case {
+  readonly name: string;
+  readonly model: () => Model;
+  readonly planner: string;
+  readonly oracle?: string;
+}
+
+const CASES: readonly Case[] = [
+  { name: 'person_detect', model: () => importTflite(readFileSync(join(ORACLE_MODELS, 'person_detect.tflite'))), planner: 'tflm-greedy', oracle: 'person_detect/seed1' },
+  { name: 'zoo:mobilenet-v1-0.25-128', model: () => buildZooModel('mobilenet-v1-0.25-128'), planner: 'dmo' },
+];
+
+/** Size in bytes of symbol `name` from `nm -S` (hex size column). */
+function symbolSize(elf: string, name: string): number | null {
+  const lines = execFileSync('arm-none-eabi-nm', ['-S', elf], { encoding: 'utf8' }).split('\n');
+  const row = lines.map((l) => l.trim().split(/\s+/)).find((c) => c.length === 4 && c[3] === name);
+  return row ? parseInt(row[1] as string, 16) : null;
+}
+
+describe.skipIf(!hasArm || !hasQemu)('C port on an emulated Cortex-M7 (QEMU mps2-an500)', () => {
+  const dirs: string[] = [];
+  afterAll(() => dirs.forEach(removeDir));
+  for (const c of CASES) {
+    it(`${c.name} (${c.planner}): QEMU outputs identical, .bss arena = plan`, () => {
+      const model = c.model();
+      const pm = preparePlannedModel(model, { planner: c.planner });
+      const project = emitCProject(pm, { target: 'cortex-m7', modelName: c.name });
+      const dir = makeTempDir('cg-m7');
+      dirs.push(dir);
+      writeProject(project, dir);
+      const sizeText = make(dir, 'cortex-m7');
+      const elf = join(dir, 'build/cortex-m7/model.elf');
+      // The arena is exactly the plan's arena (peak + variables; 16-byte aligned by the plan).
+      expect(symbolSize(elf, 'arena')).toBe(project.summary.arenaBytes);
+      expect(project.summary.arenaBytes % 16).toBe(0);
+      const [text, data, bss] = (sizeText.trim().split('\n').pop() ?? '').trim().split(/\s+/).map(Number);
+      console.log(`${c.name} (${c.planner}) cortex-m7: text ${text} B, data ${data} B, bss ${bss} B; arena ${project.summary.arenaBytes} B, simulator plan peak ${pm.plan.peakBytes} B`);
+      const inputs = c.oracle
+        ? model.graph.inputs.map((_, i) => new Uint8Array(readFileSync(join(ORACLE_MODELS, c.oracle as string, `input${i}.bin`))))
+        : randomInputs(model.graph, 1);
+      const got = runQemu(dir, inputs, model.graph.outputs.length);
+      const sim = runPlanned(pm, { inputs }).outputs;
+      sim.forEach((s, i) => expect(hex(got[i] as Uint8Array), `output ${i} vs simulator`).toBe(hex(s)));
+      if (c.oracle) {
+        const want = new Uint8Array(readFileSync(join(ORACLE_MODELS, c.oracle, 'output0.bin')));
+        expect(hex(got[0] as Uint8Array), 'output 0 vs TFLM').toBe(hex(want));
+      }
+    }, 300_000);
+  }
+});

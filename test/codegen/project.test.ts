@@ -1,0 +1,76 @@
+// The generated project itself: the emitted C of hello_world_int8 is kept as reviewable file
+// snapshots, regenerating gives identical bytes, unsupported ops and targets fail with codes,
+// and the host storage device enforces the simulator's erase/program rules (its C self-test).
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { codegenIssues, generateCProject, parseCodegenTarget } from '../../src/codegen/index.ts';
+import type { Model } from '../../src/ir/index.ts';
+import { buildZooModel, importTflite, McusimError } from '../../src/ir/index.ts';
+import { ORACLE_MODELS } from '../oracle-paths.ts';
+import { hasTool, make, makeTempDir, removeDir, writeProject } from './codegen-helpers.ts';
+
+const hello = (): Model => importTflite(readFileSync(join(ORACLE_MODELS, 'hello_world_int8.tflite')));
+
+function codeOf(f: () => unknown): string {
+  try {
+    f();
+  } catch (e) {
+    return e instanceof McusimError ? e.code : `not coded: ${String(e)}`;
+  }
+  return 'no error';
+}
+
+describe('generated C project', () => {
+  it('keeps the emitted C of hello_world_int8 stable (file snapshots)', async () => {
+    const project = generateCProject(hello(), { modelName: 'hello_world_int8' });
+    for (const path of ['src/model.h', 'src/model.c', 'src/model_data.c', 'Makefile']) {
+      const f = project.files.find((x) => x.path === path);
+      expect(f, path).toBeDefined();
+      await expect(f?.text).toMatchFileSnapshot(`./__snapshots__/hello_world_int8/${path.replace('src/', '')}`);
+    }
+  });
+
+  it('is deterministic: regenerating gives identical bytes', () => {
+    const a = generateCProject(buildZooModel('mobilenet-v1-0.25-128'));
+    const b = generateCProject(buildZooModel('mobilenet-v1-0.25-128'));
+    expect(b.files.map((f) => f.path)).toEqual(a.files.map((f) => f.path));
+    a.files.forEach((f, i) => expect(b.files[i]?.text === f.text, f.path).toBe(true));
+  });
+
+  it('declares one 16-aligned static arena sized by the plan and constants as aligned const arrays', () => {
+    const p = generateCProject(buildZooModel('mobilenet-v1-0.25-128'));
+    const model = p.files.find((f) => f.path === 'src/model.c')?.text ?? '';
+    const data = p.files.find((f) => f.path === 'src/model_data.c')?.text ?? '';
+    expect(model.match(/static uint8_t arena\[MODEL_ARENA_BYTES\] __attribute__\(\(aligned\(16\)\)\);/g)?.length).toBe(1);
+    expect(p.files.find((f) => f.path === 'src/model.h')?.text).toContain(`#define MODEL_ARENA_BYTES ${p.summary.arenaBytes}u`);
+    expect(data).toMatch(/^const uint8_t mcusim_const_t\d+\[\] __attribute__\(\(aligned\(16\)\)\) =$/m);
+    expect(p.summary.constantBytes).toBeGreaterThan(400_000);
+  });
+
+  it('rejects ops it cannot emit with E_MODEL_UNSUPPORTED_OP, listing each', () => {
+    const m = hello();
+    const ops = m.graph.ops.map((op, i) => (i === 1 ? { kind: 'custom' as const, customCode: 'Spill', customOptions: new Uint8Array(0), inputs: op.inputs, outputs: op.outputs } : op));
+    const bad: Model = { ...m, graph: { ...m.graph, ops } };
+    expect(codegenIssues(bad.graph).map((i) => i.opIndex)).toEqual([1]);
+    expect(codeOf(() => generateCProject(bad))).toBe('E_MODEL_UNSUPPORTED_OP');
+  });
+
+  it('rejects unknown targets and planners with E_USAGE', () => {
+    expect(codeOf(() => parseCodegenTarget('riscv'))).toBe('E_USAGE');
+    expect(codeOf(() => generateCProject(hello(), { planner: 'nope' }))).toBe('E_USAGE');
+  });
+});
+
+const hasCc = hasTool('cc') && hasTool('make');
+describe.skipIf(!hasCc)('host storage device (C)', () => {
+  const dir = makeTempDir('cg-storage');
+  afterAll(() => removeDir(dir));
+  it('enforces erase-before-program, whole aligned units and no double program', () => {
+    writeProject(generateCProject(hello()), dir);
+    make(dir, 'storage-test');
+    const out = execFileSync(join(dir, 'build/host/storage_test'), [join(dir, 'flash.bin')], { encoding: 'utf8' });
+    expect(out.trim()).toBe('storage ok');
+  });
+});

@@ -1,0 +1,84 @@
+// Latency model (src/sim/latency.ts): calibration to TinySeg's original Tiny U-Net (1190 ms), the
+// breakdown adding up, storage traffic from Spill / Fetching ops on a hand-built spilled variant,
+// dual-core erase stalls, and coded errors for ops without a latency model.
+import { describe, expect, it } from 'vitest';
+import type { Graph } from '../../src/ir/index.ts';
+import { estimateLatency, niclaVision, renderTimelineSvg } from '../../src/sim/index.ts';
+import type { LatencyReport } from '../../src/sim/index.ts';
+import { originalTinyUnet, spilledTinyUnet } from './latency-variant.ts';
+
+const sumBreakdown = (r: LatencyReport): number => Object.values(r.breakdown).reduce((a, b) => a + b, 0);
+
+describe('estimateLatency', () => {
+  const original = originalTinyUnet();
+  const spilled = spilledTinyUnet(true);
+
+  it('is calibrated to 1190 ms for zoo:tiny-unet with reference kernels, and CMSIS-NN is faster', () => {
+    const ref = estimateLatency(original, { target: niclaVision });
+    expect(Math.abs(ref.totalMs - 1190)).toBeLessThan(1);
+    expect(ref.calibration?.source).toMatch(/Table 5/);
+    const cmsis = estimateLatency(original, { target: niclaVision, library: 'cmsis-nn' });
+    expect(cmsis.calibration).toBeNull();
+    expect(cmsis.totalMs).toBeLessThan(ref.totalMs);
+    expect(ref.breakdown.spillMs + ref.breakdown.fetchMs + ref.breakdown.stallMs).toBe(0);
+  });
+
+  it('per-op rows and the breakdown add up to the total', () => {
+    const r = estimateLatency(spilled, { target: niclaVision, storage: 'external', compress: true });
+    expect(r.ops).toHaveLength(spilled.ops.length);
+    expect(Math.abs(sumBreakdown(r) - r.totalMs)).toBeLessThan(0.01);
+    const opSum = r.ops.reduce((a, o) => a + o.computeMs + o.spillMs + o.fetchMs + o.codecMs + o.stallMs, 0);
+    expect(Math.abs(opSum - r.totalMs)).toBeLessThan(0.05);
+    expect(r.ops.find((o) => o.kind === 'spill')?.spillMs).toBeGreaterThan(0);
+    expect(r.ops.find((o) => o.kind === 'fetchingConv2d')?.fetchMs).toBeGreaterThan(0);
+  });
+
+  it('charges the spilled 76,800 B to storage on every device, erase only on flash', () => {
+    const byStorage = (storage: 'internal' | 'external' | 'remote'): LatencyReport => estimateLatency(spilled, { target: niclaVision, storage });
+    const [internal, external, remote] = [byStorage('internal'), byStorage('external'), byStorage('remote')];
+    for (const r of [internal, external, remote]) expect(r.slots).toEqual([expect.objectContaining({ slot: 0, rawBytes: 76_800, storedBytes: 76_800, compression: 'none' })]);
+    // Synchronous erase of one 128 KB internal sector dominates (DS12110: 1.1 s typ).
+    expect(internal.breakdown.spillMs).toBeGreaterThan(niclaVision.internalFlash.sectorEraseUs / 1000);
+    expect(remote.totalMs).toBeLessThan(internal.totalMs);
+    expect(remote.secondCoreBusyMs).toBe(0);
+    expect(external.breakdown.spillMs).toBeGreaterThan(internal.breakdown.spillMs * 0.5);
+  });
+
+  it('compression shrinks the stored bytes (assumed 50% share without data) and costs codec time', () => {
+    const r = estimateLatency(spilled, { target: niclaVision, storage: 'external', compress: true });
+    expect(r.slots[0]?.compression).toBe('assumed');
+    expect(r.slots[0]?.storedBytes).toBe(1 + 9600 + 38_400);
+    expect(r.breakdown.codecMs).toBeGreaterThan(0);
+    const plain = estimateLatency(spilled, { target: niclaVision, storage: 'external' });
+    expect(r.totalMs).toBeLessThan(plain.totalMs);
+  });
+
+  it('measured payloads are MFV-encoded byte-accurately and round-trip', () => {
+    const payload = new Uint8Array(76_800).fill(0x80);
+    for (let i = 0; i < payload.length; i += 10) payload[i] = i & 0x7f;
+    const r = estimateLatency(spilled, { target: niclaVision, storage: 'internal', compress: true, payloadOf: (t) => (t === 6 ? payload : null) });
+    expect(r.slots[0]).toEqual(expect.objectContaining({ compression: 'measured', storedBytes: 1 + 9600 + 7680 }));
+  });
+
+  it('async erase moves the erase to the second core; the next inference stalls only without idle time', () => {
+    const sync = estimateLatency(spilled, { target: niclaVision, storage: 'internal', compress: true });
+    const idle = estimateLatency(spilled, { target: niclaVision, storage: 'internal', compress: true, asyncErase: true });
+    expect(idle.totalMs).toBeLessThan(sync.totalMs - 900);
+    expect(idle.breakdown.stallMs).toBe(0);
+    expect(idle.timeline.second.some((x) => x.kind === 'erase')).toBe(true);
+    const backToBack = estimateLatency(spilled, { target: niclaVision, storage: 'internal', compress: true, asyncErase: true, idleBetweenInferencesUs: 0 });
+    expect(backToBack.breakdown.stallMs).toBeGreaterThan(0);
+    expect(backToBack.totalMs).toBeGreaterThan(idle.totalMs);
+    const svg = renderTimelineSvg(backToBack);
+    expect(svg).toMatch(/^<svg/);
+    expect(svg).toContain('second core');
+    expect(svg).toContain('stall');
+  });
+
+  it('rejects a custom op and a fetch before any spill with coded errors', () => {
+    const custom: Graph = { ...original, ops: [...original.ops, { kind: 'custom', customCode: 'Foo', customOptions: new Uint8Array(0), inputs: [], outputs: [] }] };
+    expect(() => estimateLatency(custom, { target: niclaVision })).toThrowError(expect.objectContaining({ code: 'E_MODEL_UNSUPPORTED_OP' }));
+    const noSpill: Graph = { ...spilled, ops: spilled.ops.filter((op) => op.kind !== 'spill') };
+    expect(() => estimateLatency(noSpill, { target: niclaVision })).toThrowError(expect.objectContaining({ code: 'E_MODEL_INVALID' }));
+  });
+});

@@ -1,0 +1,122 @@
+// The Valgrind-style tracer: each violation kind on hand-made event logs, a clean trace of a real
+// one-op run, dumps (JSON lines / CSV) and the SVG plot, and person_detect traced clean under the
+// TFLM greedy plan.
+import { describe, expect, it } from 'vitest';
+import type { Graph, Tensor } from '../../src/ir/index.ts';
+import { importTflite } from '../../src/ir/index.ts';
+import { traceHeader } from '../../src/kernels/index.ts';
+import { buildSingleOpGraph, layoutOp, preparePlannedModel, runLayout, runPlanned } from '../../src/optimizer/index.ts';
+import { TracePlot, Tracer, formatTraceChunk, renderTraceSvg, traceFormatForPath } from '../../src/sim/index.ts';
+import { readFileSync } from 'node:fs';
+import { ORACLE_MODELS } from '../oracle-paths.ts';
+
+const act = (name: string, n: number): Tensor => ({ name, dtype: 'int8', shape: [n], quant: null, data: null, isVariable: false });
+/** a (input, [0,8)) -> relu -> b ([8,16)) -> relu -> c ([16,24)); arena 32 B. */
+const graph: Graph = {
+  name: 'g',
+  tensors: [act('a', 8), act('b', 8), act('c', 8)],
+  ops: [
+    { kind: 'relu', inputs: [0], outputs: [1], options: {} },
+    { kind: 'relu', inputs: [1], outputs: [2], options: {} },
+  ],
+  inputs: [0],
+  outputs: [2],
+};
+const offsets = [0, 8, 16];
+
+function log(...events: [kind: 'load' | 'store', addr: number, buffer: number, width?: number][]): Int32Array {
+  const l = new Int32Array(events.length * 2);
+  events.forEach(([k, a, b, w], i) => {
+    l[2 * i] = traceHeader(k, w ?? 1, b);
+    l[2 * i + 1] = a;
+  });
+  return l;
+}
+const tracer = (): Tracer => new Tracer({ graph, tensorOffsets: offsets, arenaBytes: 32, record: true });
+
+describe('Tracer', () => {
+  it('a correct sequence is clean (inputs written by the pseudo-step)', () => {
+    const t = tracer();
+    t.sink(0, log(['load', 0, 0], ['store', 8, 1]), 2);
+    t.sink(1, log(['load', 8, 1], ['store', 16, 2]), 2);
+    expect(t.violations()).toEqual([]);
+    expect(t.eventCount()).toBe(4);
+    expect(t.events()[3]).toEqual({ step: 3, opIndex: 1, kind: 'store', address: 16, widthBytes: 1, bufferId: 2 });
+  });
+
+  it('clobber: a load of a byte last stored by another buffer', () => {
+    const t = tracer();
+    t.sink(0, log(['store', 8, 1], ['store', 9, 1]), 2);
+    t.sink(1, log(['store', 8, 2]), 1); // out of c's range too, and overwrites b[0]
+    t.sink(1, log(['load', 8, 1]), 1);
+    const v = t.violations().find((x) => x.kind === 'clobber');
+    expect(v).toMatchObject({ kind: 'clobber', opIndex: 1, opKind: 'relu', address: 8, buffer: 1, owner: 2, ownerOp: 1, step: 3 });
+    expect(v?.message).toContain("tensor 2 'c'");
+  });
+
+  it('uninitialized: a load of a never-written byte', () => {
+    const t = tracer();
+    t.sink(1, log(['load', 12, 1]), 1);
+    expect(t.violations()).toMatchObject([{ kind: 'uninitialized', address: 12, buffer: 1, owner: null }]);
+  });
+
+  it('out-of-arena and out-of-tensor accesses', () => {
+    const t = tracer();
+    t.sink(0, log(['store', 40, 1], ['load', 6, 0, 4]), 2);
+    const kinds = t.violations().map((v) => v.kind);
+    expect(kinds).toEqual(expect.arrayContaining(['out-of-arena', 'out-of-tensor']));
+    expect(t.violationCounts()['out-of-arena']).toBe(1);
+  });
+
+  it('a graph output clobbered after its producer is reported by finish()', () => {
+    const t = tracer();
+    t.sink(1, log(['load', 8, 1]), 1);
+    t.finish();
+    expect(t.violations().some((v) => v.kind === 'uninitialized' && v.buffer === 2)).toBe(true);
+  });
+
+  it('repeated violations are folded with a count', () => {
+    const t = tracer();
+    t.sink(1, log(['load', 12, 1], ['load', 13, 1], ['load', 14, 1]), 3);
+    expect(t.violations()).toHaveLength(1);
+    expect(t.violations()[0]?.occurrences).toBe(3);
+  });
+
+  it('a real conv2d run traces clean; dumps and the plot render', () => {
+    const g = buildSingleOpGraph({ kind: 'conv2d', input: [1, 6, 6, 3], outChannels: 4 });
+    const l = layoutOp(g, null);
+    const t = new Tracer({ graph: l.graph, tensorOffsets: l.tensorOffsets, scratchOffsets: l.scratchOffsets, arenaBytes: l.arenaBytes });
+    const plot = new TracePlot({ arenaBytes: l.arenaBytes, graph: l.graph, tensorOffsets: l.tensorOffsets, columns: 50, rows: 20 });
+    runLayout(l, 1, [t.sink, plot.sink]);
+    t.finish();
+    expect(t.violations()).toEqual([]);
+    const d = plot.data();
+    expect(d.totalSteps).toBe(t.eventCount());
+    expect(d.rows).toBe(20);
+    const svg = renderTraceSvg(d);
+    expect(svg.startsWith('<svg')).toBe(true);
+    expect(svg).toContain('#d62728');
+    expect(svg).toContain('#1f77b4');
+    const l2 = log(['load', 3, 0], ['store', 9, 1, 2]);
+    expect(formatTraceChunk('csv', 0, 'relu', l2, 2, 10)).toBe('10,0,relu,load,3,1,0\n11,0,relu,store,9,2,1\n');
+    expect(JSON.parse(formatTraceChunk('jsonl', 0, 'relu', l2, 1, 0))).toEqual({ step: 0, op: 0, opKind: 'relu', kind: 'load', address: 3, width: 1, buffer: 0 });
+    expect(traceFormatForPath('x.CSV')).toBe('csv');
+    expect(() => traceFormatForPath('x.txt')).toThrow(expect.objectContaining({ code: 'E_USAGE' }));
+  });
+
+  it('updates (a store after a load of the same byte in one op) are green', () => {
+    const p = new TracePlot({ arenaBytes: 32, columns: 32, rows: 4 });
+    p.sink(0, log(['load', 5, 0], ['store', 5, 0]), 2);
+    expect(Array.from(p.data().cells).some((c) => (c & 4) !== 0)).toBe(true);
+  });
+
+  it('person_detect under tflm-greedy traces clean', () => {
+    const model = importTflite(readFileSync(`${ORACLE_MODELS}/person_detect.tflite`));
+    const pm = preparePlannedModel(model, { planner: 'tflm-greedy' });
+    const t = new Tracer({ graph: pm.graph, tensorOffsets: pm.tensorOffsets, scratchOffsets: pm.scratchOffsets, arenaBytes: pm.arenaBytes });
+    runPlanned(pm, { seed: 1, trace: t.sink });
+    t.finish();
+    expect(t.violations()).toEqual([]);
+    expect(t.eventCount()).toBeGreaterThan(1_000_000);
+  }, 60_000);
+});
