@@ -79,3 +79,4 @@ async function main(): Promise<void> {
 
 await main();
 await import('./planner.ts');
+await import('./overlap.ts');

@@ -5,3 +5,5 @@ export type { CodegenTarget } from './makefile.ts';
 export { C_ARENA_ALIGNMENT_BYTES, emitModelSources } from './model-source.ts';
 export type { ModelSourceInput, ModelSources } from './model-source.ts';
 export { byteStringLiteral } from './c-literals.ts';
+export { storageLayout } from './storage-runtime.ts';
+export type { CodegenSlot, StorageLayout } from './storage-runtime.ts';

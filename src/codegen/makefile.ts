@@ -29,7 +29,7 @@ ARM_LDFLAGS = -nostdlib -Wl,--gc-sections -Wl,-T,src/mps2_an500.ld
 HEADERS = $(wildcard src/*.h)
 MODEL_SRC = src/main.c src/model.c src/model_data.c
 HOST_SRC = $(MODEL_SRC) src/platform_host.c src/mcusim_storage_host.c
-ARM_SRC = $(MODEL_SRC) src/platform_semihost.c src/startup_cortex_m7.c src/mcusim_storage_stm32h7.c
+ARM_SRC = $(MODEL_SRC) src/platform_semihost.c src/startup_cortex_m7.c src/mcusim_storage_ram.c src/mcusim_storage_stm32h7.c
 HOST_OBJ = $(patsubst src/%.c,build/host/obj/%.o,$(HOST_SRC))
 ARM_OBJ = $(patsubst src/%.c,build/cortex-m7/obj/%.o,$(ARM_SRC))
 

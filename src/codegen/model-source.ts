@@ -1,13 +1,16 @@
 // Emits the per-model C of the port: model.h (sizes, I/O API), model.c (the kernels the model uses,
 // emitted from their specs by kernels/emitCKernel + emitCUnit, per-op params, ONE static arena with
 // every tensor and scratch buffer at its planned offset, the op sequence as straight calls) and
-// model_data.c (constant tensors as 16-aligned const arrays, i.e. flash). Mirrors what TFLM's
+// model_data.c (constant tensors as 16-aligned const arrays, i.e. flash); Spill / Fetching ops get
+// their staging buffer and storage transfer (storage-runtime.ts). Mirrors what TFLM's
 // MicroInterpreter does at Invoke() once AllocateTensors() has fixed every pointer.
 import type { Graph } from '../ir/index.ts';
 import { byteSize, InternalError } from '../ir/index.ts';
 import type { CKernel, KernelInstance } from '../kernels/index.ts';
 import { emitCKernel, emitCUnit } from '../kernels/index.ts';
 import { byteStringLiteral, commentText, int32List } from './c-literals.ts';
+import type { StorageLayout } from './storage-runtime.ts';
+import { slotIndexOf, storageHeaderLines, storageRuntimeC } from './storage-runtime.ts';
 
 /** Arena alignment: TFLM's MicroArenaBufferAlignment(), also the `aligned(16)` of the C arena. */
 export const C_ARENA_ALIGNMENT_BYTES = 16;
@@ -22,6 +25,8 @@ export interface ModelSourceInput {
   readonly arenaBytes: number;
   readonly tensorOffsets: readonly (number | null)[];
   readonly instances: readonly KernelInstance[];
+  /** Spill / Fetching staging and device layout; null when the graph has no storage ops. */
+  readonly storage: StorageLayout | null;
 }
 
 export interface ModelSources {
@@ -56,8 +61,12 @@ function ioEntry(g: Graph, t: number, offsets: readonly (number | null)[], what:
 }
 
 /** Argument text of one kernel buffer: a cast pointer into the arena or to a constant array. */
-function bufferArg(b: CKernel['buffers'][number], usedConsts: Map<number, Uint8Array>): string {
+function bufferArg(b: CKernel['buffers'][number], usedConsts: Map<number, Uint8Array>, input: ModelSourceInput): string {
   const { binding } = b;
+  if (binding.id === input.graph.tensors.length && binding.offsetBytes !== null && input.storage !== null) {
+    // The storage staging buffer (storage-binding.ts appends it as tensor id = tensors.length).
+    return `(${b.isConst ? 'const ' : ''}${b.ctype}*)(void*)(staging + ${binding.offsetBytes - input.storage.stagingBase})`;
+  }
   if (binding.offsetBytes === null) {
     if (!b.isConst || binding.data === null || binding.id < 0) throw new InternalError(`kernel buffer ${b.name} is a constant but is written`);
     usedConsts.set(binding.id, binding.data);
@@ -102,9 +111,21 @@ export function emitModelSources(input: ModelSourceInput): ModelSources {
       params += `static const int32_t ${p}_a_${a.name}[] = ${int32List(a.values)};\n`;
       args.push(`${p}_a_${a.name}`);
     }
-    for (const b of k.buffers) args.push(bufferArg(b, usedConsts));
-    const outs = (graph.ops[inst.opIndex]?.outputs ?? []).filter((t) => t >= 0).map((t) => `${t} '${commentText(graph.tensors[t]?.name ?? '')}'`);
-    calls += `  /* op ${inst.opIndex}: ${inst.name} -> tensor ${outs.join(', ')} */\n  ${fn}(${args.join(', ')});\n`;
+    for (const b of k.buffers) args.push(bufferArg(b, usedConsts, input));
+    const op = graph.ops[inst.opIndex];
+    const outs = (op?.outputs ?? []).filter((t) => t >= 0).map((t) => `${t} '${commentText(graph.tensors[t]?.name ?? '')}'`);
+    const call = `  ${fn}(${args.join(', ')});\n`;
+    if (op !== undefined && input.storage !== null && (op.kind === 'spill' || op.kind === 'fetching' || op.kind === 'fetchingConv2d')) {
+      const slot = op.kind === 'spill' ? op.options.id : op.options.victim;
+      const k = slotIndexOf(input.storage, slot);
+      if (op.kind === 'spill') {
+        calls += `  /* op ${inst.opIndex}: ${inst.name} -> storage slot ${slot} */\n${call}  rc = model_spill(&model_slots[${k}]);\n  if (rc != 0) return rc;\n`;
+      } else {
+        calls += `  /* op ${inst.opIndex}: ${inst.name} (storage slot ${slot}) -> tensor ${outs.join(', ')} */\n  rc = model_fetch(&model_slots[${k}]);\n  if (rc != 0) return rc;\n${call}`;
+      }
+    } else {
+      calls += `  /* op ${inst.opIndex}: ${inst.name} -> tensor ${outs.join(', ')} */\n${call}`;
+    }
   });
   const inputs = graph.inputs.map((t) => ioEntry(graph, t, input.tensorOffsets, 'input'));
   const outputs = graph.outputs.map((t) => ioEntry(graph, t, input.tensorOffsets, 'output'));
@@ -120,12 +141,18 @@ export function emitModelSources(input: ModelSourceInput): ModelSources {
 #ifndef MCUSIM_MODEL_H
 #define MCUSIM_MODEL_H
 #include <stdint.h>
+#include "mcusim_storage.h"
 
 /* Plan peak (activation arena) and the static arena (peak + variable tensors, at least ${C_ARENA_ALIGNMENT_BYTES}). */
 #define MODEL_PLAN_PEAK_BYTES ${input.peakBytes}u
 #define MODEL_ARENA_BYTES ${arenaBytes}u
 #define MODEL_NUM_INPUTS ${inputs.length}u
 #define MODEL_NUM_OUTPUTS ${outputs.length}u
+${storageHeaderLines(input.storage)}
+/* model_run() status: 0 ok, MCUSIM_STORAGE_E_* (-1..-5) from the storage device, or: */
+#define MODEL_E_NO_STORAGE (-100) /* a storage op ran before model_set_storage() */
+#define MODEL_E_BLOCK (-101)      /* fetched block header: wrong magic, id or length */
+#define MODEL_E_CRC (-102)        /* fetched block fails its CRC-32 */
 
 extern const uint32_t model_input_bytes[];
 extern const uint32_t model_output_bytes[];
@@ -133,8 +160,9 @@ extern const uint32_t model_output_bytes[];
 uint8_t* model_input(uint32_t i);
 /* Output i's bytes after model_run(). */
 const uint8_t* model_output(uint32_t i);
-/* Runs every op once, in order. */
-void model_run(void);
+/* Runs every op once, in order; returns 0 or a negative status (above). */
+int model_run(void);
+${input.storage !== null ? '/* The device Spill / Fetching blocks go to; set before model_run(). */\nvoid model_set_storage(const mcusim_storage* storage);\n' : ''}
 
 #endif
 `;
@@ -150,7 +178,7 @@ ${externs}
 ${arenaMap(input)}
  */
 static uint8_t arena[MODEL_ARENA_BYTES] __attribute__((aligned(${C_ARENA_ALIGNMENT_BYTES})));
-
+${input.storage !== null ? storageRuntimeC(input.storage) : ''}
 ${params}
 const uint32_t model_input_bytes[] = {
 ${list(inputs, (e) => `${e.bytes}u`)}
@@ -171,8 +199,9 @@ ${outputs.map((e, i) => `    case ${i}u: return ${e.expr};\n`).join('')}    defa
   }
 }
 
-void model_run(void) {
-${calls}}
+int model_run(void) {
+${input.storage !== null ? '  int rc;\n' : ''}${calls}  return 0;
+}
 `;
   let constantBytes = 0;
   const defs = constIds.map((t) => {

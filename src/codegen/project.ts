@@ -1,8 +1,9 @@
 // `generateCProject`: a whole planned model as a self-contained C99 project (DESIGN.md §1
 // src/codegen, §9 `mcusim codegen`). Plans the arena exactly as `mcusim run` does (buffer requests
 // honouring OfflineMemoryAllocation metadata -> named planner -> verifyPlan) and binds every op's
-// kernel at the planned offsets, then emits the model C and the fixed driver, board and storage
-// files. Pure: returns file texts; writing them is the CLI's job. Same model -> same bytes.
+// kernel at the planned offsets (Spill / Fetching ops on the simulator's staging buffers and
+// device layout), then emits the model C and the fixed driver, board and storage files. Pure:
+// returns file texts; writing them is the CLI's job. Same model -> same bytes.
 import type { Graph, Issue, Model } from '../ir/index.ts';
 import type { PlannedModel } from '../optimizer/index.ts';
 import { byteSize, ModelError, UsageError } from '../ir/index.ts';
@@ -13,7 +14,8 @@ import { MAIN_C, PLATFORM_H, PLATFORM_HOST_C } from './driver-files.ts';
 import type { CodegenTarget } from './makefile.ts';
 import { CODEGEN_TARGETS, emitMakefile, emitReadme } from './makefile.ts';
 import { emitModelSources } from './model-source.ts';
-import { STORAGE_H, STORAGE_HOST_C, STORAGE_HOST_H, STORAGE_TEST_C } from './storage-files.ts';
+import { STORAGE_H, STORAGE_HOST_C, STORAGE_HOST_H, STORAGE_RAM_C, STORAGE_RAM_H, STORAGE_TEST_C } from './storage-files.ts';
+import { storageLayout } from './storage-runtime.ts';
 import { STORAGE_STM32H7_C } from './storage-stm32h7.ts';
 
 export interface CodegenOptions {
@@ -42,6 +44,10 @@ export interface CodegenSummary {
   readonly constantBytes: number;
   readonly inputBytes: readonly number[];
   readonly outputBytes: readonly number[];
+  /** Spill slots (TinySeg storage ops); 0 when none. */
+  readonly storageSlots: number;
+  /** Bytes of the `staging` array (0 without storage ops). */
+  readonly stagingBytes: number;
 }
 
 export interface CProject {
@@ -49,16 +55,11 @@ export interface CProject {
   readonly summary: CodegenSummary;
 }
 
-/** Op kinds that move tensors through a storage device: their C (storage ops) is not generated yet. */
-const STORAGE_OP_KINDS: ReadonlySet<string> = new Set(['spill', 'fetching', 'fetchingConv2d']);
-
 /** Every op the C port cannot emit, as issues (all reported at once). */
 export function codegenIssues(graph: Graph): Issue[] {
   const issues: Issue[] = [];
   graph.ops.forEach((op, opIndex) => {
-    if (STORAGE_OP_KINDS.has(op.kind)) {
-      issues.push({ code: 'E_MODEL_UNSUPPORTED_OP', message: `codegen does not support storage op '${op.kind}' yet (Spill/Fetching/FetchingConv2D need the generated storage ops)`, opIndex, opKind: op.kind });
-    } else if (op.kind === 'custom') {
+    if (op.kind === 'custom') {
       issues.push({ code: 'E_MODEL_UNSUPPORTED_OP', message: `codegen does not support custom op '${op.customCode}'`, opIndex, opKind: op.kind });
     } else if (kernelSpecOf(op.kind) === undefined) {
       issues.push({ code: 'E_MODEL_UNSUPPORTED_OP', message: `codegen does not support op kind '${op.kind}' (no kernel spec)`, opIndex, opKind: op.kind });
@@ -89,6 +90,7 @@ export function emitCProject(pm: PlannedModel, options: Omit<CodegenOptions, 'pl
   const issues = codegenIssues(graph);
   if (issues.length) throw ModelError.fromIssues(issues);
   const modelName = options.modelName ?? (graph.name || 'model');
+  const storage = pm.runtime.spillStore === null ? null : storageLayout(graph, pm.runtime.spillStore);
   const src = emitModelSources({
     graph,
     modelName,
@@ -97,6 +99,7 @@ export function emitCProject(pm: PlannedModel, options: Omit<CodegenOptions, 'pl
     arenaBytes: pm.arenaBytes,
     tensorOffsets: pm.tensorOffsets,
     instances: pm.runtime.instances,
+    storage,
   });
   const arenaBytes = Math.max(pm.arenaBytes, 16);
   const files: GeneratedFile[] = [
@@ -118,6 +121,8 @@ export function emitCProject(pm: PlannedModel, options: Omit<CodegenOptions, 'pl
     { path: 'src/mcusim_storage.h', text: STORAGE_H },
     { path: 'src/mcusim_storage_host.h', text: STORAGE_HOST_H },
     { path: 'src/mcusim_storage_host.c', text: STORAGE_HOST_C },
+    { path: 'src/mcusim_storage_ram.h', text: STORAGE_RAM_H },
+    { path: 'src/mcusim_storage_ram.c', text: STORAGE_RAM_C },
     { path: 'src/mcusim_storage_stm32h7.c', text: STORAGE_STM32H7_C },
     { path: 'src/storage_test.c', text: STORAGE_TEST_C },
   ];
@@ -137,6 +142,8 @@ export function emitCProject(pm: PlannedModel, options: Omit<CodegenOptions, 'pl
       constantBytes: src.constantBytes,
       inputBytes: graph.inputs.map(bytesOf),
       outputBytes: graph.outputs.map(bytesOf),
+      storageSlots: storage?.slots.length ?? 0,
+      stagingBytes: storage === null ? 0 : Math.max(storage.stagingBytes, 16),
     },
   };
 }

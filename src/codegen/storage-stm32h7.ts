@@ -105,7 +105,7 @@ static int flash_read(void* device, uint32_t addr, uint8_t* dst, uint32_t len) {
   return MCUSIM_STORAGE_OK;
 }
 
-static const mcusim_storage_ops stm32h7_flash_ops = { flash_erase, flash_program, flash_read };
+static const mcusim_storage_ops stm32h7_flash_ops = { flash_erase, flash_program, flash_read, 0 };
 
 /* The internal flash as a storage device. Spill sectors must not hold the program itself. */
 void mcusim_storage_stm32h7_flash(mcusim_storage* out);
@@ -221,7 +221,7 @@ static int nor_read(void* device, uint32_t addr, uint8_t* dst, uint32_t len) {
   return MCUSIM_STORAGE_OK;
 }
 
-static const mcusim_storage_ops stm32h7_qspi_ops = { nor_erase, nor_program, nor_read };
+static const mcusim_storage_ops stm32h7_qspi_ops = { nor_erase, nor_program, nor_read, 0 };
 
 /* The QSPI NOR as a storage device (QUADSPI already clocked, pins configured, CR enabled). */
 void mcusim_storage_stm32h7_qspi(mcusim_storage* out);

@@ -7,7 +7,7 @@ import { InternalError, KernelError } from '../ir/index.ts';
 import type { BufferBinding, KernelInstance } from './instance.ts';
 import { checkNest, elementBytes, foldNest } from './instance.ts';
 import type { Expr, Nest, Stmt } from './nest.ts';
-import { callsOf, readsOf } from './nest.ts';
+import { callsOf, namesOf, readsOf } from './nest.ts';
 import { primitiveClosure } from './primitives.ts';
 
 export type JsMode = 'fast' | 'traced' | 'addr' | 'cost';
@@ -80,17 +80,23 @@ interface Gen {
   /** Primitives counted in cost mode. */
   readonly counted: Set<string>;
   tmp: number;
+  /** While rendering copy k of a fused unrolled body: loop variable `v` stands for `v + k`. */
+  shift: { readonly v: string; readonly k: number } | null;
 }
 
-function viewAccess(b: BufferBinding, name: string, idx: string): { get: string; set: (v: string) => string; addr: string } {
+/** `plus` (fast fused bodies): element `idx + plus`, written left-associated so `off + idx` is
+ * shared by the unrolled copies. */
+function viewAccess(b: BufferBinding, name: string, idx: string, plus = 0): { get: string; set: (v: string) => string; addr: string } {
   const w = elementBytes(b.dtype);
+  const tail = plus === 0 ? '' : ` + ${plus}`;
   if (b.offsetBytes === null) {
-    return { get: `c_${name}[${idx}]`, set: () => { throw new InternalError(`store to constant ${name}`); }, addr: '0' };
+    return { get: `c_${name}[${idx}${tail}]`, set: () => { throw new InternalError(`store to constant ${name}`); }, addr: '0' };
   }
   const off = b.offsetBytes;
-  const addr = w === 1 ? `(${off} + ${idx})` : `(${off} + ${idx} * ${w})`;
+  const eidx = plus === 0 ? idx : `(${idx}${tail})`;
+  const addr = w === 1 ? `(${off} + ${eidx})` : `(${off} + ${eidx} * ${w})`;
   const typed = (view: string): { get: string; set: (v: string) => string; addr: string } => {
-    const el = `${view}[${off / w === 0 ? '' : `${off / w} + `}${idx}]`;
+    const el = `${view}[${off / w === 0 ? '' : `${off / w} + `}${idx}${tail}]`;
     return { get: el, set: (v) => `${el} = ${v};`, addr };
   };
   const dv = (t: string): { get: string; set: (v: string) => string; addr: string } => ({
@@ -120,7 +126,7 @@ function expr(g: Gen, e: Expr, ix = false): string {
     case 'num':
       return e.v < 0 ? `(${e.v})` : String(e.v);
     case 'name':
-      return `v_${e.name}`;
+      return g.shift !== null && g.shift.k !== 0 && e.name === g.shift.v ? `(v_${e.name} + ${g.shift.k})` : `v_${e.name}`;
     case 'neg':
       return ix ? `(-${expr(g, e.a, ix)})` : `(-${expr(g, e.a)} | 0)`;
     case 'not':
@@ -129,11 +135,16 @@ function expr(g: Gen, e: Expr, ix = false): string {
       g.prims.add(e.prim);
       return `p_${e.prim}(${e.args.map((a) => expr(g, a)).join(', ')})`;
     case 'index': {
+      // In copy k of a fused body, an index `... + v + ...` is rendered as (index at v) + k.
+      const sh = g.shift;
+      const plus = sh !== null && sh.k !== 0 && unitOffsetIn(e.index, sh.v) ? sh.k : 0;
+      if (plus !== 0) g.shift = null;
       const idx = expr(g, e.index, true);
-      if (g.inst.arrays[e.name] !== undefined) return `a_${e.name}[${idx}]`;
+      g.shift = sh;
+      if (g.inst.arrays[e.name] !== undefined) return `a_${e.name}[${idx}${plus === 0 ? '' : ` + ${plus}`}]`;
       const b = g.inst.buffers[e.name];
       if (b === undefined) throw new InternalError(`unknown buffer ${e.name}`);
-      return viewAccess(b, e.name, idx).get;
+      return viewAccess(b, e.name, idx, plus).get;
     }
     case 'bin': {
       const a = expr(g, e.a, ix);
@@ -184,6 +195,10 @@ function stmt(g: Gen, s: Stmt, ind: string): string {
   const { mode } = g;
   switch (s.k) {
     case 'for': {
+      // Fast mode: a one-trip loop is a block binding its variable (V8 then folds it).
+      if (mode === 'fast' && s.from.k === 'num' && s.to.k === 'num' && s.to.v - s.from.v === 1) {
+        return `${ind}{\n${ind}  const v_${s.v} = ${s.from.v};\n${nest(g, s.body, ind + '  ')}${ind}}\n`;
+      }
       const unrolled = unrollFor(g, s, ind);
       if (unrolled !== null) return unrolled;
       const end = `e${g.tmp++}`;
@@ -228,6 +243,8 @@ function unrollFor(g: Gen, s: Extract<Stmt, { k: 'for' }>, ind: string): string 
   if (s.body.some((x) => x.k === 'for' || x.k === 'if')) return null;
   const trips = s.to.v - s.from.v;
   const mainEnd = s.from.v + trips - (trips % UNROLL);
+  const fused = g.mode === 'fast' ? fusedAccumulation(g, s, ind, s.from.v, mainEnd, s.to.v) : null;
+  if (fused !== null) return fused;
   const u = `u${g.tmp++}`;
   const text = nest(g, s.body, ind + '    ');
   let out = `${ind}for (let ${u} = ${s.from.v}; ${u} < ${mainEnd}; ${u} += ${UNROLL}) {\n`;
@@ -235,6 +252,57 @@ function unrollFor(g: Gen, s: Extract<Stmt, { k: 'for' }>, ind: string): string 
   out += `${ind}}\n`;
   if (mainEnd < s.to.v) out += `${ind}for (let v_${s.v} = ${mainEnd}; v_${s.v} < ${s.to.v}; v_${s.v}++) {\n${nest(g, s.body, ind + '  ')}${ind}}\n`;
   return out;
+}
+
+/**
+ * Fast mode, body `acc = acc + X` (X int32-valued, not reading acc): one statement per block of
+ * UNROLL trips, `acc = (acc + X(v) + X(v+1) + ...) | 0`. The 1 + UNROLL int32 terms keep every
+ * partial sum below 2^53, so the single wrap equals the per-step wraps; X's are evaluated in the
+ * same order. Returns null when the body has another shape.
+ */
+function fusedAccumulation(g: Gen, s: Extract<Stmt, { k: 'for' }>, ind: string, from: number, mainEnd: number, to: number): string | null {
+  const [st] = s.body;
+  if (s.body.length !== 1 || st === undefined || st.k !== 'set' || st.e.k !== 'bin' || st.e.op !== '+') return null;
+  const { a, b: x } = st.e;
+  if (a.k !== 'name' || a.name !== st.name || namesOf(x).includes(st.name) || !isInt32Valued(g, x)) return null;
+  const terms = Array.from({ length: UNROLL }, (_, k) => {
+    g.shift = { v: s.v, k };
+    const t = expr(g, x);
+    g.shift = null;
+    return t;
+  });
+  const acc = `v_${st.name}`;
+  let out = `${ind}for (let v_${s.v} = ${from}; v_${s.v} < ${mainEnd}; v_${s.v} += ${UNROLL}) {\n`;
+  out += `${ind}  ${acc} = (${acc} + ${terms.join(' + ')}) | 0;\n${ind}}\n`;
+  if (mainEnd < to) out += `${ind}for (let v_${s.v} = ${mainEnd}; v_${s.v} < ${to}; v_${s.v}++) {\n${nest(g, s.body, ind + '  ')}${ind}}\n`;
+  return out;
+}
+
+/** Whether expr() renders `e` as a JS int32 (imul, `| 0`, an integer load or literal). */
+function isInt32Valued(g: Gen, e: Expr): boolean {
+  switch (e.k) {
+    case 'num':
+      return Number.isInteger(e.v) && (e.v | 0) === e.v;
+    case 'neg':
+      return true;
+    case 'bin':
+      return e.op === '+' || e.op === '-' || e.op === '*' || e.op === '/' || e.op === '%';
+    case 'index': {
+      if (g.inst.arrays[e.name] !== undefined) return true;
+      const d = g.inst.buffers[e.name]?.dtype;
+      return d === 'int8' || d === 'uint8' || d === 'int16' || d === 'int32' || d === 'bool';
+    }
+    default:
+      return false;
+  }
+}
+
+/** Whether `e` is a sum in which name `v` occurs once, as a plain summand: e(v + k) = e(v) + k. */
+function unitOffsetIn(e: Expr, v: string): boolean {
+  if (e.k === 'name') return e.name === v;
+  if (e.k !== 'bin' || (e.op !== '+' && e.op !== '-')) return false;
+  if (unitOffsetIn(e.a, v) && !namesOf(e.b).includes(v)) return true;
+  return e.op === '+' && !namesOf(e.a).includes(v) && unitOffsetIn(e.b, v);
 }
 
 function nest(g: Gen, n: Nest, ind: string): string {
@@ -245,7 +313,7 @@ function nest(g: Gen, n: Nest, ind: string): string {
 export function generateJs(inst: KernelInstance, mode: JsMode): string {
   const folded = foldNest(inst.nest, { ...inst.flags, ...inst.scalars });
   checkNest(inst, folded, []);
-  const g: Gen = { inst, mode, prims: new Set(), counted: new Set(), tmp: 0 };
+  const g: Gen = { inst, mode, prims: new Set(), counted: new Set(), tmp: 0, shift: null };
   const body = nest(g, folded, '    ');
   const prims = primitiveClosure(g.prims).map((p) => p.js).join('\n');
   // Views, constants and arrays are copied into locals of run(): V8 then keeps them in registers

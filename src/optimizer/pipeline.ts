@@ -7,6 +7,7 @@ import { dmoPass } from './dmo-pass.ts';
 import { replacementPass } from './replacement-pass.ts';
 import { tinysegPass } from './tinyseg-pass.ts';
 import { fdtPass, ffmtPass, tilingPass } from './tiling-pass.ts';
+import { autoPass } from './auto-pass.ts';
 
 export const PASSES: Readonly<Record<string, OptimizerPass>> = Object.freeze({
   dmo: dmoPass,
@@ -15,6 +16,7 @@ export const PASSES: Readonly<Record<string, OptimizerPass>> = Object.freeze({
   fdt: fdtPass,
   ffmt: ffmtPass,
   tiling: tilingPass,
+  auto: autoPass,
 });
 
 export function passNames(): string[] {

@@ -15,6 +15,8 @@ const MARGIN_TOP = 64;
 const MARGIN_RIGHT = 24;
 const LEGEND_ROW = 16;
 const LEGEND_COL = 300;
+/** Characters of a legend entry that fit a column in 11 px monospace (about 6.6 px each). */
+const LEGEND_CHARS = 41;
 
 export function escapeXml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
@@ -88,28 +90,54 @@ export function renderPlanSvg(requests: readonly BufferRequest[], plan: Plan, op
     out.push(`<text x="${MARGIN_LEFT - 6}" y="${num(y(s) + rowH / 2 + 4)}" text-anchor="end">${s}</text>`);
   }
   out.push(`</g>`);
-  // Buffers: the only <rect> elements in the document, one per buffer.
-  out.push(`<g class="buffers" stroke="#222" stroke-width="0.5">`);
+  // Buffers: the only <rect> elements in the document, one per buffer. Translucent, so buffers
+  // that share bytes (DMO safe overlaps, in-place ops) show both; shared areas are hatched.
+  out.push(`<defs><pattern id="shared" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><path d="M0 0V6" stroke="#000" stroke-width="1.2"/></pattern></defs>`);
+  out.push(`<g class="buffers" stroke="#222" stroke-width="0.5" fill-opacity="0.8">`);
+  const labels: string[] = [];
+  const box = (i: number, r: BufferRequest): { x0: number; x1: number; y0: number; y1: number } => {
+    const off = plan.offsets[i] ?? 0;
+    return { x0: x(off), x1: Math.max(x(off) + 0.5, x(off + r.sizeBytes)), y0: y(r.firstStep), y1: y(r.lastStep + 1) };
+  };
   requests.forEach((r, i) => {
     const off = plan.offsets[i] ?? 0;
-    const rx = x(off);
-    const ry = y(r.firstStep);
-    const rw = Math.max(0.5, x(off + r.sizeBytes) - rx);
-    const rh = (r.lastStep - r.firstStep + 1) * rowH;
+    const b = box(i, r);
     const tip = `${r.name}: ${r.sizeBytes} B at ${off}, steps ${r.firstStep}..${r.lastStep}`;
-    out.push(`<rect id="buffer-${i}" class="buffer" x="${num(rx)}" y="${num(ry)}" width="${num(rw)}" height="${num(rh)}" fill="${colour(i)}"><title>${escapeXml(tip)}</title></rect>`);
-    if (rw >= 10 && rh >= 10) {
-      out.push(`<text x="${num(rx + rw / 2)}" y="${num(ry + rh / 2 + 4)}" text-anchor="middle" stroke="none">${escapeXml(ordinalCharacter(i))}</text>`);
+    out.push(`<rect id="buffer-${i}" class="buffer" x="${num(b.x0)}" y="${num(b.y0)}" width="${num(b.x1 - b.x0)}" height="${num(b.y1 - b.y0)}" fill="${colour(i)}"><title>${escapeXml(tip)}</title></rect>`);
+    if (b.x1 - b.x0 >= 10 && b.y1 - b.y0 >= 10) {
+      labels.push(`<text x="${num((b.x0 + b.x1) / 2)}" y="${num(b.y0 + Math.min(rowH, b.y1 - b.y0) / 2 + 4)}" text-anchor="middle">${escapeXml(ordinalCharacter(i))}</text>`);
     }
   });
   out.push(`</g>`);
+  const shared: string[] = [];
+  requests.forEach((r, i) => {
+    const bi = box(i, r);
+    for (let j = i + 1; j < requests.length; j++) {
+      const q = requests[j] as BufferRequest;
+      if (q.firstStep > r.lastStep || r.firstStep > q.lastStep) continue;
+      const lo = Math.max(plan.offsets[i] ?? 0, plan.offsets[j] ?? 0);
+      const hi = Math.min((plan.offsets[i] ?? 0) + r.sizeBytes, (plan.offsets[j] ?? 0) + q.sizeBytes);
+      if (hi <= lo) continue;
+      const bj = box(j, q);
+      const y0 = Math.max(bi.y0, bj.y0);
+      const y1 = Math.min(bi.y1, bj.y1);
+      shared.push(`<path d="M${num(x(lo))} ${num(y0)}H${num(Math.max(x(hi), x(lo) + 1))}V${num(y1)}H${num(x(lo))}Z"><title>${escapeXml(`${ordinalCharacter(i)} and ${ordinalCharacter(j)} share ${hi - lo} B`)}</title></path>`);
+    }
+  });
+  if (shared.length) out.push(`<g class="shared" fill="url(#shared)" stroke="#000" stroke-width="0.8">`, ...shared, `</g>`);
+  // Labels last, with a white halo, so no buffer hides another's label.
+  out.push(`<g class="labels" stroke="white" stroke-width="3" paint-order="stroke" fill="#000">`, ...labels, `</g>`);
+  if (shared.length) {
+    out.push(`<path d="M${MARGIN_LEFT + 150} ${MARGIN_TOP - 38}h12v10h-12Z" fill="url(#shared)" stroke="#000" stroke-width="0.8"/><text x="${MARGIN_LEFT + 168}" y="${MARGIN_TOP - 29}">bytes shared by buffers live at the same step (safe overlap / in place)</text>`);
+  }
   // Legend.
   out.push(`<g class="legend">`);
   requests.forEach((r, i) => {
     const lx = 8 + (i % legendCols) * LEGEND_COL;
     const ly = legendTop + Math.floor(i / legendCols) * LEGEND_ROW;
-    const label = `${ordinalCharacter(i)} ${r.name} (${formatBytes(r.sizeBytes)})`;
-    const short = label.length > 44 ? `${label.slice(0, 43)}…` : label;
+    const size = ` (${formatBytes(r.sizeBytes)})`;
+    const room = LEGEND_CHARS - size.length - 2;
+    const short = `${ordinalCharacter(i)} ${r.name.length > room ? `${r.name.slice(0, room - 1)}…` : r.name}${size}`;
     out.push(`<circle cx="${lx + 5}" cy="${ly - 4}" r="5" fill="${colour(i)}"/>`);
     out.push(`<text x="${lx + 14}" y="${ly}">${escapeXml(short)}</text>`);
   });

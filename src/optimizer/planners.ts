@@ -12,11 +12,17 @@ import { planLinear } from './linear-planner.ts';
 import type { BufferRequest, Plan } from './plan-types.ts';
 import { verifyPlan } from './verify-plan.ts';
 
+/** Per-call planner settings; planners ignore what does not apply to them. */
+export interface PlannerOptions {
+  /** Search budget of searching planners (exact); default DEFAULT_EXACT_TIME_BUDGET_MS. */
+  readonly timeBudgetMs?: number;
+}
+
 export interface PlannerInfo {
   readonly name: string;
   readonly description: string;
   /** `graph` is needed by graph-aware planners (dmo, replacement); the others ignore it. */
-  readonly plan: (requests: readonly BufferRequest[], graph?: Graph) => Plan;
+  readonly plan: (requests: readonly BufferRequest[], graph?: Graph, options?: PlannerOptions) => Plan;
 }
 
 export const DEFAULT_PLANNER = 'tflm-greedy';
@@ -24,7 +30,7 @@ export const DEFAULT_PLANNER = 'tflm-greedy';
 export const PLANNERS: readonly PlannerInfo[] = Object.freeze([
   { name: 'tflm-greedy', description: "TFLM's GreedyMemoryPlanner, reproduced exactly", plan: planGreedy },
   { name: 'linear', description: 'no reuse: buffers back to back (TFLM LinearMemoryPlanner)', plan: planLinear },
-  { name: 'exact', description: 'minimal peak for the fixed schedule by branch and bound (FDT §4.2), tflm-greedy fallback after 2 s', plan: (requests) => planExact(requests) },
+  { name: 'exact', description: 'minimal peak for the fixed schedule by branch and bound (FDT §4.2), tflm-greedy fallback after 2 s', plan: (requests: readonly BufferRequest[], _graph?: Graph, o?: PlannerOptions) => planExact(requests, o?.timeBudgetMs !== undefined ? { timeBudgetMs: o.timeBudgetMs } : {}) },
   { name: 'dmo', description: 'diagonal memory optimisation: dying inputs overlap outputs by O_s', plan: (r: readonly BufferRequest[], g?: Graph) => planDmoForGraph(r, g) },
   { name: 'replacement', description: 'replacement strategy: one total buffer, pooling in place', plan: (r: readonly BufferRequest[], g?: Graph) => planReplacementForGraph(r, g) },
 ]);
@@ -45,8 +51,8 @@ export function getPlanner(name: string): PlannerInfo {
  * graph, buffers may share bytes where the graph's safe overlaps allow it (DMO orientation rule),
  * e.g. a DMO plan read back from OfflineMemoryAllocation metadata.
  */
-export function planBuffers(name: string, requests: readonly BufferRequest[], graph?: Graph): Plan {
-  const plan = getPlanner(name).plan(requests, graph);
+export function planBuffers(name: string, requests: readonly BufferRequest[], graph?: Graph, options?: PlannerOptions): Plan {
+  const plan = getPlanner(name).plan(requests, graph, options);
   try {
     verifyPlan(requests, plan);
   } catch (e) {

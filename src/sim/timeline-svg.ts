@@ -29,7 +29,7 @@ export function renderTimelineSvg(report: LatencyReport): string {
   const bar = (iv: TimelineInterval, row: number): string => {
     const w = Math.max(0.5, x(iv.endUs) - x(iv.startUs));
     const title = `${iv.kind}: ${iv.label}${iv.opIndex === undefined ? '' : ` (op ${iv.opIndex})`} ${(iv.startUs / 1000).toFixed(3)}-${(iv.endUs / 1000).toFixed(3)} ms`;
-    return `<rect x="${x(iv.startUs).toFixed(2)}" y="${TOP + row * ROW}" width="${w.toFixed(2)}" height="${ROW - 8}" fill="${COLOURS[iv.kind]}"><title>${esc(title)}</title></rect>`;
+    return `<rect x="${x(iv.startUs).toFixed(2)}" y="${TOP + row * ROW}" width="${w.toFixed(2)}" height="${ROW - 8}" fill="${COLOURS[iv.kind]}" stroke="white" stroke-width="${w >= 3 ? 0.6 : 0}"><title>${esc(title)}</title></rect>`;
   };
   const ticks: string[] = [];
   const stepMs = niceStep(endUs / 1000 / 8);
@@ -44,13 +44,15 @@ export function renderTimelineSvg(report: LatencyReport): string {
     `${report.totalMs.toFixed(1)} ms (compute ${b.computeMs.toFixed(1)}, spill ${b.spillMs.toFixed(1)}, fetch ${b.fetchMs.toFixed(1)}, codec ${b.codecMs.toFixed(1)}, stall ${b.stallMs.toFixed(1)})`;
   const height = TOP + 2 * ROW + 50;
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" font-family="sans-serif">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="sans-serif">`,
+    `<rect width="${WIDTH}" height="${height}" fill="white"/>`,
     `<text x="8" y="20" font-size="12">${esc(title)}</text>`,
     ...ticks,
     `<text x="8" y="${TOP + ROW / 2}" font-size="12">main core</text>`,
     `<text x="8" y="${TOP + ROW + ROW / 2}" font-size="12">second core</text>`,
     ...main.map((iv) => bar(iv, 0)),
     ...second.map((iv) => bar(iv, 1)),
+    ...(second.length === 0 ? [`<text x="${LEFT + 4}" y="${TOP + ROW + ROW / 2}" font-size="11" fill="#888">idle (no asynchronous erases)</text>`] : []),
     ...legend,
     '</svg>',
     '',

@@ -37,6 +37,15 @@ export interface TracePlotData {
   /** columns x rows cells, bit 1 load, 2 store, 4 update. */
   readonly cells: Uint8Array;
   readonly regions: readonly TracePlotRegion[];
+  /** Each op's event span [firstStep, lastStep), in execution order (the y-axis op ticks). */
+  readonly ops: readonly TracePlotOpSpan[];
+}
+
+export interface TracePlotOpSpan {
+  readonly op: number;
+  readonly label: string;
+  readonly firstStep: number;
+  readonly lastStep: number;
 }
 
 const LOAD = 1;
@@ -103,8 +112,15 @@ export class TracePlot {
   data(): TracePlotData {
     return {
       addressLo: this.lo, addressHi: this.hi, bytesPerColumn: this.bpc, columns: this.cols, rows: this.rows,
-      stepsPerRow: this.spr, totalSteps: this.step, cells: this.cells, regions: this.regions(),
+      stepsPerRow: this.spr, totalSteps: this.step, cells: this.cells, regions: this.regions(), ops: this.opSpans(),
     };
+  }
+
+  private opSpans(): TracePlotOpSpan[] {
+    return [...this.opFirst.entries()].map(([op, first]) => {
+      const kind = this.opts.graph?.ops[op]?.kind;
+      return { op, label: kind === undefined ? `op ${op}` : `${op} ${kind}`, firstStep: first, lastStep: this.opLast.get(op) ?? first };
+    });
   }
 
   private regions(): TracePlotRegion[] {
@@ -134,32 +150,55 @@ function colourBit(bits: number): number {
   return bits & UPDATE ? UPDATE : bits & STORE ? STORE : bits & LOAD ? LOAD : 0;
 }
 
+/** A 1-2-5 step giving about `target` ticks over `span`. */
+function niceStep(span: number, target: number): number {
+  const raw = Math.max(1, span / target);
+  const pow = 10 ** Math.floor(Math.log10(raw));
+  for (const m of [1, 2, 5]) if (m * pow >= raw) return m * pow;
+  return 10 * pow;
+}
+
+function bytesLabel(b: number, unit: number): string {
+  return unit === 1 ? `${b}` : `${Number.isInteger(b / unit) ? b / unit : (b / unit).toFixed(1)}${unit === 1024 ? 'K' : 'M'}`;
+}
+
 /** The plot as a standalone SVG document (pure string). */
 export function renderTraceSvg(d: TracePlotData, title = 'memory trace'): string {
-  const W = 800;
-  const H = 600;
+  const W = 900;
+  const H = 640;
   const left = 70;
-  const top = 40;
-  const pw = W - left - 20;
-  const ph = H - top - 50;
+  const top = 48;
+  const right = 120;
+  const pw = W - left - right;
+  const ph = H - top - 56;
   const cw = pw / d.columns;
   const span = Math.max(1, d.addressHi - d.addressLo);
   const steps = Math.max(1, d.totalSteps);
   const xOf = (addr: number): number => left + ((addr - d.addressLo) / span) * pw;
   const yOf = (step: number): number => top + (Math.min(step, steps) / steps) * ph;
   const rh = (d.stepsPerRow / steps) * ph;
+  const swatch = (x: number, colour: string, label: string): string =>
+    `<rect x="${x}" y="26" width="10" height="10" fill="${colour}" stroke="#666" stroke-width="0.5"/><text x="${x + 14}" y="35">${label}</text>`;
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="11">`,
     `<rect width="${W}" height="${H}" fill="white"/>`,
     `<text x="${left}" y="16" font-size="13">${escapeText(title)}</text>`,
-    `<text x="${left}" y="32">load <tspan fill="${COLOURS[LOAD]}">&#9632;</tspan> store <tspan fill="${COLOURS[STORE]}">&#9632;</tspan> update <tspan fill="${COLOURS[UPDATE]}">&#9632;</tspan> in use <tspan fill="#cccccc">&#9632;</tspan></text>`,
+    swatch(left, COLOURS[LOAD] as string, 'load'),
+    swatch(left + 60, COLOURS[STORE] as string, 'store'),
+    swatch(left + 125, COLOURS[UPDATE] as string, 'update (load then store, same op)'),
+    swatch(left + 350, '#d9d9d9', 'in use (producer start .. last reader end)'),
   ];
+  // In-use areas with outlines so neighbouring buffers stay apart; tensor index where it fits.
+  const labels: string[] = [];
   for (const r of d.regions) {
     const x0 = Math.max(left, xOf(r.offset));
     const x1 = Math.min(left + pw, xOf(r.offset + r.size));
     if (x1 <= x0) continue;
     const y0 = yOf(r.firstStep);
-    out.push(`<rect x="${x0.toFixed(2)}" y="${y0.toFixed(2)}" width="${(x1 - x0).toFixed(2)}" height="${Math.max(0.5, yOf(r.lastStep) - y0).toFixed(2)}" fill="#cccccc" opacity="0.6"><title>${escapeText(r.label)}</title></rect>`);
+    const h = Math.max(0.5, yOf(r.lastStep) - y0);
+    out.push(`<rect x="${x0.toFixed(2)}" y="${y0.toFixed(2)}" width="${(x1 - x0).toFixed(2)}" height="${h.toFixed(2)}" fill="#d9d9d9" fill-opacity="0.6" stroke="#a0a0a0" stroke-width="0.5"><title>${escapeText(`tensor ${r.label}: ${r.size} B at ${r.offset}`)}</title></rect>`);
+    const tag = r.label.split(' ')[0] ?? '';
+    if (x1 - x0 >= 7 * tag.length + 6 && h >= 14) labels.push(`<text x="${(x1 - 3).toFixed(2)}" y="${(y0 + 11).toFixed(2)}" text-anchor="end" font-size="9" fill="#555">${escapeText(tag)}</text>`);
   }
   for (let row = 0; row < d.rows; row++) {
     let c = 0;
@@ -168,19 +207,40 @@ export function renderTraceSvg(d: TracePlotData, title = 'memory trace'): string
       let e = c + 1;
       while (e < d.columns && colourBit(d.cells[row * d.columns + e] ?? 0) === bit) e++;
       if (bit !== 0) {
-        out.push(`<rect x="${(left + c * cw).toFixed(2)}" y="${yOf(row * d.stepsPerRow).toFixed(2)}" width="${((e - c) * cw).toFixed(2)}" height="${Math.min(rh, top + ph - yOf(row * d.stepsPerRow)).toFixed(2)}" fill="${COLOURS[bit]}"/>`);
+        out.push(`<rect x="${(left + c * cw).toFixed(2)}" y="${yOf(row * d.stepsPerRow).toFixed(2)}" width="${((e - c) * cw).toFixed(2)}" height="${Math.max(0.5, Math.min(rh, top + ph - yOf(row * d.stepsPerRow))).toFixed(2)}" fill="${COLOURS[bit]}"/>`);
       }
       c = e;
     }
   }
+  out.push(...labels);
+  // Op boundaries: a faint guide across the plot and the op's name on the right where it fits.
+  let lastLabelY = -Infinity;
+  for (const o of d.ops) {
+    const y0 = yOf(o.firstStep);
+    const y1 = yOf(o.lastStep);
+    if (o.firstStep > 0) out.push(`<line x1="${left}" y1="${y0.toFixed(2)}" x2="${left + pw + 4}" y2="${y0.toFixed(2)}" stroke="#888" stroke-width="0.4" stroke-dasharray="3 3"/>`);
+    const ly = Math.max(y0 + 9, (y0 + y1) / 2 + 4);
+    if (ly - lastLabelY >= 11 && ly <= top + ph + 4) {
+      out.push(`<text x="${left + pw + 6}" y="${ly.toFixed(2)}" font-size="9" fill="#333">${escapeText(o.label)}</text>`);
+      lastLabelY = ly;
+    }
+  }
+  // Address ticks in B / KB / MB.
+  const unit = span < 4096 ? 1 : span < 4 * 1024 * 1024 ? 1024 : 1024 * 1024;
+  const tick = niceStep(span / unit, 8) * unit;
+  for (let b = Math.ceil(d.addressLo / tick) * tick; b <= d.addressHi; b += tick) {
+    const x = xOf(b);
+    out.push(`<line x1="${x.toFixed(2)}" y1="${top + ph}" x2="${x.toFixed(2)}" y2="${top + ph + 4}" stroke="black"/>`);
+    if (d.addressHi - b >= tick / 2 || b === d.addressHi) out.push(`<text x="${x.toFixed(2)}" y="${top + ph + 16}" text-anchor="middle">${bytesLabel(b, unit)}</text>`);
+  }
   out.push(
     `<rect x="${left}" y="${top}" width="${pw}" height="${ph}" fill="none" stroke="black"/>`,
-    `<text x="${left}" y="${top + ph + 15}">${d.addressLo}</text>`,
-    `<text x="${left + pw}" y="${top + ph + 15}" text-anchor="end">${d.addressHi} B</text>`,
-    `<text x="${left + pw / 2}" y="${top + ph + 32}" text-anchor="middle">arena address (bytes)</text>`,
+    `<text x="${left + pw}" y="${top + ph + 30}" text-anchor="end">${d.addressHi} B</text>`,
+    `<text x="${left + pw / 2}" y="${top + ph + 40}" text-anchor="middle">arena address (bytes${unit === 1 ? '' : unit === 1024 ? ', K = 1024' : ', M = 2^20'})</text>`,
+    `<text x="${left + pw + 6}" y="${top - 4}" font-size="10" fill="#333">op</text>`,
     `<text x="${left - 5}" y="${top + 10}" text-anchor="end">0</text>`,
     `<text x="${left - 5}" y="${top + ph}" text-anchor="end">${steps}</text>`,
-    `<text x="15" y="${top + ph / 2}" transform="rotate(-90 15 ${top + ph / 2})" text-anchor="middle">time (access)</text>`,
+    `<text x="15" y="${top + ph / 2}" transform="rotate(-90 15 ${top + ph / 2})" text-anchor="middle">time (arena accesses) →</text>`,
     '</svg>',
   );
   return `${out.join('\n')}\n`;

@@ -1,5 +1,5 @@
-// The generated project itself: the emitted C of hello_world_int8 is kept as reviewable file
-// snapshots, regenerating gives identical bytes, unsupported ops and targets fail with codes,
+// The generated project itself: the emitted C of hello_world_int8 (and the storage side of a
+// tinyseg model) is kept as reviewable file snapshots, regenerating gives identical bytes, unsupported ops and targets fail with codes,
 // and the host storage device enforces the simulator's erase/program rules (its C self-test).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { codegenIssues, generateCProject, parseCodegenTarget } from '../../src/codegen/index.ts';
 import type { Model } from '../../src/ir/index.ts';
-import { buildZooModel, importTflite, McusimError } from '../../src/ir/index.ts';
+import { buildZooModel, exportTflite, importTflite, McusimError } from '../../src/ir/index.ts';
+import { runPipeline } from '../../src/optimizer/index.ts';
 import { ORACLE_MODELS } from '../oracle-paths.ts';
 import { hasTool, make, makeTempDir, removeDir, writeProject } from './codegen-helpers.ts';
 
@@ -30,6 +31,18 @@ describe('generated C project', () => {
       expect(f, path).toBeDefined();
       await expect(f?.text).toMatchFileSnapshot(`./__snapshots__/hello_world_int8/${path.replace('src/', '')}`);
     }
+  });
+
+  it('keeps the storage side of a tinyseg model reviewable (model.h and model_run snapshots)', async () => {
+    const tiny = importTflite(exportTflite(runPipeline(buildZooModel('tiny-unet'), ['tinyseg'], { flags: {} }).model));
+    const project = generateCProject(tiny, { modelName: 'tiny-unet+tinyseg' });
+    const text = (path: string): string => project.files.find((f) => f.path === path)?.text ?? '';
+    const model = text('src/model.c');
+    const run = model.slice(model.indexOf('int model_run(void) {'));
+    await expect(text('src/model.h')).toMatchFileSnapshot('./__snapshots__/tiny-unet-tinyseg/model.h');
+    await expect(run).toMatchFileSnapshot('./__snapshots__/tiny-unet-tinyseg/model_run.c');
+    expect(model.match(/static uint8_t staging\[MODEL_STAGING_BYTES\]/g)?.length).toBe(1);
+    expect(project.summary.storageSlots).toBe(1);
   });
 
   it('is deterministic: regenerating gives identical bytes', () => {

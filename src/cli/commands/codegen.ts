@@ -39,7 +39,8 @@ export function runCodegen(modelArg: string, opts: CodegenCliOptions): number {
   }
   process.stdout.write(
     `wrote ${project.files.length} files to ${opts.out}: ${s.ops} ops, ${s.kernelFunctions} kernel functions, ` +
-      `${s.constantBytes} B constants, arena ${s.arenaBytes} B (plan peak ${s.peakBytes} B, ${s.planner})\n` +
+      `${s.constantBytes} B constants, arena ${s.arenaBytes} B (plan peak ${s.peakBytes} B, ${s.planner})` +
+      `${s.storageSlots > 0 ? `, ${s.storageSlots} spill slot(s), staging ${s.stagingBytes} B` : ''}\n` +
       `build: make -C ${opts.out} ${s.target}\n`,
   );
   return 0;

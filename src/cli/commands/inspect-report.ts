@@ -4,7 +4,7 @@ import { DTYPE_BYTES, elementCount } from '../../ir/index.ts';
 import type { Graph, Model } from '../../ir/index.ts';
 import { countMacs } from '../../kernels/index.ts';
 import { computeModelBufferRequests, lowerBoundBytes, planBuffers } from '../../optimizer/index.ts';
-import type { BufferRequest, Plan } from '../../optimizer/index.ts';
+import type { BufferRequest, Plan, PlannerOptions } from '../../optimizer/index.ts';
 
 export interface PlanBufferJson {
   readonly tensor: number | null;
@@ -45,6 +45,9 @@ export interface InspectReport {
     readonly planner: string;
     readonly peakBytes: number;
     readonly lowerBoundBytes: number;
+    /** Searching planners (exact): whether the peak is proven minimal, and its gap to the lower bound. */
+    readonly proven?: boolean;
+    readonly gapBytes?: number;
     readonly buffers: readonly PlanBufferJson[];
   };
   readonly totalMacs: number;
@@ -68,10 +71,19 @@ function bufferJson(r: BufferRequest, offset: number): PlanBufferJson {
   return { tensor: null, scratchIndex: r.scratchIndex ?? 0, opIndex: r.opIndex ?? 0, ...common };
 }
 
-export function inspectModel(model: Model, plannerName: string): Inspection {
+/** `proven` / `gapBytes` when the planner reports them (exact), else nothing. */
+function searchFields(plan: Plan): { proven?: boolean; gapBytes?: number } {
+  const p = plan as Plan & { readonly proven?: unknown; readonly gapBytes?: unknown };
+  return {
+    ...(typeof p.proven === 'boolean' ? { proven: p.proven } : {}),
+    ...(typeof p.gapBytes === 'number' ? { gapBytes: p.gapBytes } : {}),
+  };
+}
+
+export function inspectModel(model: Model, plannerName: string, options: PlannerOptions = {}): Inspection {
   const graph = model.graph;
   const requests = computeModelBufferRequests(model);
-  const plan = planBuffers(plannerName, requests, graph);
+  const plan = planBuffers(plannerName, requests, graph, options);
   const ops: OpJson[] = graph.ops.map((op, index) => ({
     index,
     kind: op.kind === 'custom' ? `custom:${op.customCode}` : op.kind,
@@ -98,6 +110,7 @@ export function inspectModel(model: Model, plannerName: string): Inspection {
       planner: plan.planner,
       peakBytes: plan.peakBytes,
       lowerBoundBytes: lowerBoundBytes(requests),
+      ...searchFields(plan),
       buffers: requests.map((r, i) => bufferJson(r, plan.offsets[i] ?? 0)),
     },
     totalMacs: ops.reduce((s, o) => s + o.macs, 0),

@@ -1,6 +1,7 @@
-// `mcusim inspect MODEL [--planner NAME] [--json] [--ascii] [--svg FILE]`: the model's ops,
-// tensors and verified memory plan, as tables (default), one JSON document (--json), TFLM's
-// ASCII plan picture (--ascii, text mode only) and/or an SVG picture written to FILE.
+// `mcusim inspect MODEL [--planner NAME] [--budget-ms N] [--json] [--ascii] [--svg FILE]`: the
+// model's ops, tensors and verified memory plan, as tables (default), one JSON document (--json),
+// TFLM's ASCII plan picture (--ascii, text mode only) and/or an SVG picture written to FILE.
+// --budget-ms is the exact planner's search budget; it reports whether the peak is proven minimal.
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { UsageError } from '../../ir/index.ts';
@@ -15,6 +16,7 @@ interface InspectOptions {
   readonly json?: boolean;
   readonly ascii?: boolean;
   readonly svg?: string;
+  readonly budgetMs?: string;
 }
 
 function opTable(r: InspectReport): string {
@@ -59,7 +61,9 @@ function summary(r: InspectReport): string {
   return [
     `planner:     ${r.plan.planner}`,
     `peak:        ${bytesAndKb(r.plan.peakBytes)}`,
-    `lower bound: ${bytesAndKb(r.plan.lowerBoundBytes)}`,
+    `lower bound: ${bytesAndKb(r.plan.lowerBoundBytes)}${r.plan.peakBytes < r.plan.lowerBoundBytes ? ' (live bytes without overlaps; this plan shares bytes)' : ''}`,
+    ...(r.plan.proven !== undefined ? [`proven:      ${r.plan.proven ? 'yes (no smaller plan for this op order)' : 'no (search budget ran out)'}`] : []),
+    ...(r.plan.gapBytes !== undefined ? [`gap:         ${r.plan.gapBytes} B above the planner's lower bound`] : []),
     `ops: ${r.ops.length}, tensors: ${r.tensors.length}, planned buffers: ${r.plan.buffers.length}, MACs: ${r.totalMacs}`,
   ].join('\n');
 }
@@ -72,10 +76,19 @@ function writeSvg(path: string, svg: string): void {
   }
 }
 
+function budgetOf(opts: InspectOptions): number | undefined {
+  if (opts.budgetMs === undefined) return undefined;
+  if (opts.planner !== 'exact') throw new UsageError(`--budget-ms applies to --planner exact only, not '${opts.planner}'`);
+  const n = Number(opts.budgetMs);
+  if (!Number.isSafeInteger(n) || n < 1) throw new UsageError(`--budget-ms must be a positive integer, got '${opts.budgetMs}'`);
+  return n;
+}
+
 export function runInspect(modelArg: string, opts: InspectOptions): number {
   getPlanner(opts.planner);
+  const budget = budgetOf(opts);
   const model = loadModel(modelArg);
-  const { report, requests, plan } = inspectModel(model, opts.planner);
+  const { report, requests, plan } = inspectModel(model, opts.planner, budget === undefined ? {} : { timeBudgetMs: budget });
   if (opts.svg !== undefined) writeSvg(opts.svg, renderPlanSvg(requests, plan, { title: `${modelArg} (${plan.planner})` }));
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(report)}\n`);
@@ -94,6 +107,7 @@ export function registerInspect(program: Command, setExit: (code: number) => voi
     .description('show ops, tensors and the verified memory plan of a model')
     .argument('<model>', 'a .tflite file or zoo:<name>')
     .option('--planner <name>', `memory planner (${plannerNames().join(', ')})`, DEFAULT_PLANNER)
+    .option('--budget-ms <n>', 'search budget of --planner exact in milliseconds (default 2000)')
     .option('--json', 'print one JSON document')
     .option('--ascii', "draw the plan like TFLM's PrintMemoryPlan (text mode)")
     .option('--svg <file>', 'write the plan as an SVG picture')

@@ -5,7 +5,8 @@ import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { UsageError, exportTflite } from '../../ir/index.ts';
 import type { PassOptions, PassReport } from '../../optimizer/index.ts';
-import { currentPeakBytes, getPass, passNames, runPipeline } from '../../optimizer/index.ts';
+import { computeModelBufferRequests, currentPeakBytes, getPass, passNames, planGreedy, renderPlanSvg, runPipeline } from '../../optimizer/index.ts';
+import type { Model } from '../../ir/index.ts';
 import { bytesAndKb, renderTable } from '../format.ts';
 import { loadModel } from '../load-model.ts';
 
@@ -15,6 +16,8 @@ interface OptimizeOptions {
   readonly target?: string;
   readonly storage?: string;
   readonly json?: boolean;
+  readonly svgBefore?: string;
+  readonly svgAfter?: string;
 }
 
 export interface OptimizeReport {
@@ -34,6 +37,17 @@ function parseStorage(s: string | undefined): PassOptions['storage'] {
   if (s === undefined) return undefined;
   if (s !== 'internal' && s !== 'external' && s !== 'remote') throw new UsageError(`--storage must be internal, external or remote, got '${s}'`);
   return s;
+}
+
+/** The model's current layout (tflm-greedy honouring its offline plan) drawn by renderPlanSvg. */
+function writePlanSvg(path: string, model: Model, title: string): void {
+  const requests = computeModelBufferRequests(model);
+  const plan = planGreedy(requests);
+  try {
+    writeFileSync(path, renderPlanSvg(requests, plan, { title }));
+  } catch (e) {
+    throw new UsageError(`cannot write '${path}': ${e instanceof Error ? e.message : String(e)}`);
+  }
 }
 
 function passTable(r: PassReport): string {
@@ -69,6 +83,8 @@ export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
   } catch (e) {
     throw new UsageError(`cannot write '${opts.output}': ${e instanceof Error ? e.message : String(e)}`);
   }
+  if (opts.svgBefore !== undefined) writePlanSvg(opts.svgBefore, model, `${modelArg} before`);
+  if (opts.svgAfter !== undefined) writePlanSvg(opts.svgAfter, result.model, `${modelArg} after --passes ${names.join(',')}`);
   const report: OptimizeReport = { before: { peakBytes: before }, after: { peakBytes: after }, passes: result.reports };
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(report)}\n`);
@@ -89,5 +105,7 @@ export function registerOptimize(program: Command, setExit: (code: number) => vo
     .option('--target <bytes>', 'target peak arena bytes (passes that search stop there)')
     .option('--storage <kind>', 'spill storage: internal, external or remote')
     .option('--json', 'print one JSON document')
+    .option('--svg-before <file>', 'write the plan before the passes as an SVG picture')
+    .option('--svg-after <file>', 'write the plan after the passes as an SVG picture')
     .action((model: string, opts: OptimizeOptions) => setExit(runOptimize(model, opts)));
 }

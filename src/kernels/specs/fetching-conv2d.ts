@@ -5,12 +5,14 @@
 // is split per source, visiting channels in the same ascending order.
 // Inputs: [x_0 .. x_{k-1}, filter [Cout, KH, KW, Cin], bias|-1]; storage is bound after them.
 import type { Tensor } from '../../ir/index.ts';
-import { convOutputSize, convPadding } from '../../ir/index.ts';
 import type { Nest } from '../nest.ts';
-import { For, If, Let, Set, Store, Val } from '../nest.ts';
-import { activationRange } from '../quant.ts';
+import { For, Let, Set, Val } from '../nest.ts';
 import type { BufferRef, KernelSpec, OpContext } from '../spec.ts';
-import { constraint, convMultipliers, dim, fusableActivation, isInt8Quantized, rank, scaleOf, zeroPointOf } from './common.ts';
+import { constraint, convMultipliers, dim, isInt8Quantized, rank, scaleOf, zeroPointOf } from './common.ts';
+import {
+  activationConstraint, biasConstraint, convGeometry, convOutputLoops, convSpatialShapeHolds, convTaps, filterScalesConstraint, outputQuantScalars, outputStage,
+  strideConstraint,
+} from './conv-common.ts';
 
 type Ctx = OpContext<'fetchingConv2d'>;
 const sourceCount = (c: Ctx): number => c.op.inputs.length - 2;
@@ -42,24 +44,12 @@ export const fetchingConv2dSpec: KernelSpec<'fetchingConv2d'> = {
       const [x0, ...rest] = inputsOf(c);
       return x0 !== undefined && rest.every((t) => [0, 1, 2].every((k) => dim(t, k) === dim(x0, k)) && scaleOf(t) === scaleOf(x0) && zeroPointOf(t) === zeroPointOf(x0)) && fetchedDepth(c) > 0;
     }),
-    constraint('fetchingConv2d.filter-scales', 'filter needs one scale per output channel or one per tensor', (c) => {
-      const n = filterOf(c)?.quant?.scale.length ?? 0;
-      return n === 1 || n === dim(filterOf(c), 0);
-    }),
-    constraint('fetchingConv2d.bias', 'bias, if present, must be int32 with one element per output channel', (c) => {
-      const b = biasOf(c);
-      return b === null || (b.dtype === 'int32' && b.shape.reduce((a, x) => a * x, 1) === dim(filterOf(c), 0));
-    }),
-    constraint('fetchingConv2d.stride', 'strides and dilations must be >= 1', (c) =>
-      c.op.options.strideH >= 1 && c.op.options.strideW >= 1 && c.op.options.dilationH >= 1 && c.op.options.dilationW >= 1),
-    constraint('fetchingConv2d.output-shape', 'output shape must be [N, outH, outW, Cout] from padding, stride and dilation', (c) => {
-      const o = c.op.options;
-      const i = inputsOf(c)[0] ?? null;
-      const f = filterOf(c);
-      return dim(c.output(0), 0) === dim(i, 0) && dim(c.output(0), 1) === convOutputSize(o.padding, dim(i, 1), dim(f, 1), o.strideH, o.dilationH) &&
-        dim(c.output(0), 2) === convOutputSize(o.padding, dim(i, 2), dim(f, 2), o.strideW, o.dilationW) && dim(c.output(0), 3) === dim(f, 0);
-    }),
-    constraint('fetchingConv2d.activation', 'fused activation must be none, relu, relu6 or reluN1To1', (c) => fusableActivation(c.op.options.activation)),
+    filterScalesConstraint('fetchingConv2d', filterOf),
+    biasConstraint('fetchingConv2d', biasOf, (c) => dim(filterOf(c), 0)),
+    strideConstraint('fetchingConv2d', (c) => c.op.options),
+    constraint('fetchingConv2d.output-shape', 'output shape must be [N, outH, outW, Cout] from padding, stride and dilation', (c) =>
+      convSpatialShapeHolds(c.op.options, inputsOf(c)[0] ?? null, filterOf(c), c.output(0)) && dim(c.output(0), 3) === dim(filterOf(c), 0)),
+    activationConstraint('fetchingConv2d', (c) => c.op.options.activation),
   ],
   prepare(c) {
     const o = c.op.options;
@@ -72,7 +62,6 @@ export const fetchingConv2dSpec: KernelSpec<'fetchingConv2d'> = {
     const [n, inH, inW] = input.shape as [number, number, number, number];
     const [outD, fH, fW, inD] = filter.shape as [number, number, number, number];
     const [, outH, outW] = output.shape as [number, number, number, number];
-    const act = activationRange(o.activation, scaleOf(output), zeroPointOf(output));
     const { mult, shift } = convMultipliers(input, filter, output, outD);
     const depths = inputs.map((t) => dim(t, 3));
     const refs: BufferRef[] = inputs.map((_, i) => ({ kind: 'input', slot: i }));
@@ -80,10 +69,8 @@ export const fetchingConv2dSpec: KernelSpec<'fetchingConv2d'> = {
     refs.splice(o.nth, 0, { kind: 'input', slot: c.op.inputs.length });
     const scalars: Record<string, number> = {
       batches: n, inH, inW, inD, outH, outW, outD, fH, fW,
-      strideH: o.strideH, strideW: o.strideW, dilH: o.dilationH, dilW: o.dilationW,
-      padH: convPadding(o.strideH, o.dilationH, inH, fH, outH).before,
-      padW: convPadding(o.strideW, o.dilationW, inW, fW, outW).before,
-      inputOffset: -zeroPointOf(input), outputOffset: zeroPointOf(output), actMin: act.min, actMax: act.max,
+      ...convGeometry(o, inH, inW, fH, fW, outH, outW),
+      ...outputQuantScalars(input, output, o.activation),
     };
     const buffers: Record<string, BufferRef> = {
       filter: { kind: 'input', slot: k },
@@ -109,29 +96,10 @@ export const fetchingConv2dSpec: KernelSpec<'fetchingConv2d'> = {
         For('ic', '0', `d${s}`, [Set('acc', `acc + (${buf}[base${s} + ic] + inputOffset) * filter[fBase + c${s} + ic]`, 'mac')]),
       ];
     }).flat();
-    return [
-      For('b', '0', 'batches', [
-        For('outY', '0', 'outH', [
-          Let('inYOrigin', 'outY * strideH - padH'),
-          For('outX', '0', 'outW', [
-            Let('inXOrigin', 'outX * strideW - padW'),
-            Let('outBase', '((b * outH + outY) * outW + outX) * outD'),
-            For('oc', '0', 'outD', [
-              Val('acc', '0'),
-              For('fy', '0', 'fH', [
-                Let('inY', 'inYOrigin + dilH * fy'),
-                For('fx', '0', 'fW', [
-                  Let('inX', 'inXOrigin + dilW * fx'),
-                  If('inX >= 0 && inX < inW && inY >= 0 && inY < inH', [Let('fBase', '((oc * fH + fy) * fW + fx) * inD'), ...perSource]),
-                ]),
-              ]),
-              If('hasBias', [Set('acc', 'acc + bias[oc]')]),
-              Set('acc', 'mbqm(acc, mult[oc], shift[oc]) + outputOffset'),
-              Store('output', 'outBase + oc', 'clamp(acc, actMin, actMax)'),
-            ]),
-          ]),
-        ]),
-      ]),
-    ];
+    return convOutputLoops([
+      Val('acc', '0'),
+      ...convTaps([Let('fBase', '((oc * fH + fy) * fW + fx) * inD'), ...perSource]),
+      ...outputStage('outBase + oc'),
+    ]);
   },
 };

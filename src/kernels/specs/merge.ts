@@ -4,60 +4,41 @@
 // an int32 accumulator input. An int32 output stores the raw partial sum; an int8 output adds the
 // bias, requantizes with the untiled op's multipliers and clamps once. Int32 addition wraps, so the
 // chained partial sums equal the untiled accumulator bit for bit.
-import { convOutputSize, convPadding } from '../../ir/index.ts';
 import type { Tensor } from '../../ir/index.ts';
 import { For, If, Let, Set, Store, Val } from '../nest.ts';
 import type { Nest } from '../nest.ts';
 import { activationRange } from '../quant.ts';
 import type { KernelSpec, Prepared } from '../spec.ts';
-import { constraint, convMultipliers, count, dim, fusableActivation, isInt8Quantized, multiplierArrays, rank, scaleOf, zeroPointOf } from './common.ts';
+import { constraint, convMultipliers, count, dim, isInt8Quantized, multiplierArrays, rank, scaleOf, zeroPointOf } from './common.ts';
+import {
+  activationConstraint, addBias, biasConstraint, convGeometry, convOutputLoops, convSpatialShapeHolds, convTaps, filterOpBuffers, filterScalesConstraint,
+  requantizeStore, strideConstraint,
+} from './conv-common.ts';
 
 const perChannel = (t: Tensor | null): boolean => (t?.quant?.scale.length ?? 0) > 1;
 const isConv = (p: Prepared): boolean => (p.flags?.conv ?? 0) === 1;
 
 /** acc += taps of one output element (conv). */
-const convTaps: Nest = [
-  For('fy', '0', 'fH', [
-    Let('inY', 'inYOrigin + dilH * fy'),
-    For('fx', '0', 'fW', [
-      Let('inX', 'inXOrigin + dilW * fx'),
-      If('inX >= 0 && inX < inW && inY >= 0 && inY < inH', [
-        Let('inBase', '((b * inH + inY) * inW + inX) * inD'),
-        Let('fBase', '((oc * fH + fy) * fW + fx) * inD'),
-        For('ic', '0', 'inD', [Set('acc', 'acc + (input[inBase + ic] + inputOffset) * filter[fBase + ic]', 'mac')]),
-      ]),
-    ]),
-  ]),
-];
+const CONV_TAPS: Nest = convTaps([
+  Let('inBase', '((b * inH + inY) * inW + inX) * inD'),
+  Let('fBase', '((oc * fH + fy) * fW + fx) * inD'),
+  For('ic', '0', 'inD', [Set('acc', 'acc + (input[inBase + ic] + inputOffset) * filter[fBase + ic]', 'mac')]),
+]);
 
 /** Bias, then either the raw int32 store or requantize + clamp to int8. */
 function finish(outIndex: string): Nest {
   return [
-    If('hasBias', [Set('acc', 'acc + bias[oc]')]),
-    If('final', [
-      Set('acc', 'mbqm(acc, mult[oc], shift[oc]) + outputOffset'),
-      Store('output', outIndex, 'clamp(acc, actMin, actMax)'),
-    ], [Store('output', outIndex, 'acc')]),
+    addBias,
+    If('final', requantizeStore(outIndex), [Store('output', outIndex, 'acc')]),
   ];
 }
 
-const CONV_BODY: Nest = [
-  For('b', '0', 'batches', [
-    For('outY', '0', 'outH', [
-      Let('inYOrigin', 'outY * strideH - padH'),
-      For('outX', '0', 'outW', [
-        Let('inXOrigin', 'outX * strideW - padW'),
-        Let('outBase', '((b * outH + outY) * outW + outX) * outD'),
-        For('oc', '0', 'outD', [
-          Val('acc', '0'),
-          If('hasAcc', [Set('acc', 'accIn[outBase + oc]')]),
-          ...convTaps,
-          ...finish('outBase + oc'),
-        ]),
-      ]),
-    ]),
-  ]),
-];
+const CONV_BODY: Nest = convOutputLoops([
+  Val('acc', '0'),
+  If('hasAcc', [Set('acc', 'accIn[outBase + oc]')]),
+  ...CONV_TAPS,
+  ...finish('outBase + oc'),
+]);
 
 const FC_BODY: Nest = [
   For('b', '0', 'batches', [
@@ -85,26 +66,18 @@ export const mergeSpec: KernelSpec<'merge'> = {
       c.op.options.base === 'conv2d' ? rank(c.input(0)) === 4 && rank(c.input(1)) === 4 && rank(c.output(0)) === 4 : rank(c.input(1)) === 2),
     constraint('merge.filter-depth', 'filter depth must equal the partition input depth (conv2d) or divide the input (fullyConnected)', (c) =>
       c.op.options.base === 'conv2d' ? dim(c.input(1), 3) === dim(c.input(0), 3) : dim(c.input(1), 1) > 0 && count(c.input(0)) % dim(c.input(1), 1) === 0),
-    constraint('merge.filter-scales', 'filter needs one scale per output channel or one per tensor', (c) => {
-      const n = c.input(1)?.quant?.scale.length ?? 0;
-      return n === 1 || n === dim(c.input(1), 0);
-    }),
-    constraint('merge.bias', 'bias, if present, must be int32 with one element per output channel', (c) => {
-      const b = c.input(2);
-      return b === null || (b.dtype === 'int32' && count(b) === dim(c.input(1), 0));
-    }),
+    filterScalesConstraint('merge', (c) => c.input(1)),
+    biasConstraint('merge', (c) => c.input(2), (c) => dim(c.input(1), 0)),
     constraint('merge.output-shape', 'output shape must be that of the base op on this partition', (c) => {
       const o = c.op.options;
       const i = c.input(0);
       const f = c.input(1);
       const y = c.output(0);
       if (o.base === 'fullyConnected') return count(y) === (count(i) / dim(f, 1)) * dim(f, 0) && dim(y, -1) === dim(f, 0);
-      return dim(y, 0) === dim(i, 0) && dim(y, 1) === convOutputSize(o.padding, dim(i, 1), dim(f, 1), o.strideH, o.dilationH) &&
-        dim(y, 2) === convOutputSize(o.padding, dim(i, 2), dim(f, 2), o.strideW, o.dilationW) && dim(y, 3) === dim(f, 0);
+      return convSpatialShapeHolds(o, i, f, y) && dim(y, 3) === dim(f, 0);
     }),
-    constraint('merge.stride', 'strides and dilations must be >= 1', (c) =>
-      c.op.options.strideH >= 1 && c.op.options.strideW >= 1 && c.op.options.dilationH >= 1 && c.op.options.dilationW >= 1),
-    constraint('merge.activation', 'fused activation must be none, relu, relu6 or reluN1To1', (c) => fusableActivation(c.op.options.activation)),
+    strideConstraint('merge', (c) => c.op.options),
+    activationConstraint('merge', (c) => c.op.options.activation),
   ],
   prepare(c) {
     const o = c.op.options;
@@ -136,23 +109,14 @@ export const mergeSpec: KernelSpec<'merge'> = {
         const [, fH, fW] = filter.shape as [number, number, number, number];
         const [, outH, outW] = output.shape as [number, number, number, number];
         return {
-          ...common, batches: n, inH, inW, inD, outH, outW, fH, fW,
-          strideH: o.strideH, strideW: o.strideW, dilH: o.dilationH, dilW: o.dilationW,
-          padH: convPadding(o.strideH, o.dilationH, inH, fH, outH).before,
-          padW: convPadding(o.strideW, o.dilationW, inW, fW, outW).before,
+          ...common, batches: n, inH, inW, inD, outH, outW, fH, fW, ...convGeometry(o, inH, inW, fH, fW, outH, outW),
         };
       })();
     return {
       flags: { conv: fc ? 0 : 1, hasBias: bias ? 1 : 0, hasAcc: acc ? 1 : 0, final: final ? 1 : 0 },
       scalars,
       arrays: { mult, shift },
-      buffers: {
-        input: { kind: 'input', slot: 0 },
-        filter: { kind: 'input', slot: 1 },
-        ...(bias ? { bias: { kind: 'input', slot: 2 } as const } : {}),
-        ...(acc ? { accIn: { kind: 'input', slot: 3 } as const } : {}),
-        output: { kind: 'output', slot: 0 },
-      },
+      buffers: filterOpBuffers(bias !== null, acc ? { accIn: { kind: 'input', slot: 3 } } : {}),
       scratch: [],
     };
   },

@@ -96,11 +96,12 @@ const uint8_t* model_output(uint32_t i) {
   }
 }
 
-void model_run(void) {
+int model_run(void) {
   /* op 0: fullyConnected -> tensor 7 'sequential/dense/MatMul;sequential/dense/Relu;sequential/dense/BiasAdd' */
   mcusim_kernel_0(op0_p, op0_a_fsum, op0_a_mult, op0_a_shift, (const int32_t*)(const void*)mcusim_const_t5, (const int8_t*)(const void*)mcusim_const_t6, (const int8_t*)(void*)(arena + 16), (int8_t*)(void*)(arena + 0));
   /* op 1: fullyConnected -> tensor 8 'sequential/dense_1/MatMul;sequential/dense_1/Relu;sequential/dense_1/BiasAdd' */
   mcusim_kernel_0(op1_p, op1_a_fsum, op1_a_mult, op1_a_shift, (const int32_t*)(const void*)mcusim_const_t3, (const int8_t*)(const void*)mcusim_const_t4, (const int8_t*)(void*)(arena + 0), (int8_t*)(void*)(arena + 16));
   /* op 2: fullyConnected -> tensor 9 'StatefulPartitionedCall:0' */
   mcusim_kernel_0(op2_p, op2_a_fsum, op2_a_mult, op2_a_shift, (const int32_t*)(const void*)mcusim_const_t1, (const int8_t*)(const void*)mcusim_const_t2, (const int8_t*)(void*)(arena + 16), (int8_t*)(void*)(arena + 0));
+  return 0;
 }

@@ -3,12 +3,20 @@
 #ifndef MCUSIM_MODEL_H
 #define MCUSIM_MODEL_H
 #include <stdint.h>
+#include "mcusim_storage.h"
 
 /* Plan peak (activation arena) and the static arena (peak + variable tensors, at least 16). */
 #define MODEL_PLAN_PEAK_BYTES 32u
 #define MODEL_ARENA_BYTES 32u
 #define MODEL_NUM_INPUTS 1u
 #define MODEL_NUM_OUTPUTS 1u
+/* No Spill / Fetching ops: no storage device. */
+#define MODEL_STORAGE_SLOTS 0u
+
+/* model_run() status: 0 ok, MCUSIM_STORAGE_E_* (-1..-5) from the storage device, or: */
+#define MODEL_E_NO_STORAGE (-100) /* a storage op ran before model_set_storage() */
+#define MODEL_E_BLOCK (-101)      /* fetched block header: wrong magic, id or length */
+#define MODEL_E_CRC (-102)        /* fetched block fails its CRC-32 */
 
 extern const uint32_t model_input_bytes[];
 extern const uint32_t model_output_bytes[];
@@ -16,7 +24,8 @@ extern const uint32_t model_output_bytes[];
 uint8_t* model_input(uint32_t i);
 /* Output i's bytes after model_run(). */
 const uint8_t* model_output(uint32_t i);
-/* Runs every op once, in order. */
-void model_run(void);
+/* Runs every op once, in order; returns 0 or a negative status (above). */
+int model_run(void);
+
 
 #endif

@@ -1,0 +1,61 @@
+// Models produced by `mcusim optimize` (runPipeline, exported and re-imported through .tflite so
+// the plan travels as OfflineMemoryAllocation) as generated C on the host: tinyseg (Spill /
+// FetchingConv2D over the file-backed storage device), fdt, dmo + replacement. Built with gcc and,
+// when installed, clang (-O2 -std=c99 -Wall -Wextra -Werror); outputs byte-identical to the
+// simulator's on seeded inputs, and the spill blocks in the device file equal the simulator's.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { emitCProject, storageLayout } from '../../src/codegen/index.ts';
+import { buildZooModel, exportTflite, importTflite } from '../../src/ir/index.ts';
+import { preparePlannedModel, randomInputs, runPipeline, runPlanned } from '../../src/optimizer/index.ts';
+import { spillFootprintBytes } from '../../src/sim/index.ts';
+import { hasTool, hex, make, makeTempDir, removeDir, runHost, writeProject } from './codegen-helpers.ts';
+
+const hasCc = hasTool('cc') && hasTool('make');
+const hasClang = hasTool('clang');
+if (!hasCc) console.warn('cc or make not found: SKIPPING the optimized-model C port tests');
+if (hasCc && !hasClang) console.warn('\n*** clang not installed: optimized-model C projects are built with cc only ***\n');
+
+const CASES: readonly { readonly zoo: string; readonly passes: readonly string[] }[] = [
+  { zoo: 'tiny-unet', passes: ['tinyseg'] },
+  { zoo: 'cifar10-cnn', passes: ['fdt'] },
+  { zoo: 'mobilenet-v1-0.25-128', passes: ['dmo', 'replacement'] },
+];
+const SEED = 1;
+
+describe.skipIf(!hasCc)('C port of optimized models vs the simulator', () => {
+  const dirs: string[] = [];
+  afterAll(() => dirs.forEach(removeDir));
+  for (const c of CASES) {
+    it(`zoo:${c.zoo} optimized with ${c.passes.join('+')}: host C = simulator (seed ${SEED})`, () => {
+      const optimized = runPipeline(buildZooModel(c.zoo), c.passes, { flags: {} }).model;
+      const model = importTflite(exportTflite(optimized));
+      const pm = preparePlannedModel(model);
+      const project = emitCProject(pm, { modelName: `${c.zoo}+${c.passes.join('+')}` });
+      const report = c.passes.includes('tinyseg') ? `, ${project.summary.storageSlots} spill slot(s), staging ${project.summary.stagingBytes} B` : '';
+      console.log(`${c.zoo} (${c.passes.join('+')}): plan peak ${pm.plan.peakBytes} B, arena ${project.summary.arenaBytes} B${report}`);
+      if (c.passes.includes('tinyseg')) expect(project.summary.storageSlots).toBeGreaterThan(0);
+      const inputs = randomInputs(model.graph, SEED);
+      const sim = runPlanned(pm, { inputs }).outputs;
+      const compilers = hasClang ? ['cc', 'clang'] : ['cc'];
+      for (const cc of compilers) {
+        const dir = makeTempDir(`cg-opt-${c.zoo}-${cc}`);
+        dirs.push(dir);
+        writeProject(project, dir);
+        make(dir, 'host', [`CC=${cc}`]);
+        const got = runHost(dir, inputs, model.graph.outputs.length);
+        sim.forEach((s, i) => expect(hex(got[i] as Uint8Array), `${cc} seed ${SEED} output ${i}`).toBe(hex(s)));
+        const store = pm.runtime.spillStore;
+        if (store === null) continue;
+        // The device file holds the simulator's spill blocks at the simulator's addresses.
+        const file = new Uint8Array(readFileSync(join(dir, 'io/out/storage.bin')));
+        expect(file.length).toBe(store.device.geometry.sizeBytes);
+        for (const s of storageLayout(pm.graph, store).slots) {
+          const foot = spillFootprintBytes(store.device, s.sizeBytes);
+          expect(hex(file.subarray(s.addr, s.addr + foot)), `${cc} slot ${s.slot} block`).toBe(hex(store.device.read(s.addr, foot).bytes));
+        }
+      }
+    }, 240_000);
+  }
+});
