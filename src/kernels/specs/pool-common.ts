@@ -4,6 +4,8 @@
 import type { Pool2dOptions } from '../../ir/index.ts';
 import { convOutputSize, convPadding } from '../../ir/index.ts';
 import { activationRange } from '../quant.ts';
+import type { Nest, Stmt } from '../nest.ts';
+import { For, Let, Set, Store, Val } from '../nest.ts';
 import type { Constraint, OpContext, Prepared } from '../spec.ts';
 import { constraint, dim, fusableActivation, isInt8Quantized, rank, scaleOf, zeroPointOf } from './common.ts';
 
@@ -56,4 +58,37 @@ export function preparePool(c: PoolCtx): Prepared {
     buffers: { input: { kind: 'input', slot: 0 }, output: { kind: 'output', slot: 0 } },
     scratch: [],
   };
+}
+
+/**
+ * The pooling loop nest of TFLM's reference MaxPool / AveragePool: batch, out_y, out_x, channel,
+ * then the filter window clipped to the input. Only the accumulator differs between the two:
+ * its initial value, its update with the input element `x`, and the stored expression of `acc`.
+ * `windowLets` are computed once per output position (after the clipped bounds).
+ */
+export function poolNest(acc: { readonly init: string; readonly update: (x: string) => string; readonly store: string }, windowLets: readonly Stmt[] = []): Nest {
+  return [
+    For('b', '0', 'batches', [
+      For('outY', '0', 'outH', [
+        Let('inYOrigin', 'outY * strideH - padH'),
+        Let('fyStart', 'max(0, -inYOrigin)'),
+        Let('fyEnd', 'min(fH, inH - inYOrigin)'),
+        For('outX', '0', 'outW', [
+          Let('inXOrigin', 'outX * strideW - padW'),
+          Let('fxStart', 'max(0, -inXOrigin)'),
+          Let('fxEnd', 'min(fW, inW - inXOrigin)'),
+          ...windowLets,
+          Let('outBase', '((b * outH + outY) * outW + outX) * depth'),
+          For('ch', '0', 'depth', [
+            Val('acc', acc.init),
+            For('fy', 'fyStart', 'fyEnd', [
+              Let('rowBase', '(b * inH + inYOrigin + fy) * inW + inXOrigin'),
+              For('fx', 'fxStart', 'fxEnd', [Set('acc', acc.update('input[(rowBase + fx) * depth + ch]'))]),
+            ]),
+            Store('output', 'outBase + ch', acc.store),
+          ]),
+        ]),
+      ]),
+    ]),
+  ];
 }
