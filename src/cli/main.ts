@@ -5,6 +5,7 @@ import { registerCodegen } from './commands/codegen.ts';
 import { registerConformance } from './commands/conformance.ts';
 import { registerInspect } from './commands/inspect.ts';
 import { registerLatency } from './commands/latency.ts';
+import { registerSweep } from './commands/sweep.ts';
 import { registerRun } from './commands/run.ts';
 import { registerOptimize } from './commands/optimize.ts';
 import { registerVerify } from './commands/verify.ts';
@@ -30,6 +31,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
   registerConformance(program, setExit);
   registerCodegen(program, setExit);
   registerLatency(program, setExit);
+  registerSweep(program, setExit);
   for (const cmd of program.commands) {
     cmd.exitOverride();
     for (const sub of cmd.commands) sub.exitOverride();

@@ -41,6 +41,8 @@ export interface TransposeConvOptions {
   readonly activation: Activation;
   /** TinySeg §5.3: int16 accumulator scratch, set only where a bound proves the sums fit. */
   readonly scratchInt16?: boolean;
+  /** mcusim extension: gather form without the int32 scratch (same sums, bit-exact). */
+  readonly scratchFree?: boolean;
 }
 export interface Pool2dOptions {
   readonly padding: Padding;
@@ -91,13 +93,17 @@ export interface StridedSliceOptions {
 export interface LeakyReluOptions {
   readonly alpha: number;
 }
-/** TinySeg Spill (Table 1): writes its one input to storage slot `id`; no outputs. */
+/**
+ * TinySeg Spill (Table 1): writes its one input to storage slot `id`; no outputs. The slot is a
+ * tensor index, the spilled tensor's, as in TinySeg's runtime (custom-ops.ts).
+ */
 export interface SpillOptions {
   readonly id: number;
 }
 /**
- * TinySeg Fetching (Table 1): fetches slot `victim` and concatenates it, at position `nth`,
- * with the op's inputs along `axis` (no inputs: the fetched tensor itself).
+ * TinySeg Fetching (Table 1): fetches slot `victim` (the spilled tensor's index, whose shape is the
+ * fetched part's) and concatenates it, at position `nth`, with the op's inputs along `axis` (no
+ * inputs: the fetched tensor itself).
  */
 export interface FetchingOptions {
   readonly victim: number;

@@ -36,7 +36,8 @@ export function fuseFetching(graph: Graph, f: number, allow: readonly FusionKind
     if (fetch.inputs.length === 0 || normAxis(o.axis, rank) === axis) {
       const pos = next.inputs.indexOf(out);
       const inputs = [...next.inputs.slice(0, pos), ...fetch.inputs, ...next.inputs.slice(pos + 1)];
-      fused = { kind: 'fetching', inputs, outputs: next.outputs, options: { victim: o.victim, nth: pos + o.nth, axis: next.options.axis } };
+      // A non-negative axis: TinySeg's option byte is a u8 (custom-ops.ts).
+      fused = { kind: 'fetching', inputs, outputs: next.outputs, options: { victim: o.victim, nth: pos + o.nth, axis } };
       kind = 'concatenation';
     }
   } else if (next.kind === 'conv2d' && allow.includes('conv2d') && next.inputs[0] === out && !next.inputs.slice(1).includes(out) && fetch.inputs.length > 0 && normAxis(o.axis, rank) === rank - 1 && rank === 4) {

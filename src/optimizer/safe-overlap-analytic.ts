@@ -225,6 +225,9 @@ export function overlapShapeOf(op: Op, graph: Graph, p: Pair): OverlapShape {
     case 'averagePool2d':
       return nest(windowNest(op, p, { ...op.options, dilationH: 1, dilationW: 1 }, 'pool'));
     case 'transposeConv':
+      // Scratch-free gather form (mcusim): output-ordered, reading input rows near outY / stride,
+      // not affine in the output index; the trivial gather bound stays a safe lower bound.
+      if (op.options.scratchFree === true) return nest(unknownGather(n));
       // int8/int16: accumulate into an int32 scratch, then write the output; float: the
       // reference zeroes the output first and accumulates into it.
       return p.input.dtype === 'float32' ? { kind: 'writesFirst' } : { kind: 'readsFirst' };

@@ -3,6 +3,8 @@
 // y only receives filter taps fy with fy = (y + pad) mod stride, so for output channel oc
 // |partial sum| <= max|x - zp| * max over tap residue classes of sum |filter[oc, fy, fx, ic]|,
 // with the input's value range narrowed by its producer's fused activation clamp.
+// Where the bound does not prove int16, the TinySeg step keeps int32; mcusim can instead run that
+// TransposeConv in its scratch-free gather form (kernels/specs/transpose-conv.ts), reported apart.
 import type { Graph, Op, OpOf, Tensor } from '../ir/index.ts';
 import { activationRange } from '../kernels/index.ts';
 
@@ -13,6 +15,8 @@ export interface ScratchBound {
   /** Proven bound on |every partial sum| in the scratch; null when it cannot be bounded. */
   readonly boundAbs: number | null;
   readonly fits: boolean;
+  /** int16: proven (TinySeg); scratchFree: gather form (mcusim extension); int32: kept as TFLM. */
+  readonly mode: 'int16' | 'scratchFree' | 'int32';
   readonly savedBytes: number;
 }
 
@@ -54,7 +58,7 @@ export function transposeConvScratchBound(graph: Graph, opIndex: number): Scratc
   const input = graph.tensors[op.inputs[2] ?? -1];
   const output = graph.tensors[op.outputs[0] ?? -1];
   const outCount = output ? output.shape.reduce((a, b) => a * b, 1) : 0;
-  const none = { opIndex, boundAbs: null, fits: false, savedBytes: 0 };
+  const none = { opIndex, boundAbs: null, fits: false, mode: 'int32', savedBytes: 0 } as const;
   if (filter === undefined || input === undefined || input.dtype !== 'int8' || input.quant === null) return none;
   const zp = input.quant.zeroPoint[0] ?? 0;
   const r = valueRange(graph, op.inputs[2] ?? -1);
@@ -66,17 +70,29 @@ export function transposeConvScratchBound(graph: Graph, opIndex: number): Scratc
     bound = Math.max(bound, b * maxAbsIn);
   }
   const fits = bound <= INT16_MAX;
-  return { opIndex, boundAbs: bound, fits, savedBytes: fits ? outCount * 2 : 0 };
+  return { opIndex, boundAbs: bound, fits, mode: fits ? 'int16' : 'int32', savedBytes: fits ? outCount * 2 : 0 };
 }
 
-/** Marks every provably safe int8 TransposeConv int16-scratch; returns the graph and every bound. */
-export function quantizeScratch(graph: Graph): { readonly graph: Graph; readonly bounds: readonly ScratchBound[] } {
+/**
+ * Marks every provably safe int8 TransposeConv int16-scratch; with `scratchFree`, every other one
+ * runs scratch-free instead of keeping its int32 scratch. Returns the graph and every bound.
+ */
+export function quantizeScratch(graph: Graph, options: { readonly scratchFree?: boolean } = {}): { readonly graph: Graph; readonly bounds: readonly ScratchBound[] } {
   const bounds: ScratchBound[] = [];
   const ops = graph.ops.map((op, i): Op => {
-    if (op.kind !== 'transposeConv' || op.options.scratchInt16 === true) return op;
+    if (op.kind !== 'transposeConv' || op.options.scratchInt16 === true || op.options.scratchFree === true) return op;
     const b = transposeConvScratchBound(graph, i);
-    bounds.push(b);
-    return b.fits ? { ...op, options: { ...op.options, scratchInt16: true } } : op;
+    if (b.fits) {
+      bounds.push(b);
+      return { ...op, options: { ...op.options, scratchInt16: true } };
+    }
+    if (options.scratchFree !== true) {
+      bounds.push(b);
+      return op;
+    }
+    const outCount = (graph.tensors[op.outputs[0] ?? -1]?.shape ?? []).reduce((a, d) => a * d, 1);
+    bounds.push({ ...b, mode: 'scratchFree', savedBytes: outCount * 4 });
+    return { ...op, options: { ...op.options, scratchFree: true } };
   });
   return { graph: { ...graph, ops }, bounds };
 }

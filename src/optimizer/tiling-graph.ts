@@ -2,7 +2,7 @@
 // constant tensors (weights, biases, per-channel quantization) along one axis, partition tensors,
 // near-equal partition sizes, and rebuilding a graph with a chain of ops replaced by a tiled block
 // (unreferenced tensors dropped, indices renumbered, a stale offline plan removed).
-import { InternalError, OFFLINE_PLAN_METADATA_NAME, DTYPE_BYTES, elementCount } from '../ir/index.ts';
+import { InternalError, OFFLINE_PLAN_METADATA_NAME, DTYPE_BYTES, elementCount, remapOpTensors, storageSlotOf } from '../ir/index.ts';
 import type { Graph, Model, Op, Quantization, Tensor } from '../ir/index.ts';
 
 /** `total` split into `n` contiguous parts whose sizes differ by at most one: [start, size] each. */
@@ -111,6 +111,9 @@ export function compactGraph(graph: Graph): Graph {
   graph.ops.forEach((op) => {
     op.inputs.forEach(mark);
     op.outputs.forEach(mark);
+    // A Spill / Fetching slot names the spilled tensor (TinySeg's layout): keep it, renumber it.
+    const slot = storageSlotOf(op);
+    if (slot !== null) mark(slot);
   });
   const map = new Array<number>(graph.tensors.length).fill(-1);
   const tensors: Tensor[] = [];
@@ -120,7 +123,7 @@ export function compactGraph(graph: Graph): Graph {
     tensors.push(t);
   });
   const re = (t: number): number => (t < 0 ? t : (map[t] ?? -1));
-  const ops = graph.ops.map((op) => ({ ...op, inputs: op.inputs.map(re), outputs: op.outputs.map(re) }) as Op);
+  const ops = graph.ops.map((op) => remapOpTensors(op, re));
   return { ...graph, tensors, ops, inputs: graph.inputs.map(re), outputs: graph.outputs.map(re) };
 }
 

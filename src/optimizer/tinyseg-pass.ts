@@ -3,17 +3,20 @@
 // tensors live at the peak, optional partial spilling sized from the target reduction, Spill +
 // Fetching with the following Concatenation merged into the Fetching (Algorithm 3), kept only
 // when the TFLM-greedy peak drops, until `targetBytes` is met; (3) fused fetching into Conv2D.
-// Flags: scratchQuant=false (or no-scratch-quant) skips step 1; spillPercent=P spills P% of the
-// victim's channels (Figure 14 sweep), one victim.
+// Step 1 turns int32 scratch into int16 only where proven; mcusim then runs every other
+// TransposeConv scratch-free (gather form, same sums; beyond TinySeg, reported per op).
+// Flags: scratchQuant=false (or no-scratch-quant) skips step 1; scratchFree=false keeps the paper's
+// step alone; spillPercent=P spills P% of the victim's channels (Figure 14 sweep), one victim;
+// fusedFetching=false stops after spilling (Table 5's "+ Tensor spilling" row).
 import type { Graph, Model } from '../ir/index.ts';
-import { byteSize, withScratchInt16Metadata } from '../ir/index.ts';
+import { byteSize, withScratchModeMetadata } from '../ir/index.ts';
 import { analyzePeak, coldRangeLength, computeColdRanges, greedyPeakBytes, withGraph } from './cold-ranges.ts';
 import { fuseFetchingChain } from './fused-fetch.ts';
 import { alignedSpillChannels, splitForPartialSpill } from './partial-spill.ts';
 import type { OptimizerPass, PassOptions, PassResult } from './pass.ts';
 import type { ScratchBound } from './scratch-quant.ts';
 import { quantizeScratch } from './scratch-quant.ts';
-import { nextSlot, spillTensor } from './spill-transform.ts';
+import { spillTensor } from './spill-transform.ts';
 
 export interface TinySegStep {
   readonly step: 'scratch quantization' | 'spilling' | 'fused fetching';
@@ -60,7 +63,6 @@ function trySpill(graph: Graph, v: number, start: number, end: number, reduction
   const bytes = byteSize(t.dtype, t.shape);
   const channels = percent !== undefined ? Math.round((c * percent) / 100) : bytes > reductionBytes ? alignedSpillChannels(t, reductionBytes) : c;
   if (channels <= 0 || c <= 0) return null;
-  const slot = nextSlot(graph);
   let g = graph;
   let victim = v;
   let [s, e] = [start, end];
@@ -68,11 +70,11 @@ function trySpill(graph: Graph, v: number, start: number, end: number, reduction
     const split = splitForPartialSpill(g, v, start, end, channels);
     [g, victim, s, e] = [split.graph, split.part, split.splitOp, split.concatOp];
   }
-  const spilled = spillTensor(g, victim, s, e, slot);
+  const spilled = spillTensor(g, victim, s, e);
   const fused = fuseFetchingChain(spilled.graph, spilled.fetchingOp, ['concatenation']);
   const peakBytes = greedyPeakBytes(fused.graph);
   const spilledBytes = channels === c ? bytes : (bytes / c) * channels;
-  return { graph: fused.graph, peakBytes, decision: { tensor: t.name, slot, bytes: spilledBytes, channels, ofChannels: c, coldRange: [start, end], peakBytes } };
+  return { graph: fused.graph, peakBytes, decision: { tensor: t.name, slot: spilled.slot, bytes: spilledBytes, channels, ofChannels: c, coldRange: [start, end], peakBytes } };
 }
 
 /** Algorithm 1 over spilling: returns the final graph and the spills kept. */
@@ -128,28 +130,38 @@ function fuseConvs(graph: Graph, fusions: string[]): Graph {
   return g;
 }
 
+function scratchNote(b: ScratchBound): string {
+  const bound = `|partial sums| <= ${b.boundAbs ?? 'unknown'}`;
+  switch (b.mode) {
+    case 'int16': return `op ${b.opIndex} transposeConv: scratch int32 -> int16 (${bound}, proven)`;
+    case 'int32': return `op ${b.opIndex} transposeConv: scratch kept int32 (${bound} does not prove int16)`;
+    case 'scratchFree': return `op ${b.opIndex} transposeConv: int16 not proven (${bound}); runs scratch-free (mcusim gather form, not in TinySeg; -${b.savedBytes} B of scratch)`;
+  }
+}
+
 export function runTinySeg(model: Model, options: PassOptions): PassResult {
   const notes: string[] = [];
   const original = greedyPeakBytes(model.graph);
   const pct = (p: number): number => Math.round((1000 * (original - p)) / Math.max(1, original)) / 10;
   const steps: TinySegStep[] = [];
   const sq = flag(options, 'scratchQuant', 'scratch-quant') !== false && flag(options, 'noScratchQuant', 'no-scratch-quant') !== true;
+  const scratchFree = flag(options, 'scratchFree', 'scratch-free') !== false && flag(options, 'noScratchFree', 'no-scratch-free') !== true;
   const pRaw = flag(options, 'spillPercent', 'spill-percent');
   const percent = pRaw === undefined ? undefined : Math.min(100, Math.max(0, Number(pRaw)));
   let g = model.graph;
   let bounds: readonly ScratchBound[] = [];
   if (sq) {
-    const q = quantizeScratch(g);
+    const q = quantizeScratch(g, { scratchFree });
     bounds = q.bounds;
     g = q.graph;
-    for (const b of bounds) notes.push(b.fits ? `op ${b.opIndex} transposeConv: scratch int32 -> int16 (|partial sums| <= ${b.boundAbs})` : `op ${b.opIndex} transposeConv: scratch kept int32 (bound ${b.boundAbs ?? 'unknown'} > 32767)`);
+    for (const b of bounds) notes.push(scratchNote(b));
   }
   steps.push({ step: 'scratch quantization', peakBytes: greedyPeakBytes(g), reductionPct: pct(greedyPeakBytes(g)) });
   const spilled = percent === 0 ? { graph: g, spills: [] } : spillLoop(g, options, percent, notes);
   g = spilled.graph;
   steps.push({ step: 'spilling', peakBytes: greedyPeakBytes(g), reductionPct: pct(greedyPeakBytes(g)) });
   const fusions: string[] = [];
-  g = fuseConvs(g, fusions);
+  if (flag(options, 'fusedFetching', 'fused-fetching') !== false) g = fuseConvs(g, fusions);
   notes.push(...fusions);
   const final = greedyPeakBytes(g);
   steps.push({ step: 'fused fetching', peakBytes: final, reductionPct: pct(final) });
@@ -157,7 +169,7 @@ export function runTinySeg(model: Model, options: PassOptions): PassResult {
   if (!applied) notes.push('the model is returned unchanged');
   const details: TinySegDetails = { steps, scratchBounds: bounds, spills: spilled.spills, fusions };
   options.log?.(steps.map((s) => `${s.step}: ${s.peakBytes} B (-${s.reductionPct}%)`).join('; '));
-  return { model: applied ? withScratchInt16Metadata(withGraph(model, g)) : model, report: { pass: 'tinyseg', peakBytesBefore: original, peakBytesAfter: applied ? final : original, applied, notes, details } };
+  return { model: applied ? withScratchModeMetadata(withGraph(model, g)) : model, report: { pass: 'tinyseg', peakBytesBefore: original, peakBytesAfter: applied ? final : original, applied, notes, details } };
 }
 
 export const tinysegPass: OptimizerPass = {

@@ -114,8 +114,9 @@ function storedPayload(setup: Setup, t: StorageTransfer): { stored: Uint8Array; 
   return { stored: new Uint8Array(size), raw: null, compression: 'assumed' };
 }
 
+/** TinySeg's _erase() hands the whole region to the driver in one erase(addr, size) call. */
 function eraseUsOf(device: StorageDevice, region: StorageRegion): number {
-  return sectorsCovering(device.geometry, region.startAddr, region.endAddr - region.startAddr).length * device.eraseTimeUs();
+  return device.eraseRangeUs(region.startAddr, region.endAddr - region.startAddr);
 }
 
 function eraseRegion(device: StorageDevice, region: StorageRegion): void {

@@ -40,3 +40,34 @@ describe('mcusim latency', () => {
     }
   });
 });
+
+describe('mcusim latency --table', () => {
+  it('prints the Table 5 grid as JSON: 6 steps x 3 storages, remote async null, paper cells with --paper', () => {
+    const r = mcusim('latency', 'zoo:tiny-unet', '--table', '--paper', '--json');
+    expect(r.code).toBe(0);
+    expect(r.stderr.trim().split('\n')).toHaveLength(6);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.rows.map((x: { step: string }) => x.step)).toEqual(['original', 'tempQuant', 'spilling', 'fusedFetching', 'compression', 'asyncErase']);
+    expect(doc.rows[0].ms).toEqual({ internal: 1190, external: 1190, remote: 1190 });
+    expect(doc.rows[5].ms.remote).toBeNull();
+    expect(doc.rows[5].paperMs).toEqual({ internal: 1270, external: 1718, remote: null });
+    const single = JSON.parse(mcusim('latency', 'zoo:tiny-unet', '--json').stdout);
+    expect(doc.rows[0].ms.internal).toBe(single.totalMs);
+  });
+
+  it('prints a table shaped like Table 5 with got / paper cells', () => {
+    const r = mcusim('latency', 'zoo:tiny-unet', '--table', '--paper');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Internal ms.*External ms.*Remote ms/);
+    expect(r.stdout).toMatch(/^Original model\s+\d+\s+1190\.0 \/ 1190 \(\+0\.0%\)/m);
+    expect(r.stdout).toMatch(/^\+ Async\. block operation .*N\/A \/ N\/A$/m);
+  });
+
+  it('rejects single-cell options with --table and table options without it (exit 2)', () => {
+    for (const args of [['--table', '--storage', 'remote'], ['--table', '--compress'], ['--table', '--async-erase'], ['--paper'], ['--no-scratch-free']]) {
+      const r = mcusim('latency', 'zoo:tiny-unet', ...args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/^E_USAGE: /);
+    }
+  });
+});

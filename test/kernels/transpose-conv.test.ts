@@ -1,12 +1,13 @@
 // TransposeConv int8: TFLM oracle vectors through every reading of the spec, the scratch buffer
 // declared exactly as micro transpose_conv.cc requests it, the scatter loop order in the trace,
-// and seeded random cases beyond the vectors (fast == traced == C, walk == trace).
+// and seeded random cases beyond the vectors (fast == traced == C, walk == trace); the
+// scratch-free gather form against the same vectors and the scatter form.
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
 import { decodeTraceEvent, prepareOp, scratchRequests } from '../../src/kernels/index.ts';
 import type { ConformanceSetup, VectorCase } from '../../src/sim/index.ts';
 import { setupVectorCase } from '../../src/sim/index.ts';
-import { collectTrace, hasGcc, hex, oracleReplaySuite, replayAgrees, runC, runSetup, vt } from './replay-helpers.ts';
+import { collectTrace, hasGcc, hex, loadCases, oracleReplaySuite, replayAgrees, runC, runSetup, vt } from './replay-helpers.ts';
 
 oracleReplaySuite('TRANSPOSE_CONV');
 
@@ -85,6 +86,46 @@ describe('transposeConv seeded property cases', () => {
       const s = setupVectorCase(transposeConvCase(rng, i));
       const r = replayAgrees(s);
       expect(r.same, `seed ${seed} case ${i}`).toBe(true);
+      setups.push(s);
+      fast.push(...r.fast.map(hex));
+    }
+    if (hasGcc) expect(runC(setups), `seed ${seed}`).toEqual(fast);
+  });
+});
+
+/** The same case with the scratch-free gather form (mcusim extension): no scratch buffer. */
+function gatherForm(s: ConformanceSetup): ConformanceSetup {
+  const ops = s.graph.ops.map((o) => (o.kind === 'transposeConv' ? { ...o, options: { ...o.options, scratchFree: true } } : o));
+  return { ...s, graph: { ...s.graph, ops }, scratchOffsets: [] };
+}
+
+describe('transposeConv scratch-free gather form', () => {
+  it('declares no scratch', () => {
+    const s = gatherForm(setupVectorCase(transposeConvCase(seedrandom('tconv-gather-decl'), 0)));
+    expect(prepareOp(s.graph, 0).prepared.scratch).toEqual([]);
+    expect(scratchRequests(s.graph, 0)).toEqual([]);
+  });
+
+  it('gives the TFLM bytes on every oracle vector', () => {
+    const cases = loadCases('TRANSPOSE_CONV');
+    expect(cases.length).toBeGreaterThan(0);
+    for (const c of cases) {
+      const s = gatherForm(setupVectorCase(c));
+      expect(runSetup(s).map(hex), `vector ${c.id}`).toEqual(s.expected.map(hex));
+    }
+  });
+
+  const seed = 'tconv-gather-1';
+  it(`equals the scatter form on seeded cases: fast == traced, walk == trace, C == fast (seed ${seed})`, () => {
+    const rng = seedrandom(seed);
+    const setups: ConformanceSetup[] = [];
+    const fast: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      const scatter = setupVectorCase(transposeConvCase(rng, i));
+      const s = gatherForm(scatter);
+      const r = replayAgrees(s);
+      expect(r.same, `seed ${seed} case ${i}`).toBe(true);
+      expect(r.fast.map(hex), `seed ${seed} case ${i}`).toEqual(runSetup(scatter).map(hex));
       setups.push(s);
       fast.push(...r.fast.map(hex));
     }

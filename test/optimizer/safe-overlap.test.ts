@@ -144,6 +144,27 @@ describe('safe overlap by three methods', () => {
     });
   }
 
+  it('transposeConv scratch-free gather form: 60 random configs', () => {
+    for (let i = 0; i < 60; i++) {
+      const seed = `transposeConv-gather-${i}`;
+      const plain = buildSingleOpGraph(randomSpec('transposeConv', seedrandom(seed), seed));
+      const g = { ...plain, ops: plain.ops.map((o) => (o.kind === 'transposeConv' ? { ...o, options: { ...o.options, scratchFree: true } } : o)) };
+      const ctx = `seed ${seed}`;
+      const alg = safeOverlap(g, 0, { method: 'algorithmic' });
+      expect(safeOverlap(g, 0, { method: 'trace' }), ctx).toBe(alg);
+      expect(alg, ctx).toBeGreaterThanOrEqual(safeOverlap(g, 0, { method: 'analytic' }));
+      const disjoint = tracedRun(layoutOp(g, null));
+      const at = tracedRun(layoutOp(g, alg));
+      expect(at.tracer.violations().map((v) => v.message), ctx).toEqual([]);
+      expect(at.outputs, ctx).toEqual(disjoint.outputs);
+      expect(at.outputs, ctx).toEqual(tracedRun(layoutOp(plain, null)).outputs);
+      const l = layoutOp(g, null);
+      const ob = byteSize(g.tensors[l.output]!.dtype, g.tensors[l.output]!.shape);
+      const ib = byteSize(g.tensors[l.input]!.dtype, g.tensors[l.input]!.shape);
+      if (alg < ob && alg < ib) expect(tracedRun(layoutOp(g, alg + 1)).tracer.violationCounts().clobber, ctx).toBeGreaterThan(0);
+    }
+  });
+
   it('element scaling multiplies exact O_s consistently (trace == algorithmic at 4 B)', () => {
     const rng = seedrandom('scale');
     for (let i = 0; i < 20; i++) {

@@ -7,13 +7,26 @@ import { PASSES, preparePlannedModel, runPipeline, runPlanned } from '../../src/
 import type { LatencyOptions } from '../../src/sim/index.ts';
 import { estimateLatency, niclaVision, storageTransfers } from '../../src/sim/index.ts';
 
-const CELLS: readonly { readonly name: string; readonly paperMs: number; readonly opts: Omit<LatencyOptions, 'target'> }[] = [
+/**
+ * `gap` marks a cell known to be outside 15% with datasheet-level parameters (issue 5, open);
+ * its test is `it.fails` and flips to failing, to be made a plain cell, once it is in.
+ */
+const CELLS: readonly { readonly name: string; readonly paperMs: number; readonly opts: Omit<LatencyOptions, 'target'>; readonly gap?: string }[] = [
   { name: 'internal', paperMs: 2430, opts: { storage: 'internal' } },
   { name: 'external', paperMs: 2511, opts: { storage: 'external' } },
-  { name: 'remote', paperMs: 1587, opts: { storage: 'remote' } },
+  {
+    name: 'remote', paperMs: 1587, opts: { storage: 'remote' },
+    gap: 'USB HS link + estimated mbed USBCDC / Stream::readBytes costs give ~57 ms of transfer, the paper ~390 ms',
+  },
   { name: 'internal+compress+async', paperMs: 1270, opts: { storage: 'internal', compress: true, asyncErase: true } },
-  { name: 'external+compress+async', paperMs: 1718, opts: { storage: 'external', compress: true, asyncErase: true } },
-  { name: 'remote+compress', paperMs: 1470, opts: { storage: 'remote', compress: true } },
+  {
+    name: 'external+compress+async', paperMs: 1718, opts: { storage: 'external', compress: true, asyncErase: true },
+    gap: 'zoo weights compress the spilled tensor to 39% (117 pages x 2 ticks); 1718 ms would need ~260 pages',
+  },
+  {
+    name: 'remote+compress', paperMs: 1470, opts: { storage: 'remote', compress: true },
+    gap: 'same remote transfer gap as the uncompressed remote cell',
+  },
 ];
 
 const hasPass = Object.prototype.hasOwnProperty.call(PASSES, 'tinyseg');
@@ -47,9 +60,13 @@ describe.skipIf(!hasPass)(title, () => {
     expect(ms('remote+compress')).toBeLessThan(ms('remote'));
   });
 
-  // KNOWN GAP (issue 5, open): remote and compressed cells are off by 15-25% with datasheet-level
-  // parameters; this test flips to failing (and must become a plain `it`) once every cell is in.
-  it.fails('KNOWN GAP: every optimized cell within 15% of Table 5', () => {
-    for (const r of rows) expect(Math.abs(r.errorPct), `${r.cell}: ${r.gotMs} ms vs ${r.paperMs} ms`).toBeLessThanOrEqual(15);
-  });
+  for (const c of CELLS) {
+    const check = (): void => {
+      const r = rows.find((x) => x.cell === c.name);
+      expect(r, c.name).toBeDefined();
+      expect(Math.abs(r?.errorPct ?? Number.NaN), `${c.name}: ${r?.gotMs} ms vs ${c.paperMs} ms`).toBeLessThanOrEqual(15);
+    };
+    if (c.gap === undefined) it(`${c.name} within 15% of ${c.paperMs} ms`, check);
+    else it.fails(`KNOWN GAP ${c.name} (${c.gap})`, check);
+  }
 });

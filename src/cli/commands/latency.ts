@@ -2,24 +2,31 @@
 // [--async-erase] [--compress] [--seed N] [--json] [--svg FILE]`: one inference's latency on a board
 // (DESIGN.md §9; TinySeg Table 5 / Figure 13 breakdown). With --compress the spilled tensors' bytes come
 // from a real run with all-zero inputs (TinySeg's benchmark sketch), or seeded random ones with --seed.
+// `--table [--paper] [--no-scratch-free]`: the whole Table 5 grid (tinysegLatencyTable), steps x storage.
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { UsageError, byteSize } from '../../ir/index.ts';
-import { preparePlannedModel, runPlanned } from '../../optimizer/index.ts';
-import type { KernelLibrary, LatencyReport } from '../../sim/index.ts';
-import { DEFAULT_TARGET_NAME, STORAGE_KINDS, estimateLatency, getTarget, isStorageKind, listTargets, renderTimelineSvg, storageTransfers } from '../../sim/index.ts';
+import type { Model } from '../../ir/index.ts';
+import { UsageError } from '../../ir/index.ts';
+import type { LatencyTable } from '../../optimizer/index.ts';
+import { TINYSEG_TABLE5_PAPER_MS, estimateModelLatency, tinysegLatencyTable } from '../../optimizer/index.ts';
+import type { KernelLibrary, LatencyReport, TargetProfile } from '../../sim/index.ts';
+import { DEFAULT_TARGET_NAME, STORAGE_KINDS, getTarget, isStorageKind, listTargets, renderTimelineSvg } from '../../sim/index.ts';
 import { renderTable } from '../format.ts';
 import { loadModel } from '../load-model.ts';
 
 interface LatencyCliOptions {
   readonly target: string;
   readonly kernels: string;
-  readonly storage: string;
+  readonly storage?: string;
   readonly asyncErase?: boolean;
   readonly compress?: boolean;
   readonly seed?: string;
   readonly json?: boolean;
   readonly svg?: string;
+  readonly table?: boolean;
+  readonly paper?: boolean;
+  /** Commander's `--no-scratch-free` sets this to false. */
+  readonly scratchFree?: boolean;
 }
 
 const LIBRARIES: readonly KernelLibrary[] = ['reference', 'cmsis-nn'];
@@ -52,24 +59,65 @@ function textReport(r: LatencyReport): string {
   ].join('\n');
 }
 
+/** "2606.3", or with the paper's cell "2606.3 / 2430 (+7.3%)"; null is the paper's "N/A". */
+function tableCell(got: number | null, paper: number | null | undefined): string {
+  const g = got === null ? 'N/A' : got.toFixed(1);
+  if (paper === undefined) return g;
+  if (got === null || paper === null) return `${g} / ${paper ?? 'N/A'}`;
+  const pct = (got / paper - 1) * 100;
+  return `${g} / ${paper} (${pct >= 0 ? '+' : ''}${pct.toFixed(1)}%)`;
+}
+
+function textTable(modelArg: string, t: LatencyTable, target: TargetProfile, seed: number | null, paper: boolean): string {
+  const headers = ['step', 'peak B', ...STORAGE_KINDS.map((s) => `${s[0]?.toUpperCase()}${s.slice(1)} ms${paper ? ' (got / paper)' : ''}`)];
+  const rows = t.rows.map((r) => [r.label, r.peakBytes, ...STORAGE_KINDS.map((s) => tableCell(r.ms[s], paper ? TINYSEG_TABLE5_PAPER_MS[r.step][s] : undefined))]);
+  const cal = target.computeCalibration[t.library];
+  return [
+    `TinySeg Table 5 for ${modelArg}: target ${t.target}, kernels ${t.library}${t.scratchFree ? '' : ', paper scratch step only (no scratch-free TransposeConv)'}`,
+    renderTable(headers, rows),
+    `compute ${cal === undefined ? 'uncalibrated' : `scale ${cal.scale.toFixed(4)} from ${cal.source}`}; compressed payloads from a run of the final model with ${seed === null ? 'all-zero' : `seed ${seed}`} inputs`,
+    '',
+  ].join('\n');
+}
+
+/** --table computes every cell itself; the single-cell options and the table-only ones exclude each other. */
+function checkTableOptions(opts: LatencyCliOptions): void {
+  if (opts.table === true) {
+    const clash = [['--storage', opts.storage !== undefined], ['--async-erase', opts.asyncErase === true], ['--compress', opts.compress === true], ['--svg', opts.svg !== undefined]] as const;
+    const bad = clash.filter(([, on]) => on).map(([name]) => name);
+    if (bad.length > 0) throw new UsageError(`--table computes every storage / compression / async-erase cell; drop ${bad.join(', ')}`);
+  } else {
+    const onlyTable = [['--paper', opts.paper === true], ['--no-scratch-free', opts.scratchFree === false]] as const;
+    const bad = onlyTable.filter(([, on]) => on).map(([name]) => name);
+    if (bad.length > 0) throw new UsageError(`${bad.join(', ')} only apply with --table`);
+  }
+}
+
+function runTable(modelArg: string, model: Model, target: TargetProfile, library: KernelLibrary, seed: number | null, opts: LatencyCliOptions): number {
+  const table = tinysegLatencyTable(model, {
+    target, library, seed, scratchFree: opts.scratchFree !== false,
+    log: (line) => void process.stderr.write(`${line}\n`),
+  });
+  if (opts.json) {
+    const rows = opts.paper ? table.rows.map((r) => ({ ...r, paperMs: TINYSEG_TABLE5_PAPER_MS[r.step] })) : table.rows;
+    process.stdout.write(`${JSON.stringify({ model: modelArg, ...table, rows })}\n`);
+  } else {
+    process.stdout.write(textTable(modelArg, table, target, seed, opts.paper === true));
+  }
+  return 0;
+}
+
 export function runLatency(modelArg: string, opts: LatencyCliOptions): number {
   const target = getTarget(opts.target);
   const library = parseLibrary(opts.kernels);
-  if (!isStorageKind(opts.storage)) throw new UsageError(`unknown --storage '${opts.storage}'; known: ${STORAGE_KINDS.join(', ')}`);
+  const storage = opts.storage ?? 'internal';
+  if (!isStorageKind(storage)) throw new UsageError(`unknown --storage '${storage}'; known: ${STORAGE_KINDS.join(', ')}`);
   const seed = parseSeed(opts.seed);
+  checkTableOptions(opts);
   const model = loadModel(modelArg);
-  const { graph } = model;
-  const spills = storageTransfers(graph).flat().filter((t) => t.direction === 'spill');
-  let payloadOf: ((tensor: number) => Uint8Array | null) | undefined;
-  if (opts.compress && spills.length > 0) {
-    const pm = preparePlannedModel(model);
-    const inputs = seed === null ? pm.graph.inputs.map((t) => { const x = pm.graph.tensors[t]; return new Uint8Array(x ? byteSize(x.dtype, x.shape) : 0); }) : undefined;
-    const run = runPlanned(pm, { ...(inputs ? { inputs } : { seed: seed ?? 1 }), captureTensors: true });
-    payloadOf = (t) => run.tensors?.[t] ?? null;
-  }
-  const report = estimateLatency(graph, {
-    target, library, storage: opts.storage, asyncErase: opts.asyncErase === true, compress: opts.compress === true,
-    ...(payloadOf ? { payloadOf } : {}),
+  if (opts.table === true) return runTable(modelArg, model, target, library, seed, opts);
+  const report = estimateModelLatency(model, {
+    target, library, storage, asyncErase: opts.asyncErase === true, compress: opts.compress === true, seed,
   });
   if (opts.svg !== undefined) {
     try {
@@ -94,11 +142,14 @@ export function registerLatency(program: Command, setExit: (code: number) => voi
     .argument('<model>', 'a .tflite file or zoo:<name>')
     .option('--target <name>', `board profile (${listTargets().join(', ')})`, DEFAULT_TARGET_NAME)
     .option('--kernels <lib>', `kernel library (${LIBRARIES.join(', ')})`, 'reference')
-    .option('--storage <kind>', `spill storage (${STORAGE_KINDS.join(', ')})`, 'internal')
+    .option('--storage <kind>', `spill storage (${STORAGE_KINDS.join(', ')}; default internal)`)
     .option('--async-erase', 'erase flash on the second core ahead of the next spill (TinySeg §5.2)')
     .option('--compress', 'most-frequent-value compression of spilled tensors (TinySeg §5.1)')
     .option('--seed <n>', 'seeded random inputs for the compression run (default: all-zero inputs)')
     .option('--json', 'print one JSON document')
     .option('--svg <file>', 'write the two-core timeline as SVG')
+    .option('--table', 'TinySeg Table 5 grid: tinyseg step models x internal / external / remote (progress on stderr)')
+    .option('--paper', 'with --table: each cell as "got / paper (+x%)" against TinySeg\'s published Table 5')
+    .option('--no-scratch-free', 'with --table: the paper\'s int16 scratch step only (no scratch-free TransposeConv)')
     .action((model: string, opts: LatencyCliOptions) => setExit(runLatency(model, opts)));
 }

@@ -18,6 +18,10 @@ interface OptimizeOptions {
   readonly json?: boolean;
   readonly svgBefore?: string;
   readonly svgAfter?: string;
+  /** Commander's `--no-scratch-quant` / `--no-scratch-free` set these to false. */
+  readonly scratchQuant?: boolean;
+  readonly scratchFree?: boolean;
+  readonly spillPercent?: string;
 }
 
 export interface OptimizeReport {
@@ -30,6 +34,13 @@ function parseTarget(s: string | undefined): number | undefined {
   if (s === undefined) return undefined;
   const n = Number(s);
   if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`--target must be a positive byte count, got '${s}'`);
+  return n;
+}
+
+function parsePercent(s: string | undefined): number | undefined {
+  if (s === undefined) return undefined;
+  const n = Number(s);
+  if (s.trim() === '' || !Number.isFinite(n) || n < 0 || n > 100) throw new UsageError(`--spill-percent must be a number in [0, 100], got '${s}'`);
   return n;
 }
 
@@ -68,9 +79,14 @@ export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
   names.forEach(getPass);
   const targetBytes = parseTarget(opts.target);
   const storage = parseStorage(opts.storage);
+  const spillPercent = parsePercent(opts.spillPercent);
   const model = loadModel(modelArg);
   const options: PassOptions = {
-    flags: {},
+    flags: {
+      ...(opts.scratchQuant === false ? { scratchQuant: false } : {}),
+      ...(opts.scratchFree === false ? { scratchFree: false } : {}),
+      ...(spillPercent !== undefined ? { spillPercent } : {}),
+    },
     ...(targetBytes !== undefined ? { targetBytes } : {}),
     ...(storage !== undefined ? { storage } : {}),
     ...(opts.json ? {} : { log: (line: string) => void process.stderr.write(`${line}\n`) }),
@@ -104,6 +120,9 @@ export function registerOptimize(program: Command, setExit: (code: number) => vo
     .option('--passes <list>', `comma-separated passes (${passNames().join(', ')})`)
     .option('--target <bytes>', 'target peak arena bytes (passes that search stop there)')
     .option('--storage <kind>', 'spill storage: internal, external or remote')
+    .option('--no-scratch-quant', 'tinyseg: keep TransposeConv int32 scratch (no int16, no scratch-free form)')
+    .option('--no-scratch-free', 'tinyseg: only the paper\'s int16 scratch quantization (no scratch-free TransposeConv)')
+    .option('--spill-percent <p>', 'tinyseg: spill this percentage of the victim\'s channels (0-100, Figure 14)')
     .option('--json', 'print one JSON document')
     .option('--svg-before <file>', 'write the plan before the passes as an SVG picture')
     .option('--svg-after <file>', 'write the plan after the passes as an SVG picture')

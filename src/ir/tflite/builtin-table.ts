@@ -8,6 +8,7 @@ import { activationFromCode, activationToCode, paddingFromCode, paddingToCode, w
 import * as S from './schema-generated.ts';
 import { decodeMergeOptions, encodeMergeOptions, MERGE_CUSTOM_CODE } from './merge-options.ts';
 import { decodeFetchingConv2dOptions, decodeFetchingOptions, decodeSpillOptions, encodeFetchingConv2dOptions, encodeFetchingOptions, encodeSpillOptions, TINYSEG_CUSTOM_CODES } from '../custom-ops.ts';
+import type { CustomOpSite, DecodedCustomOp, EncodedCustomOp } from '../custom-ops.ts';
 
 export interface BuiltinEntry<K extends BuiltinKind> {
   readonly kind: K;
@@ -23,8 +24,15 @@ export interface BuiltinEntry<K extends BuiltinKind> {
   readonly read: (op: S.Operator, charge: (units: number) => void) => OpOptionsMap[K];
   /** Writes the options table, or returns 0 when the op needs none. */
   readonly write: (b: Builder, options: OpOptionsMap[K]) => Offset;
-  /** Kinds stored as TFLite CUSTOM ops (TinySeg): custom code and option bytes (custom-ops.ts). */
-  readonly custom?: { readonly code: string; readonly decode: (bytes: Uint8Array) => OpOptionsMap[K]; readonly encode: (o: OpOptionsMap[K]) => Uint8Array };
+  /**
+   * Kinds stored as TFLite CUSTOM ops (TinySeg, MergeAccumulators): custom code, and the option
+   * bytes and file inputs of an op (custom-ops.ts), which may differ from the IR's.
+   */
+  readonly custom?: {
+    readonly code: string;
+    readonly decode: (bytes: Uint8Array, site: CustomOpSite) => DecodedCustomOp<OpOptionsMap[K]>;
+    readonly encode: (o: OpOptionsMap[K], site: CustomOpSite) => EncodedCustomOp;
+  };
 }
 
 type BuiltinTable = { readonly [K in BuiltinKind]: BuiltinEntry<K> };
@@ -61,7 +69,11 @@ function simple<K extends BuiltinKind>(
 }
 
 /** A TinySeg kind, written as a CUSTOM op with its option bytes. */
-function customKind<K extends 'spill' | 'fetching' | 'fetchingConv2d'>(kind: K, decode: (b: Uint8Array) => OpOptionsMap[K], encode: (o: OpOptionsMap[K]) => Uint8Array): BuiltinEntry<K> {
+function customKind<K extends 'spill' | 'fetching' | 'fetchingConv2d'>(
+  kind: K,
+  decode: (b: Uint8Array, site: CustomOpSite) => DecodedCustomOp<OpOptionsMap[K]>,
+  encode: (o: OpOptionsMap[K], site: CustomOpSite) => EncodedCustomOp,
+): BuiltinEntry<K> {
   const read = (): OpOptionsMap[K] => {
     throw invalid(`${TINYSEG_CUSTOM_CODES[kind]} is a custom op; it has no builtin options`);
   };
@@ -81,7 +93,11 @@ export const BUILTIN_TABLE: BuiltinTable = {
       throw invalid(`${MERGE_CUSTOM_CODE} is a custom op; it has no builtin options`);
     },
     write: writeNothing,
-    custom: { code: MERGE_CUSTOM_CODE, decode: decodeMergeOptions, encode: encodeMergeOptions },
+    custom: {
+      code: MERGE_CUSTOM_CODE,
+      decode: (bytes, site) => ({ inputs: [...site.inputs], options: decodeMergeOptions(bytes) }),
+      encode: (o, site) => ({ inputs: [...site.inputs], bytes: encodeMergeOptions(o) }),
+    },
   },
   conv2d: {
     kind: 'conv2d',

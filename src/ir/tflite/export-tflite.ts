@@ -5,6 +5,7 @@
 // Deterministic: the same model always gives the same bytes.
 import { Builder } from 'flatbuffers';
 import type { Offset } from 'flatbuffers';
+import { withScratchModeMetadata } from '../custom-ops.ts';
 import { ModelError } from '../errors.ts';
 import type { BuiltinKind, BuiltinOp, Model, Op, OpOptionsMap, Quantization, SignatureTensor, Tensor } from '../graph.ts';
 import { validateModel } from '../validate.ts';
@@ -73,11 +74,13 @@ function writeOptions<K extends BuiltinKind>(b: Builder, kind: K, options: OpOpt
   return { type: offset === 0 ? S.BuiltinOptions.NONE : entry.optionsType, offset };
 }
 
-function writeOp(b: Builder, op: Op, opcodeIndex: number): Offset {
-  const inputs = S.Operator.createInputsVector(b, [...op.inputs]);
-  const outputs = S.Operator.createOutputsVector(b, [...op.outputs]);
+function writeOp(b: Builder, op: Op, opcodeIndex: number, tensors: readonly Tensor[]): Offset {
   const entry = op.kind === 'custom' ? undefined : (BUILTIN_TABLE[op.kind] as BuiltinEntry<BuiltinKind>);
-  const customBytes = op.kind === 'custom' ? op.customOptions : entry?.custom?.encode((op as BuiltinOp).options);
+  // TinySeg's ops name tensors in their option bytes and may list inputs differently (custom-ops.ts).
+  const encoded = entry?.custom?.encode((op as BuiltinOp).options, { inputs: op.inputs, outputs: op.outputs, tensors });
+  const customBytes = op.kind === 'custom' ? op.customOptions : encoded?.bytes;
+  const inputs = S.Operator.createInputsVector(b, [...(encoded?.inputs ?? op.inputs)]);
+  const outputs = S.Operator.createOutputsVector(b, [...op.outputs]);
   const custom = customBytes !== undefined ? b.createByteVector(customBytes) : 0;
   const options = op.kind === 'custom' ? { type: S.BuiltinOptions.NONE, offset: 0 } : writeOptions(b, op.kind, (op as BuiltinOp).options);
   return S.Operator.createOperator(
@@ -147,7 +150,7 @@ export function encodeTflite(model: Model): Uint8Array {
   });
 
   const tensors = g.tensors.map((t, i) => writeTensor(b, t, tensorBuffer[i] ?? 0));
-  const ops = g.ops.map((op, i) => writeOp(b, op, opOpcode[i] ?? 0));
+  const ops = g.ops.map((op, i) => writeOp(b, op, opOpcode[i] ?? 0, g.tensors));
   const subgraph = S.SubGraph.createSubGraph(
     b,
     S.SubGraph.createTensorsVector(b, tensors),
@@ -192,5 +195,7 @@ export function encodeTflite(model: Model): Uint8Array {
 /** Validates `model` and writes it as a .tflite flatbuffer that TFLM can load. */
 export function exportTflite(model: Model): Uint8Array {
   validateModel(model);
-  return encodeTflite(model);
+  // Scratch-mode metadata names op indices: rewritten from the ops' flags so that passes which
+  // insert or remove ops after the one that set them cannot leave it stale.
+  return encodeTflite(withScratchModeMetadata(model));
 }

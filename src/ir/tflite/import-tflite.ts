@@ -4,7 +4,7 @@
 // (micro_allocator.cc: tensors, buffers, quantization; flatbuffer_conversions.cc: op options).
 import { MAX_TENSOR_BYTES } from '../dtype.ts';
 import type { DType } from '../dtype.ts';
-import { applyScratchInt16Metadata } from '../custom-ops.ts';
+import { applyScratchModeMetadata } from '../custom-ops.ts';
 import { ModelError } from '../errors.ts';
 import type { Issue } from '../errors.ts';
 import type { BuiltinKind, BuiltinOp, MetadataEntry, Model, Op, Quantization, SignatureDef, SignatureTensor, Tensor } from '../graph.ts';
@@ -136,7 +136,7 @@ function makeBuiltinOp<K extends BuiltinKind>(kind: K, op: S.Operator, inputs: n
   return { kind, inputs, outputs, options: readBuiltinOptions(kind, op, (units) => bb.charge(units)) } as BuiltinOp;
 }
 
-function readOp(op: S.Operator, index: number, opcodes: readonly OpcodeInfo[], bb: CheckedByteBuffer, issues: IssueSink): Op | null {
+function readOp(op: S.Operator, index: number, opcodes: readonly OpcodeInfo[], tensors: readonly Tensor[], bb: CheckedByteBuffer, issues: IssueSink): Op | null {
   bb.charge(TABLE_UNITS);
   const opcodeIndex = op.opcodeIndex();
   const opcode = opcodes[opcodeIndex];
@@ -163,10 +163,12 @@ function readOp(op: S.Operator, index: number, opcodes: readonly OpcodeInfo[], b
     const known = kindOfCustomCode(opcode.customCode);
     if (known === null) return { kind, customCode: opcode.customCode, customOptions, inputs, outputs };
     try {
-      return { kind: known, inputs, outputs, options: BUILTIN_TABLE[known].custom?.decode(customOptions) } as BuiltinOp;
+      // TinySeg's ops name tensors in their options and may list inputs differently (custom-ops.ts).
+      const decoded = BUILTIN_TABLE[known].custom?.decode(customOptions, { inputs, outputs, tensors });
+      return { kind: known, inputs: [...(decoded?.inputs ?? inputs)], outputs, options: decoded?.options } as BuiltinOp;
     } catch (e) {
       if (!(e instanceof ModelError)) throw e;
-      issues.add({ code: 'E_MODEL_INVALID', opIndex: index, opKind: known, message: e.message });
+      issues.add({ code: e.code, opIndex: index, opKind: known, message: e.message });
       return null;
     }
   }
@@ -216,7 +218,7 @@ function readBody(fb: S.Model, bb: CheckedByteBuffer): Model {
   const nOps = sg.operatorsLength();
   for (let i = 0; i < nOps; i++) {
     const o = sg.operators(i);
-    const op = o === null ? null : readOp(o, i, opcodes, bb, issues);
+    const op = o === null ? null : readOp(o, i, opcodes, tensors, bb, issues);
     if (op !== null) ops.push(op);
   }
 
@@ -269,7 +271,7 @@ export function importTflite(bytes: Uint8Array): Model {
     throw new ModelError('E_MODEL_IDENTIFIER', `file identifier is ${JSON.stringify(id)}, expected "${FILE_IDENTIFIER}" (not a TFLite model)`);
   }
   const bb = new CheckedByteBuffer(bytes);
-  const model = applyScratchInt16Metadata(readBody(S.Model.getRootAsModel(bb), bb));
+  const model = applyScratchModeMetadata(readBody(S.Model.getRootAsModel(bb), bb));
   validateModel(model);
   return model;
 }

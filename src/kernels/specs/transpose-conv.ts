@@ -5,10 +5,14 @@
 // scratch, scatter-accumulate every input x filter tap into it, then requantize into the output.
 // Inputs: [output_shape (never read), filter, input, bias?]. Option scratchInt16 (TinySeg §5.3,
 // set by the optimizer only where |every partial sum| <= 32767 is proven) makes the scratch int16:
-// the same loops and values, half the bytes.
+// the same loops and values, half the bytes. Option scratchFree (mcusim, beyond TinySeg) gathers
+// instead: each output element sums the same input x filter products in one int32 accumulator, so
+// there is no scratch and the wrapped int32 sum (addition is associative mod 2^32) is identical.
+import type { Nest } from '../nest.ts';
 import { For, If, Let, Set, Store, Val } from '../nest.ts';
 import { activationRange } from '../quant.ts';
 import type { KernelSpec } from '../spec.ts';
+import { outputStage } from './conv-common.ts';
 import { constraint, convMultipliers, count, dim, fusableActivation, isInt8Quantized, rank, scaleOf, zeroPointOf } from './common.ts';
 
 const FILTER = 1;
@@ -21,6 +25,73 @@ function transposePadding(padding: 'same' | 'valid', outSize: number, filter: nu
   const total = (convOut - 1) * stride + filter - outSize;
   return total > 0 ? Math.trunc(total / 2) : 0;
 }
+
+/** Every output element (b, outY, outX, oc), output-ordered, with its flat base `oBase`. */
+function overOutputs(perOc: Nest): Nest {
+  return [
+    For('b', '0', 'batches', [
+      For('outY', '0', 'outH', [
+        For('outX', '0', 'outW', [Let('oBase', '((b * outH + outY) * outW + outX) * outD'), For('oc', '0', 'outD', perOc)]),
+      ]),
+    ]),
+  ];
+}
+
+/** reference_integer_ops::TransposeConv: zero the scratch, scatter every tap, requantize. */
+const SCATTER: Nest = [
+  For('i', '0', 'outCount', [Store('scratch', 'i', '0')]),
+  For('b', '0', 'batches', [
+    For('inY', '0', 'inH', [
+      Let('outYOrigin', 'inY * strideH - padH'),
+      For('inX', '0', 'inW', [
+        Let('outXOrigin', 'inX * strideW - padW'),
+        Let('inBase', '((b * inH + inY) * inW + inX) * inD'),
+        For('ic', '0', 'inD', [
+          For('fy', '0', 'fH', [
+            Let('outY', 'outYOrigin + fy'),
+            For('fx', '0', 'fW', [
+              Let('outX', 'outXOrigin + fx'),
+              // The bounds test does not depend on the output channel: hoisted, same accesses.
+              If('outX >= 0 && outX < outW && outY >= 0 && outY < outH', [
+                Let('oBase', '((b * outH + outY) * outW + outX) * outD'),
+                Let('fBase', '(fy * fW + fx) * inD + ic'),
+                For('oc', '0', 'outD', [
+                  Val('prod', '(input[inBase + ic] + inputOffset) * filter[oc * fOcStride + fBase]', 'mac'),
+                  Store('scratch', 'oBase + oc', 'scratch[oBase + oc] + prod'),
+                ]),
+              ]),
+            ]),
+          ]),
+        ]),
+      ]),
+    ]),
+  ]),
+  ...overOutputs([Val('acc', 'scratch[oBase + oc]'), ...outputStage('oBase + oc')]),
+];
+
+/**
+ * Scratch-free gather form: output (outY, outX) receives filter tap fy from input row
+ * inY = (outY + padH - fy) / strideH exactly when that division is exact and in range (the
+ * scatter's outY = inY * strideH - padH + fy, solved for inY); likewise for columns.
+ */
+const GATHER: Nest = overOutputs([
+  Val('acc', '0'),
+  For('fy', '0', 'fH', [
+    Let('ty', 'outY + padH - fy'),
+    If('ty >= 0 && ty % strideH == 0 && ty / strideH < inH', [
+      Let('inY', 'ty / strideH'),
+      For('fx', '0', 'fW', [
+        Let('tx', 'outX + padW - fx'),
+        If('tx >= 0 && tx % strideW == 0 && tx / strideW < inW', [
+          Let('inBase', '((b * inH + inY) * inW + tx / strideW) * inD'),
+          Let('fBase', 'oc * fOcStride + (fy * fW + fx) * inD'),
+          For('ic', '0', 'inD', [Set('acc', 'acc + (input[inBase + ic] + inputOffset) * filter[fBase + ic]', 'mac')]),
+        ]),
+      ]),
+    ]),
+  ]),
+  ...outputStage('oBase + oc'),
+]);
 
 export const transposeConvSpec: KernelSpec<'transposeConv'> = {
   kind: 'transposeConv',
@@ -57,9 +128,10 @@ export const transposeConvSpec: KernelSpec<'transposeConv'> = {
     const { mult, shift } = convMultipliers(input, filter, output, outD);
     const outCount = count(output);
     const s16 = o.scratchInt16 === true;
+    const gather = o.scratchFree === true;
     const act = activationRange(o.activation, scaleOf(output), zeroPointOf(output));
     return {
-      flags: { hasBias: bias ? 1 : 0 },
+      flags: { hasBias: bias ? 1 : 0, gather: gather ? 1 : 0 },
       scalars: {
         batches: n, inH, inW, inD, outH, outW, outD, fH, fW, outCount, fOcStride: fH * fW * inD,
         strideH: o.strideH, strideW: o.strideW,
@@ -73,50 +145,10 @@ export const transposeConvSpec: KernelSpec<'transposeConv'> = {
         filter: { kind: 'input', slot: FILTER },
         ...(bias ? { bias: { kind: 'input', slot: BIAS } as const } : {}),
         output: { kind: 'output', slot: 0 },
-        scratch: { kind: 'scratch', index: 0 },
+        ...(gather ? {} : { scratch: { kind: 'scratch', index: 0 } as const }),
       },
-      scratch: [{ name: 'scratch', dtype: s16 ? 'int16' : 'int32', sizeBytes: outCount * (s16 ? 2 : 4) }],
+      scratch: gather ? [] : [{ name: 'scratch', dtype: s16 ? 'int16' : 'int32', sizeBytes: outCount * (s16 ? 2 : 4) }],
     };
   },
-  body: [
-    For('i', '0', 'outCount', [Store('scratch', 'i', '0')]),
-    For('b', '0', 'batches', [
-      For('inY', '0', 'inH', [
-        Let('outYOrigin', 'inY * strideH - padH'),
-        For('inX', '0', 'inW', [
-          Let('outXOrigin', 'inX * strideW - padW'),
-          Let('inBase', '((b * inH + inY) * inW + inX) * inD'),
-          For('ic', '0', 'inD', [
-            For('fy', '0', 'fH', [
-              Let('outY', 'outYOrigin + fy'),
-              For('fx', '0', 'fW', [
-                Let('outX', 'outXOrigin + fx'),
-                // The bounds test does not depend on the output channel: hoisted, same accesses.
-                If('outX >= 0 && outX < outW && outY >= 0 && outY < outH', [
-                  Let('oBase', '((b * outH + outY) * outW + outX) * outD'),
-                  Let('fBase', '(fy * fW + fx) * inD + ic'),
-                  For('oc', '0', 'outD', [
-                    Val('prod', '(input[inBase + ic] + inputOffset) * filter[oc * fOcStride + fBase]', 'mac'),
-                    Store('scratch', 'oBase + oc', 'scratch[oBase + oc] + prod'),
-                  ]),
-                ]),
-              ]),
-            ]),
-          ]),
-        ]),
-      ]),
-    ]),
-    For('b', '0', 'batches', [
-      For('outY', '0', 'outH', [
-        For('outX', '0', 'outW', [
-          Let('oBase', '((b * outH + outY) * outW + outX) * outD'),
-          For('oc', '0', 'outD', [
-            Val('acc', 'scratch[oBase + oc]'),
-            If('hasBias', [Set('acc', 'acc + bias[oc]')]),
-            Store('output', 'oBase + oc', 'clamp(mbqm(acc, mult[oc], shift[oc]) + outputOffset, actMin, actMax)'),
-          ]),
-        ]),
-      ]),
-    ]),
-  ],
+  body: (p) => (p.flags?.gather === 1 ? GATHER : SCATTER),
 };

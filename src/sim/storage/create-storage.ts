@@ -25,7 +25,7 @@ export function createStorage(target: TargetProfile, kind: string, options: Flas
     case 'external':
       return new QspiFlash(target.qspiFlash, options);
     case 'remote':
-      return new RemoteHost(target.remoteHost);
+      return new RemoteHost(target.remoteHost, target.mainCore);
     default: {
       const never: never = kind;
       throw new UsageError(`unknown storage '${String(never)}'`);

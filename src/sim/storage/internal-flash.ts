@@ -5,7 +5,7 @@
 import type { InternalFlashParams } from '../targets/index.ts';
 import { FlashArray } from './flash-array.ts';
 import type { StorageDevice, StorageGeometry, StorageRead } from './storage-device.ts';
-import { checkStorageRange } from './storage-device.ts';
+import { checkStorageRange, sectorsCovering } from './storage-device.ts';
 
 export type FlashTiming = 'typical' | 'max';
 
@@ -43,6 +43,11 @@ export class InternalFlash implements StorageDevice {
 
   eraseTimeUs(): number {
     return this.timing === 'max' ? this.params.sectorEraseMaxUs : this.params.sectorEraseUs;
+  }
+
+  /** mbed FlashIAP::erase loops flash_erase_sector() over the 128 KB sectors: one erase each. */
+  eraseRangeUs(addr: number, len: number): number {
+    return sectorsCovering(this.geometry, addr, len).length * this.eraseTimeUs();
   }
 
   erase(sector: number): number {

@@ -86,7 +86,13 @@ export function spillBlock(device: StorageDevice, request: SpillRequest): SpillR
 
 export function fetchBlock(device: StorageDevice, addr: number, expect: FetchExpectation): FetchResult {
   const where = `spill block ${expect.blockId} at ${storageAddr(addr)} on ${device.name}`;
-  const head = device.read(addr, SPILL_HEADER_BYTES);
+  // With a known length the block is read in one device access, as TinySeg's transfer_in reads
+  // a tensor with one storage->read (one QSPI command, one remote request); else header first.
+  const known = expect.payloadLength;
+  const whole = known !== undefined && addr + SPILL_HEADER_BYTES + known <= device.geometry.sizeBytes
+    ? device.read(addr, SPILL_HEADER_BYTES + known)
+    : null;
+  const head = whole === null ? device.read(addr, SPILL_HEADER_BYTES) : { bytes: whole.bytes.subarray(0, SPILL_HEADER_BYTES), timeUs: whole.timeUs };
   const view = new DataView(head.bytes.buffer, head.bytes.byteOffset, SPILL_HEADER_BYTES);
   if (view.getUint32(0, true) !== MAGIC) {
     throw storageError(`${where}: bad header magic (not a spill block, or its header is corrupted)`);
@@ -103,7 +109,7 @@ export function fetchBlock(device: StorageDevice, addr: number, expect: FetchExp
   if (addr + SPILL_HEADER_BYTES + length > device.geometry.sizeBytes) {
     throw storageError(`${where}: header length ${length} runs past the end of the device (corrupted header)`);
   }
-  const body = device.read(addr + SPILL_HEADER_BYTES, length);
+  const body = whole === null ? device.read(addr + SPILL_HEADER_BYTES, length) : { bytes: whole.bytes.subarray(SPILL_HEADER_BYTES), timeUs: 0 };
   const computed = crc32(head.bytes.subarray(0, 12), body.bytes);
   if (computed !== storedCrc) {
     throw storageError(

@@ -35,6 +35,11 @@ export interface StorageDevice {
   isErased(addr: number, len: number): boolean;
   /** Modeled time of erasing one sector, without doing it (for scheduling on the second core). */
   eraseTimeUs(): number;
+  /**
+   * Modeled time of erasing every sector touching [addr, addr+len) the way the device's driver
+   * does it (e.g. one larger block-erase command for aligned runs), without doing it.
+   */
+  eraseRangeUs(addr: number, len: number): number;
   /** Fault injection: flips one stored bit, no timing, no rule checks. */
   flipBit(addr: number, bit: number): void;
 }

@@ -66,6 +66,9 @@ export const niclaVision: TargetProfile = {
     programUnitBytes: 32,
     // STM32H743 datasheet DS12110 Table 53 "Flash memory programming", tERASE128KB, parallelism
     // x32 (the H747's DS12930 table is the same flash; not retrieved): 1.1 s typ, 2.2 s max.
+    // x32 is what TinySeg's path selects: FlashIAPBlockDevice -> mbed-os STM32H7 flash_api.c
+    // flash_erase_sector() uses FLASH_VOLTAGE_RANGE_3 (PSIZE x32), and flash_program_page()
+    // programs one 32-byte flash word per HAL_FLASH_Program call (busy-wait, no RTOS sleep).
     sectorEraseUs: 1_100_000,
     sectorEraseMaxUs: 2_200_000,
     // DS12110 Table 53 tprog "Word (266 bits) programming time", x32: 130 us typ, 260 us max.
@@ -92,6 +95,13 @@ export const niclaVision: TargetProfile = {
     // AT25QL128A datasheet NOT found. Sibling 1.8 V part AT25SL128 (DS-25SL128-090A-4/2016,
     // Features): "60 ms Typical 4-Kbyte Block Erase Time" (AT25SF128A, 3 V: 70 ms). DESIGN.md §6.
     sectorEraseUs: 60_000,
+    // Same AT25SL128 Features list: "200 ms Typical 32-Kbyte" and "400 ms Typical 64-Kbyte Block
+    // Erase Time" (AT25SF128A: 150 / 250 ms). mbed's QSPIFBlockDevice::erase reads these erase
+    // types from SFDP and issues the largest one that fits (sfdp_iterate_next_largest_erase_type).
+    blockErases: [
+      { sizeBytes: 32 * KIB, eraseUs: 200_000 },
+      { sizeBytes: 64 * KIB, eraseUs: 400_000 },
+    ],
     // AT25SL128 Features: "0.7 ms Typical Page Program (256 Bytes) Time" (AT25SF128A: 0.6 ms).
     pageProgramUs: 700,
     // ArduinoCore-mbed variants/NICLA_VISION/mbed_config.h: MBED_CONF_QSPIF_QSPI_FREQ 40000000.
@@ -105,23 +115,33 @@ export const niclaVision: TargetProfile = {
     readCommandClocks: 20,
     // 1-1-1 write enable (8 clocks) + instruction (8) + 24-bit address (24): JEDEC SPI NOR framing.
     writeCommandClocks: 40,
-    // mbed-os QSPIFBlockDevice::_is_mem_ready(): rtos::ThisThread::sleep_for(1) (1 ms) before
-    // every status-register poll, so program/erase waits end on whole milliseconds.
+    // mbed-os QSPIFBlockDevice::_is_mem_ready() calls rtos::ThisThread::sleep_for(1ms) before
+    // every status poll (mbed's RTX kernel tick is 1 ms), and _set_write_enable() runs it once
+    // after WREN too: each page program and each erase costs one tick plus its busy time in ticks.
     driverPollIntervalUs: 1_000,
   },
   remoteHost: {
     // TinySeg repo application/host/remote_host.py: array = bytearray(1024 * 1024).
     sizeBytes: 1 * MIB,
-    // UPPER BOUND, effective rate not found: USB 2.0 full-speed bulk, 19 x 64-byte packets per
-    // 1 ms frame (USB 2.0 spec Table 5-9); mbed USBCDC CDC_MAX_PACKET_SIZE 64. The runtime's
-    // Serial.begin(115200) baud is ignored by USB CDC. Other CDC stacks measure 100-500 KiB/s
-    // (micropython PRs #15909, #17398), so real transfers are likely slower than this.
-    bytesPerSecond: 1_216_000,
-    // ESTIMATE: one USB full-speed frame (1 ms) for the host script to see a read request
-    // and start replying; host software latency not measured.
+    // The Nicla Vision's USB is high speed: ArduinoCore-mbed variants/NICLA_VISION/mbed_config.h
+    // MBED_CONF_TARGET_USB_SPEED USE_USB_OTG_HS (mbed USBPhy_STM32.cpp: ULPI PHY, PCD_SPEED_HIGH;
+    // OpenMV boards/ARDUINO_NICLA_VISION/board_config.h OMV_USB_ULPI 1), so ArduinoCore-mbed
+    // cores/arduino/USB/USBCDC.cpp sets CDC_MAX_PACKET_SIZE 512 and PluggableUSBSerial::write
+    // sends one blocking 512-byte packet at a time. Serial.begin(115200)'s baud is ignored.
+    packetBytes: 512,
+    // USB 2.0 spec Table 5-10 (high-speed bulk): at most 13 x 512-byte transactions per 125 us
+    // microframe = 53,248,000 B/s. An upper bound; the device software below is the bottleneck.
+    linkBytesPerSecond: 53_248_000,
+    // ESTIMATE, not measured: per blocking USBCDC::send() one TX-FIFO interrupt, one
+    // transfer-complete interrupt (_send_isr) and one RTOS thread wake-up (AsyncOp::wait).
+    sendPacketUs: 20,
+    // ESTIMATE from the code path, not measured: Stream::readBytes calls timedRead() per byte
+    // (millis()), USBSerial::read() locks, onInterrupt() moves each byte through
+    // USBCDC::receive() (lock, AsyncRead op, receive_nb) into a 256-byte RingBuffer, then
+    // read_char(): a few hundred M7 instructions per byte.
+    readCyclesPerByte: 300,
+    // ESTIMATE: host script time to parse the request (pyserial read_until + read(1/4/4)) and
+    // start its reply; host software latency not measured.
     readTurnaroundUs: 1_000,
-    // TinySeg tinyseg_tensor_storage.cpp RemoteTensorStorage: "TINYSEG_INI" (11) + 'r'/'w' (1)
-    // + pos (4) + size (4) + "TINYSEG_FIN" (11) around every transfer.
-    framingBytes: 31,
   },
 };

@@ -66,11 +66,20 @@ export interface InternalFlashParams {
   readonly readAccessBytes: number;
 }
 
+/** One erase instruction of a serial NOR part (SFDP erase type): its size and typical busy time. */
+export interface QspiEraseType {
+  readonly sizeBytes: number;
+  readonly eraseUs: number;
+}
+
 export interface QspiFlashParams {
   readonly sizeBytes: number;
+  /** Smallest erase unit (what the driver reports as its erase size). */
   readonly sectorBytes: number;
   readonly pageBytes: number;
   readonly sectorEraseUs: number;
+  /** Larger erase instructions the driver may pick for aligned ranges (SFDP erase types 2-4). */
+  readonly blockErases: readonly QspiEraseType[];
   readonly pageProgramUs: number;
   readonly busClockHz: number;
   /** Data lines used by the driver's read command (4 = quad). */
@@ -81,18 +90,23 @@ export interface QspiFlashParams {
   readonly readCommandClocks: number;
   /** Instruction + address clocks of a program or erase command (plus write enable). */
   readonly writeCommandClocks: number;
-  /** The driver sleeps this long before each busy poll, so busy times round up to it. */
+  /** The driver sleeps this long (one RTOS tick) before each busy poll, so waits end on ticks. */
   readonly driverPollIntervalUs: number;
 }
 
 export interface RemoteLinkParams {
   /** Bytes the host keeps for spilled tensors. */
   readonly sizeBytes: number;
-  readonly bytesPerSecond: number;
+  /** Bulk max packet size of the device's CDC endpoints: one blocking send() per packet. */
+  readonly packetBytes: number;
+  /** Peak bulk payload rate of the USB link. */
+  readonly linkBytesPerSecond: number;
+  /** Time one blocking send() waits beyond the packet's wire time (interrupts, thread wake-up). */
+  readonly sendPacketUs: number;
+  /** Main-core cycles the byte-wise receive path (Stream::readBytes) spends per received byte. */
+  readonly readCyclesPerByte: number;
   /** Time from the end of a read request to the first reply byte (host turnaround). */
   readonly readTurnaroundUs: number;
-  /** Framing bytes the runtime sends around every transfer. */
-  readonly framingBytes: number;
 }
 
 export interface TargetProfile {

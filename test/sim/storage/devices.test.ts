@@ -93,11 +93,25 @@ describe('QspiFlash', () => {
     // Quad read: 4096 bytes at 40 MHz x 4 lines is ~205 us.
     expect(q.read(0, 4096).timeUs).toBeCloseTo((20 + 4096 * 2) / 40, 6);
   });
+
+  it('times mbed QSPIFBlockDevice: a WREN tick per command, the largest fitting erase type', () => {
+    const q = new QspiFlash(niclaVision.qspiFlash, { startErased: true });
+    // Page: one tick after WREN + (shift 52 us + 0.7 ms busy) rounded up to one tick.
+    expect(q.program(0, fill(256, 0))).toBe(2000);
+    // 4 KB sector: 1 + ceil(60.001 ms) ticks.
+    expect(q.eraseTimeUs()).toBe(62_000);
+    // 76,800 B rounded to 19 sectors from 0: one 64 KB block erase (400 ms) + three 4 KB erases.
+    expect(q.eraseRangeUs(0, 76_800)).toBe(402_000 + 3 * 62_000);
+    // Exactly 32 KB: mbed wants size > type size, so eight 4 KB erases.
+    expect(q.eraseRangeUs(0, 32 * 1024)).toBe(8 * 62_000);
+    // From 4 KB: 4 KB erases up to the 32 KB boundary, one 32 KB block, then two 4 KB.
+    expect(q.eraseRangeUs(4096, 64 * 1024 + 4096)).toBe(9 * 62_000 + 202_000);
+  });
 });
 
 describe('RemoteHost', () => {
   it('needs no erase, overwrites in place and makes fetches slower than spills', () => {
-    const r = new RemoteHost(niclaVision.remoteHost);
+    const r = new RemoteHost(niclaVision.remoteHost, niclaVision.mainCore);
     expect(r.needsErase).toBe(false);
     expect(r.erase(0)).toBe(0);
     const w1 = r.program(10, fill(1000, 7));
@@ -106,6 +120,17 @@ describe('RemoteHost', () => {
     expect(Array.from(bytes.subarray(0, 4))).toEqual([9, 9, 9, 7]);
     expect(timeUs).toBeGreaterThan(w1);
     expect(() => r.program(1024 * 1024 - 1, fill(2, 0))).toThrowError(E_STORAGE);
+  });
+
+  it('charges a blocking send per packet to spills and the byte-wise reader to fetches', () => {
+    const r = new RemoteHost(niclaVision.remoteHost, niclaVision.mainCore);
+    const p = niclaVision.remoteHost;
+    const wire = (n: number): number => (n * 1e6) / p.linkBytesPerSecond;
+    // Request (4 writes) + 2 data packets + finish code, each one blocking send.
+    expect(r.program(0, fill(1000, 1))).toBeCloseTo(7 * p.sendPacketUs + wire(20 + 1000 + 11), 6);
+    const reader = (1000 * p.readCyclesPerByte * 1e6) / niclaVision.mainCore.clockHz;
+    expect(r.read(0, 1000).timeUs).toBeCloseTo(5 * p.sendPacketUs + wire(31) + p.readTurnaroundUs + wire(1000) + reader, 6);
+    expect(r.eraseRangeUs()).toBe(0);
   });
 });
 

@@ -24,7 +24,7 @@ function devices(): StorageDevice[] {
   return [
     new InternalFlash(niclaVision.internalFlash),
     new QspiFlash(niclaVision.qspiFlash),
-    new RemoteHost(niclaVision.remoteHost),
+    new RemoteHost(niclaVision.remoteHost, niclaVision.mainCore),
   ];
 }
 
@@ -66,7 +66,7 @@ describe('spillBlock / fetchBlock', () => {
     expect(spillSectors(q, 4096, 5000)).toEqual([1, 2]);
     const r = spillBlock(q, { addr: 4096, blockId: 1, payload: new Uint8Array(5000) });
     expect(r.footprintBytes).toBe(Math.ceil((5000 + SPILL_HEADER_BYTES) / 256) * 256);
-    expect(spillSectors(new RemoteHost(niclaVision.remoteHost), 0, 5000)).toEqual([]);
+    expect(spillSectors(new RemoteHost(niclaVision.remoteHost, niclaVision.mainCore), 0, 5000)).toEqual([]);
   });
 
   it("with erase 'none' refuses to program sectors that were not erased", () => {

@@ -6,8 +6,8 @@
 #include "mcusim_storage.h"
 
 /* Plan peak (activation arena) and the static arena (peak + variable tensors, at least 16). */
-#define MODEL_PLAN_PEAK_BYTES 230400u
-#define MODEL_ARENA_BYTES 230400u
+#define MODEL_PLAN_PEAK_BYTES 153600u
+#define MODEL_ARENA_BYTES 153600u
 #define MODEL_NUM_INPUTS 1u
 #define MODEL_NUM_OUTPUTS 1u
 /* Spill / Fetching storage (the simulator's device geometry; blocks at the simulator's addresses). */

@@ -1,0 +1,53 @@
+// Spawns the real bin for `mcusim sweep`: JSON rows and the SVG plot, one progress line per point on
+// stderr, the human table, a model spilling cannot help, and exit code 2 with a coded message.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const BIN = join(import.meta.dirname, '../../bin/mcusim.mjs');
+const tmp = mkdtempSync(join(tmpdir(), 'mcusim-sweep-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function mcusim(...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('mcusim sweep', () => {
+  it('prints the rows as JSON, progress on stderr, and writes the Figure 14 plot', () => {
+    const svg = join(tmp, 'sweep.svg');
+    const r = mcusim('sweep', 'zoo:tiny-unet', '--steps', '4', '--storage', 'remote', '--json', '--svg', svg);
+    expect(r.code).toBe(0);
+    expect(r.stderr.trim().split('\n')).toHaveLength(5);
+    expect(r.stderr).toMatch(/^sweep 1\/5: 0% -> none/);
+    const doc = JSON.parse(r.stdout);
+    expect(doc).toMatchObject({ model: 'zoo:tiny-unet', storage: 'remote', spillingHelps: true });
+    expect(doc.rows.map((row: { requestedPercent: number }) => row.requestedPercent)).toEqual([0, 25, 50, 75, 100]);
+    expect(Object.keys(doc.rows[4].breakdown).sort()).toEqual(['codecMs', 'computeMs', 'fetchMs', 'spillMs', 'stallMs']);
+    expect(doc.rows[4].latencyMs).toBeGreaterThan(doc.rows[0].latencyMs);
+    expect(readFileSync(svg, 'utf8')).toMatch(/^<svg[\s\S]*Partial spilling: zoo:tiny-unet \(remote storage\)/);
+  });
+
+  it('prints a table; on a model spilling cannot help it says so and shows the 0% row', () => {
+    const ok = mcusim('sweep', 'zoo:tiny-unet', '--steps', '2', '--async-erase');
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/^partial spilling sweep of zoo:tiny-unet: internal storage, async erase/);
+    expect(ok.stdout).toMatch(/\n100% +8\/8 ch \(100%\) +76800 /);
+    const none = mcusim('sweep', 'zoo:mobilenet-v1-0.25-128', '--steps', '2');
+    expect(none.code).toBe(0);
+    expect(none.stdout).toMatch(/\n0% +none /);
+    expect(none.stdout).not.toMatch(/\n50% /);
+    expect(none.stdout).toMatch(/spilling cannot help/);
+  });
+
+  it('exits 2 with a coded message for bad options', () => {
+    for (const args of [['--steps', '0'], ['--steps', 'ten'], ['--steps', '101'], ['--storage', 'sdcard']]) {
+      const r = mcusim('sweep', 'zoo:tiny-unet', ...args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/^E_USAGE: /);
+    }
+    expect(mcusim('sweep', 'zoo:no-such-model').code).toBe(2);
+  });
+});
