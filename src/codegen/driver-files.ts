@@ -48,8 +48,23 @@ static int output_path(char* dst, const char* dir, uint32_t i) {
   return 1;
 }
 
+/* model_run()'s status as the line the driver logs. */
+static const char* run_error(int rc) {
+  switch (rc) {
+    case MODEL_E_CRC: return "model_run failed: a fetched spill block fails its CRC-32 (storage corrupted)";
+    case MODEL_E_BLOCK: return "model_run failed: a fetched spill block has a wrong header (magic, id or length)";
+    case MODEL_E_NO_STORAGE: return "model_run failed: a storage op ran without a storage device";
+    case MCUSIM_STORAGE_E_RANGE: return "model_run failed: storage access outside the device";
+    case MCUSIM_STORAGE_E_ALIGN: return "model_run failed: storage program not in whole, aligned units";
+    case MCUSIM_STORAGE_E_NOT_ERASED: return "model_run failed: storage program on a unit not erased";
+    case MCUSIM_STORAGE_E_TWICE: return "model_run failed: storage unit programmed twice without erase";
+    default: return "model_run failed: storage device I/O error";
+  }
+}
+
 int mcusim_main(int argc, const char* const* argv) {
   char path[PATH_MAX_CHARS];
+  int rc;
   uint32_t i;
   if (argc != (int)MODEL_NUM_INPUTS + 2) {
     platform_log("usage: model IN0.bin [IN1.bin ...] OUTDIR (one file per model input)");
@@ -67,13 +82,13 @@ int mcusim_main(int argc, const char* const* argv) {
     mcusim_storage_geometry g = { MODEL_STORAGE_SIZE_BYTES, MODEL_STORAGE_SECTOR_BYTES, MODEL_STORAGE_PROGRAM_UNIT_BYTES };
     if (platform_storage_open(&storage, argv[argc - 1], g) != 0) { platform_log("cannot open the storage device"); return 2; }
     model_set_storage(&storage);
-    i = (uint32_t)model_run();
+    rc = model_run();
     platform_storage_close();
   }
 #else
-  i = (uint32_t)model_run();
+  rc = model_run();
 #endif
-  if (i != 0u) { platform_log("model_run failed (storage device or spill block error)"); return 3; }
+  if (rc != 0) { platform_log(run_error(rc)); return 3; }
   for (i = 0; i < MODEL_NUM_OUTPUTS; ++i) {
     if (!output_path(path, argv[argc - 1], i)) { platform_log("output path too long"); return 2; }
     if (platform_write_file(path, model_output(i), model_output_bytes[i]) != 0) {

@@ -46,6 +46,8 @@ export interface CodegenSummary {
   readonly outputBytes: readonly number[];
   /** Spill slots (TinySeg storage ops); 0 when none. */
   readonly storageSlots: number;
+  /** Each slot's block on the device: header (16 B) then payload, at `addr`. */
+  readonly storageBlocks: readonly { readonly slot: number; readonly addr: number; readonly sizeBytes: number }[];
   /** Bytes of the `staging` array (0 without storage ops). */
   readonly stagingBytes: number;
 }
@@ -143,6 +145,7 @@ export function emitCProject(pm: PlannedModel, options: Omit<CodegenOptions, 'pl
       inputBytes: graph.inputs.map(bytesOf),
       outputBytes: graph.outputs.map(bytesOf),
       storageSlots: storage?.slots.length ?? 0,
+      storageBlocks: (storage?.slots ?? []).map((b) => ({ slot: b.slot, addr: b.addr, sizeBytes: b.sizeBytes })),
       stagingBytes: storage === null ? 0 : Math.max(storage.stagingBytes, 16),
     },
   };

@@ -133,7 +133,12 @@ static int host_read(void* device, uint32_t addr, uint8_t* dst, uint32_t len) {
   mcusim_storage_host* d = (mcusim_storage_host*)device;
   if (!in_range(&d->geometry, addr, len)) return MCUSIM_STORAGE_E_RANGE;
   if (fflush(d->file) != 0 || fseek(d->file, (long)addr, SEEK_SET) != 0) return MCUSIM_STORAGE_E_DEVICE;
-  return fread(dst, 1, len, d->file) == len ? MCUSIM_STORAGE_OK : MCUSIM_STORAGE_E_DEVICE;
+  if (fread(dst, 1, len, d->file) != len) return MCUSIM_STORAGE_E_DEVICE;
+#ifdef MCUSIM_HOST_FAULT_BIT
+  /* Fault injection (tests): device bit MCUSIM_HOST_FAULT_BIT reads back flipped, as a worn cell. */
+  if ((uint32_t)(MCUSIM_HOST_FAULT_BIT) / 8u - addr < len) dst[(uint32_t)(MCUSIM_HOST_FAULT_BIT) / 8u - addr] ^= (uint8_t)(1u << ((MCUSIM_HOST_FAULT_BIT) % 8));
+#endif
+  return MCUSIM_STORAGE_OK;
 }
 
 static int host_is_erased(void* device, uint32_t addr, uint32_t len) {

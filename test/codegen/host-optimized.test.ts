@@ -3,7 +3,7 @@
 // FetchingConv2D over the file-backed storage device), fdt, dmo + replacement. Built with gcc and,
 // when installed, clang (-O2 -std=c99 -Wall -Wextra -Werror); outputs byte-identical to the
 // simulator's on seeded inputs, and the spill blocks in the device file equal the simulator's.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { emitCProject, storageLayout } from '../../src/codegen/index.ts';
@@ -58,4 +58,29 @@ describe.skipIf(!hasCc)('C port of optimized models vs the simulator', () => {
       }
     }, 240_000);
   }
+
+  it('a flipped bit in a spilled block: the generated C stops with a CRC error (exit 3), no outputs', () => {
+    const model = importTflite(exportTflite(runPipeline(buildZooModel('tiny-unet'), ['tinyseg'], { flags: {} }).model));
+    const project = emitCProject(preparePlannedModel(model), { modelName: 'tiny-unet+tinyseg (fault)' });
+    const block = project.summary.storageBlocks[0];
+    expect(block).toBeDefined();
+    // One bit in the middle of the payload (after the 16-byte header) reads back flipped.
+    const bit = ((block?.addr ?? 0) + 16 + Math.floor((block?.sizeBytes ?? 0) / 2)) * 8 + 5;
+    const dir = makeTempDir('cg-fault');
+    dirs.push(dir);
+    writeProject(project, dir);
+    make(dir, 'host', [`HOST_OPT=-O2 -DMCUSIM_HOST_FAULT_BIT=${bit}u`]);
+    let status = 0;
+    let stderr = '';
+    try {
+      runHost(dir, randomInputs(model.graph, SEED), model.graph.outputs.length);
+    } catch (e) {
+      const err = e as { status?: number; stderr?: Buffer | string };
+      status = err.status ?? -1;
+      stderr = String(err.stderr ?? '');
+    }
+    expect(status).toBe(3);
+    expect(stderr).toMatch(/CRC-32/);
+    expect(existsSync(join(dir, 'io/out/output0.bin'))).toBe(false);
+  }, 240_000);
 });
