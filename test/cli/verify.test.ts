@@ -46,9 +46,11 @@ const MODELS: readonly (readonly [string, () => Model])[] = [
 
 describe('verify: every DMO and replacement plan is bit-identical with a clean trace', () => {
   for (const [name, build] of MODELS) {
-    it(name, { timeout: 600_000 }, () => {
+    it(name, { timeout: 600_000 }, async () => {
       const model = build();
       for (const pass of ['dmo', 'replacement']) {
+        // Yield to the event loop between long synchronous runs so vitest's worker RPC is answered.
+        await new Promise((resolve) => setTimeout(resolve, 0));
         // force: attach the plan even where it does not beat tflm-greedy, so it is checked too.
         const optimized = runPipeline(model, [pass], { flags: { force: true } }).model;
         expect(readOfflinePlan(optimized), `${name} ${pass}`).not.toBeNull();

@@ -3,7 +3,7 @@
 // tensorflow/lite/core/api/flatbuffer_conversions.cc). No builtin numbers live past this file.
 import type { Builder, Offset } from 'flatbuffers';
 import { ModelError } from '../errors.ts';
-import type { Activation, BuiltinKind, OpOptionsMap, Padding } from '../graph.ts';
+import type { Activation, BuiltinKind, Conv2dOptions, OpOptionsMap } from '../graph.ts';
 import { activationFromCode, activationToCode, paddingFromCode, paddingToCode, weightsFormatFromCode, weightsFormatToCode } from './enums.ts';
 import * as S from './schema-generated.ts';
 import { decodeMergeOptions, encodeMergeOptions, MERGE_CUSTOM_CODE } from './merge-options.ts';
@@ -36,19 +36,11 @@ export interface BuiltinEntry<K extends BuiltinKind> {
 }
 
 type BuiltinTable = { readonly [K in BuiltinKind]: BuiltinEntry<K> };
+const Code = S.BuiltinOperator;
+const OptionsType = S.BuiltinOptions;
 
 function invalid(message: string): ModelError {
   return new ModelError('E_MODEL_INVALID', message);
-}
-function activation(code: number): Activation {
-  const a = activationFromCode(code);
-  if (a === null) throw invalid(`unknown fused activation code ${code}`);
-  return a;
-}
-function padding(code: number): Padding {
-  const p = paddingFromCode(code);
-  if (p === null) throw invalid(`unknown padding code ${code}`);
-  return p;
 }
 /** The op's options table when present; null when the op carries none. */
 function optionsOf<T>(op: S.Operator, table: T): T | null {
@@ -56,6 +48,22 @@ function optionsOf<T>(op: S.Operator, table: T): T | null {
 }
 const noOptions = (): Readonly<Record<string, never>> => ({});
 const writeNothing = (): Offset => 0;
+
+/**
+ * A kind whose options are one BuiltinOptions table `Table`: `read` gets the table, or null when
+ * absent (each field then takes its schema default).
+ */
+function withOptions<K extends BuiltinKind, T>(
+  kind: K,
+  code: S.BuiltinOperator,
+  version: number,
+  optionsType: S.BuiltinOptions,
+  Table: new () => T,
+  read: (t: T | null, charge: (units: number) => void) => OpOptionsMap[K],
+  write: (b: Builder, options: OpOptionsMap[K]) => Offset,
+): BuiltinEntry<K> {
+  return { kind, code, version, optionsType, read: (op, charge) => read(optionsOf(op, new Table()), charge), write };
+}
 
 /** A kind without options: an (empty) options table of `optionsType` is accepted, none is written. */
 function simple<K extends BuiltinKind>(
@@ -68,177 +76,147 @@ function simple<K extends BuiltinKind>(
   return { kind, code, version, optionsType, read, write: writeNothing };
 }
 
-/** A TinySeg kind, written as a CUSTOM op with its option bytes. */
-function customKind<K extends 'spill' | 'fetching' | 'fetchingConv2d'>(
+/** A kind written as a CUSTOM op (TinySeg's, MergeAccumulators) with its option bytes. */
+function customKind<K extends BuiltinKind>(
   kind: K,
+  customCode: string,
   decode: (b: Uint8Array, site: CustomOpSite) => DecodedCustomOp<OpOptionsMap[K]>,
   encode: (o: OpOptionsMap[K], site: CustomOpSite) => EncodedCustomOp,
 ): BuiltinEntry<K> {
   const read = (): OpOptionsMap[K] => {
-    throw invalid(`${TINYSEG_CUSTOM_CODES[kind]} is a custom op; it has no builtin options`);
+    throw invalid(`${customCode} is a custom op; it has no builtin options`);
   };
-  return { kind, code: S.BuiltinOperator.CUSTOM, version: 1, optionsType: S.BuiltinOptions.NONE, read, write: writeNothing, custom: { code: TINYSEG_CUSTOM_CODES[kind], decode, encode } };
+  return { kind, code: S.BuiltinOperator.CUSTOM, version: 1, optionsType: S.BuiltinOptions.NONE, read, write: writeNothing, custom: { code: customCode, decode, encode } };
+}
+
+function fusedActivation(t: { fusedActivationFunction(): number } | null): Activation {
+  const code = t?.fusedActivationFunction() ?? 0;
+  const a = activationFromCode(code);
+  if (a === null) throw invalid(`unknown fused activation code ${code}`);
+  return a;
+}
+
+/** The fields Conv2D, DepthwiseConv2D, TransposeConv and Pool2D options tables share. */
+interface WindowTable {
+  padding(): number;
+  strideH(): number;
+  strideW(): number;
+  fusedActivationFunction(): number;
+}
+type WindowOptions = Pick<Conv2dOptions, 'padding' | 'strideH' | 'strideW' | 'activation'>;
+
+/**
+ * Padding and strides, the kind's `own` fields, then the fused activation. The order is fixed
+ * because a corrupt table reports the first bad field it meets.
+ */
+function readWindow<T extends WindowTable, E extends object>(t: T | null, own: (t: T | null) => E): WindowOptions & E {
+  const code = t?.padding() ?? 0;
+  const padding = paddingFromCode(code);
+  if (padding === null) throw invalid(`unknown padding code ${code}`);
+  return { padding, strideH: t?.strideH() ?? 0, strideW: t?.strideW() ?? 0, ...own(t), activation: fusedActivation(t) };
+}
+const dilations = (t: S.Conv2DOptions | S.DepthwiseConv2DOptions | null): Pick<Conv2dOptions, 'dilationH' | 'dilationW'> => ({
+  dilationH: t?.dilationHFactor() ?? 1,
+  dilationW: t?.dilationWFactor() ?? 1,
+});
+const noOwnFields = (): object => ({});
+
+function pool<K extends 'maxPool2d' | 'averagePool2d'>(kind: K, code: S.BuiltinOperator): BuiltinEntry<K> {
+  return withOptions(
+    kind,
+    code,
+    2,
+    OptionsType.Pool2DOptions,
+    S.Pool2DOptions,
+    (t) => readWindow(t, (p) => ({ filterH: p?.filterHeight() ?? 0, filterW: p?.filterWidth() ?? 0 })),
+    (b, o) => S.Pool2DOptions.createPool2DOptions(b, paddingToCode(o.padding), o.strideW, o.strideH, o.filterW, o.filterH, activationToCode(o.activation)),
+  );
 }
 
 export const BUILTIN_TABLE: BuiltinTable = {
-  spill: customKind('spill', decodeSpillOptions, encodeSpillOptions),
-  fetching: customKind('fetching', decodeFetchingOptions, encodeFetchingOptions),
-  fetchingConv2d: customKind('fetchingConv2d', decodeFetchingConv2dOptions, encodeFetchingConv2dOptions),
-  merge: {
-    kind: 'merge',
-    code: S.BuiltinOperator.CUSTOM,
-    version: 1,
-    optionsType: S.BuiltinOptions.NONE,
-    read: () => {
-      throw invalid(`${MERGE_CUSTOM_CODE} is a custom op; it has no builtin options`);
-    },
-    write: writeNothing,
-    custom: {
-      code: MERGE_CUSTOM_CODE,
-      decode: (bytes, site) => ({ inputs: [...site.inputs], options: decodeMergeOptions(bytes) }),
-      encode: (o, site) => ({ inputs: [...site.inputs], bytes: encodeMergeOptions(o) }),
-    },
-  },
-  conv2d: {
-    kind: 'conv2d',
-    code: S.BuiltinOperator.CONV_2D,
-    version: 3,
-    optionsType: S.BuiltinOptions.Conv2DOptions,
-    read: (op) => {
-      const t = optionsOf(op, new S.Conv2DOptions());
-      return {
-        padding: padding(t?.padding() ?? 0),
-        strideH: t?.strideH() ?? 0,
-        strideW: t?.strideW() ?? 0,
-        dilationH: t?.dilationHFactor() ?? 1,
-        dilationW: t?.dilationWFactor() ?? 1,
-        activation: activation(t?.fusedActivationFunction() ?? 0),
-      };
-    },
-    write: (b, o) =>
+  spill: customKind('spill', TINYSEG_CUSTOM_CODES.spill, decodeSpillOptions, encodeSpillOptions),
+  fetching: customKind('fetching', TINYSEG_CUSTOM_CODES.fetching, decodeFetchingOptions, encodeFetchingOptions),
+  fetchingConv2d: customKind('fetchingConv2d', TINYSEG_CUSTOM_CODES.fetchingConv2d, decodeFetchingConv2dOptions, encodeFetchingConv2dOptions),
+  merge: customKind(
+    'merge',
+    MERGE_CUSTOM_CODE,
+    (bytes, site) => ({ inputs: [...site.inputs], options: decodeMergeOptions(bytes) }),
+    (o, site) => ({ inputs: [...site.inputs], bytes: encodeMergeOptions(o) }),
+  ),
+  conv2d: withOptions(
+    'conv2d',
+    Code.CONV_2D,
+    3,
+    OptionsType.Conv2DOptions,
+    S.Conv2DOptions,
+    (t) => readWindow(t, dilations),
+    (b, o) =>
       S.Conv2DOptions.createConv2DOptions(b, paddingToCode(o.padding), o.strideW, o.strideH, activationToCode(o.activation), o.dilationW, o.dilationH, S.TensorType.FLOAT32),
-  },
-  depthwiseConv2d: {
-    kind: 'depthwiseConv2d',
-    code: S.BuiltinOperator.DEPTHWISE_CONV_2D,
-    version: 3,
-    optionsType: S.BuiltinOptions.DepthwiseConv2DOptions,
-    read: (op) => {
-      const t = optionsOf(op, new S.DepthwiseConv2DOptions());
-      return {
-        padding: padding(t?.padding() ?? 0),
-        strideH: t?.strideH() ?? 0,
-        strideW: t?.strideW() ?? 0,
-        dilationH: t?.dilationHFactor() ?? 1,
-        dilationW: t?.dilationWFactor() ?? 1,
-        activation: activation(t?.fusedActivationFunction() ?? 0),
-        depthMultiplier: t?.depthMultiplier() ?? 0,
-      };
-    },
-    write: (b, o) =>
-      S.DepthwiseConv2DOptions.createDepthwiseConv2DOptions(
-        b,
-        paddingToCode(o.padding),
-        o.strideW,
-        o.strideH,
-        o.depthMultiplier,
-        activationToCode(o.activation),
-        o.dilationW,
-        o.dilationH,
-      ),
-  },
-  transposeConv: {
-    kind: 'transposeConv',
-    code: S.BuiltinOperator.TRANSPOSE_CONV,
-    version: 3,
-    optionsType: S.BuiltinOptions.TransposeConvOptions,
-    read: (op) => {
-      const t = optionsOf(op, new S.TransposeConvOptions());
-      return {
-        padding: padding(t?.padding() ?? 0),
-        strideH: t?.strideH() ?? 0,
-        strideW: t?.strideW() ?? 0,
-        activation: activation(t?.fusedActivationFunction() ?? 0),
-      };
-    },
-    write: (b, o) =>
-      S.TransposeConvOptions.createTransposeConvOptions(b, paddingToCode(o.padding), o.strideW, o.strideH, activationToCode(o.activation), S.TensorType.FLOAT32),
-  },
-  maxPool2d: pool('maxPool2d', S.BuiltinOperator.MAX_POOL_2D),
-  averagePool2d: pool('averagePool2d', S.BuiltinOperator.AVERAGE_POOL_2D),
-  concatenation: {
-    kind: 'concatenation',
-    code: S.BuiltinOperator.CONCATENATION,
-    version: 2,
-    optionsType: S.BuiltinOptions.ConcatenationOptions,
-    read: (op) => {
-      const t = optionsOf(op, new S.ConcatenationOptions());
-      return { axis: t?.axis() ?? 0, activation: activation(t?.fusedActivationFunction() ?? 0) };
-    },
-    write: (b, o) => S.ConcatenationOptions.createConcatenationOptions(b, o.axis, activationToCode(o.activation)),
-  },
-  fullyConnected: {
-    kind: 'fullyConnected',
-    code: S.BuiltinOperator.FULLY_CONNECTED,
-    version: 4,
-    optionsType: S.BuiltinOptions.FullyConnectedOptions,
-    read: (op) => {
-      const t = optionsOf(op, new S.FullyConnectedOptions());
+  ),
+  depthwiseConv2d: withOptions(
+    'depthwiseConv2d',
+    Code.DEPTHWISE_CONV_2D,
+    3,
+    OptionsType.DepthwiseConv2DOptions,
+    S.DepthwiseConv2DOptions,
+    (t) => ({ ...readWindow(t, dilations), depthMultiplier: t?.depthMultiplier() ?? 0 }),
+    (b, o) =>
+      S.DepthwiseConv2DOptions.createDepthwiseConv2DOptions(b, paddingToCode(o.padding), o.strideW, o.strideH, o.depthMultiplier, activationToCode(o.activation), o.dilationW, o.dilationH),
+  ),
+  transposeConv: withOptions(
+    'transposeConv',
+    Code.TRANSPOSE_CONV,
+    3,
+    OptionsType.TransposeConvOptions,
+    S.TransposeConvOptions,
+    (t) => readWindow(t, noOwnFields),
+    (b, o) => S.TransposeConvOptions.createTransposeConvOptions(b, paddingToCode(o.padding), o.strideW, o.strideH, activationToCode(o.activation), S.TensorType.FLOAT32),
+  ),
+  maxPool2d: pool('maxPool2d', Code.MAX_POOL_2D),
+  averagePool2d: pool('averagePool2d', Code.AVERAGE_POOL_2D),
+  concatenation: withOptions(
+    'concatenation',
+    Code.CONCATENATION,
+    2,
+    OptionsType.ConcatenationOptions,
+    S.ConcatenationOptions,
+    (t) => ({ axis: t?.axis() ?? 0, activation: fusedActivation(t) }),
+    (b, o) => S.ConcatenationOptions.createConcatenationOptions(b, o.axis, activationToCode(o.activation)),
+  ),
+  fullyConnected: withOptions(
+    'fullyConnected',
+    Code.FULLY_CONNECTED,
+    4,
+    OptionsType.FullyConnectedOptions,
+    S.FullyConnectedOptions,
+    (t) => {
       const code = t?.weightsFormat() ?? 0;
       const weightsFormat = weightsFormatFromCode(code);
       if (weightsFormat === null) throw invalid(`unknown fully-connected weights format ${code}`);
-      return {
-        activation: activation(t?.fusedActivationFunction() ?? 0),
-        weightsFormat,
-        keepNumDims: t?.keepNumDims() ?? false,
-        asymmetricQuantizeInputs: t?.asymmetricQuantizeInputs() ?? false,
-      };
+      return { activation: fusedActivation(t), weightsFormat, keepNumDims: t?.keepNumDims() ?? false, asymmetricQuantizeInputs: t?.asymmetricQuantizeInputs() ?? false };
     },
-    write: (b, o) =>
-      S.FullyConnectedOptions.createFullyConnectedOptions(
-        b,
-        activationToCode(o.activation),
-        weightsFormatToCode(o.weightsFormat),
-        o.keepNumDims,
-        o.asymmetricQuantizeInputs,
-        S.TensorType.FLOAT32,
-      ),
-  },
-  softmax: {
-    kind: 'softmax',
-    code: S.BuiltinOperator.SOFTMAX,
-    version: 2,
-    optionsType: S.BuiltinOptions.SoftmaxOptions,
-    read: (op) => ({ beta: optionsOf(op, new S.SoftmaxOptions())?.beta() ?? 0 }),
-    write: (b, o) => S.SoftmaxOptions.createSoftmaxOptions(b, o.beta),
-  },
-  add: {
-    kind: 'add',
-    code: S.BuiltinOperator.ADD,
-    version: 2,
-    optionsType: S.BuiltinOptions.AddOptions,
-    read: (op) => {
-      const t = optionsOf(op, new S.AddOptions());
-      return { activation: activation(t?.fusedActivationFunction() ?? 0), potScaleInt16: t?.potScaleInt16() ?? true };
-    },
-    write: (b, o) => S.AddOptions.createAddOptions(b, activationToCode(o.activation), o.potScaleInt16),
-  },
-  mul: {
-    kind: 'mul',
-    code: S.BuiltinOperator.MUL,
-    version: 2,
-    optionsType: S.BuiltinOptions.MulOptions,
-    read: (op) => ({ activation: activation(optionsOf(op, new S.MulOptions())?.fusedActivationFunction() ?? 0) }),
-    write: (b, o) => S.MulOptions.createMulOptions(b, activationToCode(o.activation)),
-  },
-  pad: simple('pad', S.BuiltinOperator.PAD, 2, noOptions, S.BuiltinOptions.PadOptions),
-  reshape: {
-    kind: 'reshape',
-    code: S.BuiltinOperator.RESHAPE,
-    version: 1,
-    optionsType: S.BuiltinOptions.ReshapeOptions,
-    read: (op, charge) => {
-      const t = optionsOf(op, new S.ReshapeOptions());
+    (b, o) =>
+      S.FullyConnectedOptions.createFullyConnectedOptions(b, activationToCode(o.activation), weightsFormatToCode(o.weightsFormat), o.keepNumDims, o.asymmetricQuantizeInputs, S.TensorType.FLOAT32),
+  ),
+  softmax: withOptions('softmax', Code.SOFTMAX, 2, OptionsType.SoftmaxOptions, S.SoftmaxOptions, (t) => ({ beta: t?.beta() ?? 0 }), (b, o) => S.SoftmaxOptions.createSoftmaxOptions(b, o.beta)),
+  add: withOptions(
+    'add',
+    Code.ADD,
+    2,
+    OptionsType.AddOptions,
+    S.AddOptions,
+    (t) => ({ activation: fusedActivation(t), potScaleInt16: t?.potScaleInt16() ?? true }),
+    (b, o) => S.AddOptions.createAddOptions(b, activationToCode(o.activation), o.potScaleInt16),
+  ),
+  mul: withOptions('mul', Code.MUL, 2, OptionsType.MulOptions, S.MulOptions, (t) => ({ activation: fusedActivation(t) }), (b, o) => S.MulOptions.createMulOptions(b, activationToCode(o.activation))),
+  pad: simple('pad', Code.PAD, 2, noOptions, OptionsType.PadOptions),
+  reshape: withOptions(
+    'reshape',
+    Code.RESHAPE,
+    1,
+    OptionsType.ReshapeOptions,
+    S.ReshapeOptions,
+    (t, charge) => {
       const n = t?.newShapeLength() ?? 0;
       if (t === null || n === 0) return { newShape: null };
       charge(n);
@@ -246,91 +224,38 @@ export const BUILTIN_TABLE: BuiltinTable = {
       for (let i = 0; i < n; i++) newShape.push(t.newShape(i) ?? 0);
       return { newShape };
     },
-    write: (b, o) => {
+    (b, o) => {
       if (o.newShape === null || o.newShape.length === 0) return 0;
       return S.ReshapeOptions.createReshapeOptions(b, S.ReshapeOptions.createNewShapeVector(b, [...o.newShape]));
     },
-  },
-  mean: {
-    kind: 'mean',
-    code: S.BuiltinOperator.MEAN,
-    version: 2,
-    optionsType: S.BuiltinOptions.ReducerOptions,
-    read: (op) => ({ keepDims: optionsOf(op, new S.ReducerOptions())?.keepDims() ?? false }),
-    write: (b, o) => S.ReducerOptions.createReducerOptions(b, o.keepDims),
-  },
-  quantize: simple('quantize', S.BuiltinOperator.QUANTIZE, 2, noOptions, S.BuiltinOptions.QuantizeOptions),
-  dequantize: simple('dequantize', S.BuiltinOperator.DEQUANTIZE, 2, noOptions, S.BuiltinOptions.DequantizeOptions),
-  split: {
-    kind: 'split',
-    code: S.BuiltinOperator.SPLIT,
-    version: 2,
-    optionsType: S.BuiltinOptions.SplitOptions,
-    read: (op) => ({ numSplits: optionsOf(op, new S.SplitOptions())?.numSplits() ?? 0 }),
-    write: (b, o) => S.SplitOptions.createSplitOptions(b, o.numSplits),
-  },
-  splitV: {
-    kind: 'splitV',
-    code: S.BuiltinOperator.SPLIT_V,
-    version: 2,
-    optionsType: S.BuiltinOptions.SplitVOptions,
-    read: (op) => ({ numSplits: optionsOf(op, new S.SplitVOptions())?.numSplits() ?? 0 }),
-    write: (b, o) => S.SplitVOptions.createSplitVOptions(b, o.numSplits),
-  },
-  stridedSlice: {
-    kind: 'stridedSlice',
-    code: S.BuiltinOperator.STRIDED_SLICE,
-    version: 2,
-    optionsType: S.BuiltinOptions.StridedSliceOptions,
-    read: (op) => {
-      const t = optionsOf(op, new S.StridedSliceOptions());
-      return {
-        beginMask: t?.beginMask() ?? 0,
-        endMask: t?.endMask() ?? 0,
-        ellipsisMask: t?.ellipsisMask() ?? 0,
-        newAxisMask: t?.newAxisMask() ?? 0,
-        shrinkAxisMask: t?.shrinkAxisMask() ?? 0,
-        offset: t?.offset() ?? false,
-      };
-    },
-    write: (b, o) =>
-      S.StridedSliceOptions.createStridedSliceOptions(b, o.beginMask, o.endMask, o.ellipsisMask, o.newAxisMask, o.shrinkAxisMask, o.offset),
-  },
-  logistic: simple('logistic', S.BuiltinOperator.LOGISTIC, 2, noOptions),
-  relu: simple('relu', S.BuiltinOperator.RELU, 2, noOptions),
-  relu6: simple('relu6', S.BuiltinOperator.RELU6, 2, noOptions),
-  leakyRelu: {
-    kind: 'leakyRelu',
-    code: S.BuiltinOperator.LEAKY_RELU,
-    version: 2,
-    optionsType: S.BuiltinOptions.LeakyReluOptions,
-    read: (op) => ({ alpha: optionsOf(op, new S.LeakyReluOptions())?.alpha() ?? 0 }),
-    write: (b, o) => S.LeakyReluOptions.createLeakyReluOptions(b, o.alpha),
-  },
-  transpose: simple('transpose', S.BuiltinOperator.TRANSPOSE, 2, noOptions, S.BuiltinOptions.TransposeOptions),
+  ),
+  mean: withOptions('mean', Code.MEAN, 2, OptionsType.ReducerOptions, S.ReducerOptions, (t) => ({ keepDims: t?.keepDims() ?? false }), (b, o) => S.ReducerOptions.createReducerOptions(b, o.keepDims)),
+  quantize: simple('quantize', Code.QUANTIZE, 2, noOptions, OptionsType.QuantizeOptions),
+  dequantize: simple('dequantize', Code.DEQUANTIZE, 2, noOptions, OptionsType.DequantizeOptions),
+  split: withOptions('split', Code.SPLIT, 2, OptionsType.SplitOptions, S.SplitOptions, (t) => ({ numSplits: t?.numSplits() ?? 0 }), (b, o) => S.SplitOptions.createSplitOptions(b, o.numSplits)),
+  splitV: withOptions('splitV', Code.SPLIT_V, 2, OptionsType.SplitVOptions, S.SplitVOptions, (t) => ({ numSplits: t?.numSplits() ?? 0 }), (b, o) => S.SplitVOptions.createSplitVOptions(b, o.numSplits)),
+  stridedSlice: withOptions(
+    'stridedSlice',
+    Code.STRIDED_SLICE,
+    2,
+    OptionsType.StridedSliceOptions,
+    S.StridedSliceOptions,
+    (t) => ({
+      beginMask: t?.beginMask() ?? 0,
+      endMask: t?.endMask() ?? 0,
+      ellipsisMask: t?.ellipsisMask() ?? 0,
+      newAxisMask: t?.newAxisMask() ?? 0,
+      shrinkAxisMask: t?.shrinkAxisMask() ?? 0,
+      offset: t?.offset() ?? false,
+    }),
+    (b, o) => S.StridedSliceOptions.createStridedSliceOptions(b, o.beginMask, o.endMask, o.ellipsisMask, o.newAxisMask, o.shrinkAxisMask, o.offset),
+  ),
+  logistic: simple('logistic', Code.LOGISTIC, 2, noOptions),
+  relu: simple('relu', Code.RELU, 2, noOptions),
+  relu6: simple('relu6', Code.RELU6, 2, noOptions),
+  leakyRelu: withOptions('leakyRelu', Code.LEAKY_RELU, 2, OptionsType.LeakyReluOptions, S.LeakyReluOptions, (t) => ({ alpha: t?.alpha() ?? 0 }), (b, o) => S.LeakyReluOptions.createLeakyReluOptions(b, o.alpha)),
+  transpose: simple('transpose', Code.TRANSPOSE, 2, noOptions, OptionsType.TransposeOptions),
 };
-
-function pool<K extends 'maxPool2d' | 'averagePool2d'>(kind: K, code: S.BuiltinOperator): BuiltinEntry<K> {
-  return {
-    kind,
-    code,
-    version: 2,
-    optionsType: S.BuiltinOptions.Pool2DOptions,
-    read: (op) => {
-      const t = optionsOf(op, new S.Pool2DOptions());
-      return {
-        padding: padding(t?.padding() ?? 0),
-        strideH: t?.strideH() ?? 0,
-        strideW: t?.strideW() ?? 0,
-        filterH: t?.filterHeight() ?? 0,
-        filterW: t?.filterWidth() ?? 0,
-        activation: activation(t?.fusedActivationFunction() ?? 0),
-      };
-    },
-    write: (b, o) =>
-      S.Pool2DOptions.createPool2DOptions(b, paddingToCode(o.padding), o.strideW, o.strideH, o.filterW, o.filterH, activationToCode(o.activation)),
-  };
-}
 
 const KIND_BY_CODE: ReadonlyMap<number, BuiltinKind> = new Map(
   (Object.keys(BUILTIN_TABLE) as BuiltinKind[]).filter((k) => BUILTIN_TABLE[k].custom === undefined).map((k) => [BUILTIN_TABLE[k].code, k]),

@@ -66,30 +66,21 @@ export class CheckedByteBuffer extends ByteBuffer {
     this.charge(bytes / COPY_BYTES_PER_UNIT);
   }
 
-  override readUint8(offset: number): number {
-    this.check(offset, 1, 'byte');
-    return super.readUint8(offset);
+  /** `offset`, once [offset, offset + width) is known to lie inside the file. */
+  private at(offset: number, width: number, what: string): number {
+    this.check(offset, width, what);
+    return offset;
   }
-  override readInt8(offset: number): number {
-    this.check(offset, 1, 'byte');
-    return super.readInt8(offset);
-  }
-  override readUint16(offset: number): number {
-    this.check(offset, 2, 'int16');
-    return super.readUint16(offset);
-  }
-  override readInt16(offset: number): number {
-    this.check(offset, 2, 'int16');
-    return super.readInt16(offset);
-  }
-  override readInt32(offset: number): number {
-    this.check(offset, 4, 'int32');
-    return super.readInt32(offset);
-  }
-  override readUint32(offset: number): number {
-    this.check(offset, 4, 'int32');
-    return super.readUint32(offset);
-  }
+
+  override readUint8(offset: number): number { return super.readUint8(this.at(offset, 1, 'byte')); }
+  override readInt8(offset: number): number { return super.readInt8(this.at(offset, 1, 'byte')); }
+  override readUint16(offset: number): number { return super.readUint16(this.at(offset, 2, 'int16')); }
+  override readInt16(offset: number): number { return super.readInt16(this.at(offset, 2, 'int16')); }
+  override readInt32(offset: number): number { return super.readInt32(this.at(offset, 4, 'int32')); }
+  override readUint32(offset: number): number { return super.readUint32(this.at(offset, 4, 'int32')); }
+  override readUint64(offset: number): bigint { return super.readUint64(this.at(offset, 8, 'int64')); }
+  override readFloat32(offset: number): number { return super.readFloat32(this.at(offset, 4, 'float32')); }
+  override readFloat64(offset: number): number { return super.readFloat64(this.at(offset, 8, 'float64')); }
   override readInt64(offset: number): bigint {
     this.check(offset, 8, 'int64');
     const low = super.readInt32(offset);
@@ -97,18 +88,6 @@ export class CheckedByteBuffer extends ByteBuffer {
     // Zero points are small: one BigInt instead of the runtime's four when the value fits int32.
     if ((high === 0 && low >= 0) || (high === -1 && low < 0)) return BigInt(low);
     return super.readInt64(offset);
-  }
-  override readUint64(offset: number): bigint {
-    this.check(offset, 8, 'int64');
-    return super.readUint64(offset);
-  }
-  override readFloat32(offset: number): number {
-    this.check(offset, 4, 'float32');
-    return super.readFloat32(offset);
-  }
-  override readFloat64(offset: number): number {
-    this.check(offset, 8, 'float64');
-    return super.readFloat64(offset);
   }
 
   /**
