@@ -3,10 +3,10 @@
 // AddFunc, run by the flat ElementWise loop or, when the shapes differ, BroadcastAdd6DSlow's
 // row-major output loop. MultiplyByQuantizedMultiplierSmallerThanOneExp == mbqm for shift <= 0.
 import { Store, Val } from '../nest.ts';
-import { activationRange, quantizeMultiplier } from '../quant.ts';
+import { quantizeMultiplier } from '../quant.ts';
 import type { KernelSpec, OpContext } from '../spec.ts';
-import { binaryNest, broadcastParams, broadcastsTo } from './broadcast.ts';
-import { constraint, fusableActivation, isInt8Quantized, scaleOf, zeroPointOf } from './common.ts';
+import { binaryNest, binaryPrepared, binaryQuant, binaryTypesConstraint, broadcastConstraint } from './broadcast.ts';
+import { activationConstraint, constraint, scaleOf } from './common.ts';
 
 const LEFT_SHIFT = 20;
 
@@ -21,39 +21,24 @@ function realMultipliers(c: OpContext<'add'>): { in1: number; in2: number; out: 
 export const addSpec: KernelSpec<'add'> = {
   kind: 'add',
   constraints: [
-    constraint('add.types', 'inputs and output must be int8 quantized tensors', (c) =>
-      isInt8Quantized(c.input(0)) && isInt8Quantized(c.input(1)) && isInt8Quantized(c.output(0))),
-    constraint('add.broadcast', 'input shapes must broadcast (numpy rules, rank <= 6) to the output shape', (c) =>
-      broadcastsTo(c.input(0), c.input(1), c.output(0))),
+    binaryTypesConstraint('add'),
+    broadcastConstraint('add'),
     constraint('add.multipliers', 'scales must give input and output multipliers in (0, 1) (QuantizeMultiplierSmallerThanOneExp)', (c) => {
       const m = realMultipliers(c);
       return [m.in1, m.in2, m.out].every((x) => x > 0 && x < 1 && quantizeMultiplier(x).shift <= 0);
     }),
-    constraint('add.activation', 'fused activation must be none, relu, relu6 or reluN1To1', (c) => fusableActivation(c.op.options.activation)),
+    activationConstraint('add', (c) => c.op.options.activation),
   ],
   prepare(c) {
-    const in1 = c.input(0)!;
-    const in2 = c.input(1)!;
-    const output = c.output(0);
     const m = realMultipliers(c);
     const q1 = quantizeMultiplier(m.in1);
     const q2 = quantizeMultiplier(m.in2);
     const qo = quantizeMultiplier(m.out);
-    const act = activationRange(c.op.options.activation, scaleOf(output), zeroPointOf(output));
-    const bc = broadcastParams(in1, in2, output);
-    return {
-      flags: bc.flags,
-      scalars: {
-        ...bc.scalars,
-        leftShift: LEFT_SHIFT,
-        input1Offset: -zeroPointOf(in1), input2Offset: -zeroPointOf(in2), outputOffset: zeroPointOf(output),
-        mult1: q1.multiplier, shift1: q1.shift, mult2: q2.multiplier, shift2: q2.shift,
-        outMult: qo.multiplier, outShift: qo.shift, actMin: act.min, actMax: act.max,
-      },
-      arrays: {},
-      buffers: { input1: { kind: 'input', slot: 0 }, input2: { kind: 'input', slot: 1 }, output: { kind: 'output', slot: 0 } },
-      scratch: [],
-    };
+    const { offsets, act } = binaryQuant(c);
+    return binaryPrepared(c, {
+      leftShift: LEFT_SHIFT, ...offsets,
+      mult1: q1.multiplier, shift1: q1.shift, mult2: q2.multiplier, shift2: q2.shift, outMult: qo.multiplier, outShift: qo.shift, ...act,
+    });
   },
   body: (p) =>
     binaryNest(p.flags ?? {}, (a, b, o) => [

@@ -1,26 +1,20 @@
 // Shared shape logic and loop nests of the int8 binary elementwise ops (ADD, MUL): numpy-style
 // right-aligned broadcasting as TFLM's NdArrayDescsForElementwiseBroadcast resolves it, the flat
 // loop of reference_integer_ops::ElementWise when the (rank-extended) shapes are equal, and the
-// row-major output loop of BroadcastBinaryFunction6DSlow otherwise (stride 0 on broadcast dims).
-import type { Tensor } from '../../ir/index.ts';
+// row-major output loop of BroadcastBinaryFunction6DSlow otherwise (stride 0 on broadcast dims);
+// also the constraints and Prepared parts both ops share (int8 types, offsets, activation range).
+import type { BuiltinKind, Tensor } from '../../ir/index.ts';
+import { broadcastShapes } from '../../ir/index.ts';
 import type { Nest, Stmt } from '../nest.ts';
 import { For, Let } from '../nest.ts';
+import { activationRange } from '../quant.ts';
+import type { Constraint, OpContext, Prepared } from '../spec.ts';
+import { constraint, isInt8Quantized, scaleOf, zeroPointOf } from './common.ts';
+
+type BinaryCtx = OpContext<'add'> | OpContext<'mul'>;
 
 /** TFLM's broadcast kernels extend every shape to 6-D. */
 export const MAX_BROADCAST_RANK = 6;
-
-/** The broadcast shape of two shapes, or null when some aligned pair is neither equal nor 1. */
-export function broadcastShape(a: readonly number[], b: readonly number[]): number[] | null {
-  const r = Math.max(a.length, b.length);
-  const out: number[] = [];
-  for (let k = 0; k < r; k++) {
-    const x = a[a.length - r + k] ?? 1;
-    const y = b[b.length - r + k] ?? 1;
-    if (x !== y && x !== 1 && y !== 1) return null;
-    out.push(x === 1 ? y : x);
-  }
-  return out;
-}
 
 /** Shape `s` left-padded with 1s to rank `r`. */
 export function extendShape(s: readonly number[], r: number): number[] {
@@ -50,7 +44,7 @@ export function sameExtendedShape(a: readonly number[], b: readonly number[]): b
 /** True when input shapes broadcast to exactly the output shape, within TFLM's 6-D limit. */
 export function broadcastsTo(in1: Tensor | null, in2: Tensor | null, out: Tensor): boolean {
   if (in1 === null || in2 === null) return false;
-  const b = broadcastShape(in1.shape, in2.shape);
+  const b = broadcastShapes(in1.shape, in2.shape);
   if (b === null || b.length > MAX_BROADCAST_RANK) return false;
   const r = Math.max(b.length, out.shape.length);
   const x = extendShape(b, r);
@@ -81,6 +75,45 @@ export function broadcastParams(in1: Tensor, in2: Tensor, out: Tensor): Broadcas
     scalars[`sb${k}`] = sb[k] ?? 0;
   });
   return { flags: { broadcast: 1, rank: r }, scalars };
+}
+
+/** `<kind>.types`: both inputs and the output are int8 quantized. */
+export function binaryTypesConstraint<K extends BuiltinKind>(kind: K): Constraint<K> {
+  return constraint(`${kind}.types`, 'inputs and output must be int8 quantized tensors', (c: OpContext<K>) =>
+    isInt8Quantized(c.input(0)) && isInt8Quantized(c.input(1)) && isInt8Quantized(c.output(0)));
+}
+
+/** `<kind>.broadcast`: the input shapes broadcast to the output shape. */
+export function broadcastConstraint<K extends BuiltinKind>(kind: K): Constraint<K> {
+  return constraint(`${kind}.broadcast`, 'input shapes must broadcast (numpy rules, rank <= 6) to the output shape', (c: OpContext<K>) =>
+    broadcastsTo(c.input(0), c.input(1), c.output(0)));
+}
+
+export interface BinaryQuant {
+  readonly offsets: { readonly input1Offset: number; readonly input2Offset: number; readonly outputOffset: number };
+  readonly act: { readonly actMin: number; readonly actMax: number };
+}
+
+/** Zero-point offsets (inputs negated) and the output's fused activation range. */
+export function binaryQuant(c: BinaryCtx): BinaryQuant {
+  const output = c.output(0);
+  const act = activationRange(c.op.options.activation, scaleOf(output), zeroPointOf(output));
+  return {
+    offsets: { input1Offset: -zeroPointOf(c.input(0)), input2Offset: -zeroPointOf(c.input(1)), outputOffset: zeroPointOf(output) },
+    act: { actMin: act.min, actMax: act.max },
+  };
+}
+
+/** Broadcast flags, the loop scalars then the op's `scalars`, and the input1 / input2 / output bindings. */
+export function binaryPrepared(c: BinaryCtx, scalars: Readonly<Record<string, number>>): Prepared {
+  const bc = broadcastParams(c.input(0)!, c.input(1)!, c.output(0));
+  return {
+    flags: bc.flags,
+    scalars: { ...bc.scalars, ...scalars },
+    arrays: {},
+    buffers: { input1: { kind: 'input', slot: 0 }, input2: { kind: 'input', slot: 1 }, output: { kind: 'output', slot: 0 } },
+    scratch: [],
+  };
 }
 
 /**

@@ -1,9 +1,10 @@
 // Prepare-time helpers shared by specs: quantization accessors, per-channel multipliers as TFLM's
-// PopulateConvolutionQuantizationParams computes them, and reusable constraints.
+// PopulateConvolutionQuantizationParams computes them, reusable constraints and the Prepared of
+// one-input one-output kernels.
 import type { BuiltinKind, Tensor } from '../../ir/index.ts';
 import { elementCount } from '../../ir/index.ts';
 import { quantizeMultiplier } from '../quant.ts';
-import type { Constraint, OpContext } from '../spec.ts';
+import type { Constraint, OpContext, Prepared } from '../spec.ts';
 
 export function scaleOf(t: Tensor | null, i = 0): number {
   return Math.fround(t?.quant?.scale[i] ?? 0);
@@ -53,4 +54,20 @@ export function constraint<K extends BuiltinKind>(id: string, text: string, hold
 /** Activations the int8 kernels can fuse. */
 export function fusableActivation(a: string): boolean {
   return a === 'none' || a === 'relu' || a === 'relu6' || a === 'reluN1To1';
+}
+
+/** `<kind>.activation`: a fusable activation. */
+export function activationConstraint<K extends BuiltinKind>(kind: K, activation: (c: OpContext<K>) => string): Constraint<K> {
+  return constraint(`${kind}.activation`, 'fused activation must be none, relu, relu6 or reluN1To1', (c: OpContext<K>) => fusableActivation(activation(c)));
+}
+
+/** The Prepared of a kernel reading input slot 0 into output slot 0, with no arrays and no scratch. */
+export function unaryPrepared(scalars: Readonly<Record<string, number>>, flags?: Readonly<Record<string, number>>): Prepared {
+  return {
+    ...(flags ? { flags } : {}),
+    scalars,
+    arrays: {},
+    buffers: { input: { kind: 'input', slot: 0 }, output: { kind: 'output', slot: 0 } },
+    scratch: [],
+  };
 }

@@ -1,15 +1,16 @@
 // Pieces shared by the int8 conv-family specs (conv2d, depthwiseConv2d, fullyConnected,
-// fetchingConv2d, merge): the per-channel output stage of TFLM reference_integer_ops (bias,
-// MultiplyByQuantizedMultiplier + output offset, activation clamp) and ConvPerChannel's outer loops
-// and filter taps as nest fragments, plus their common constraints, scalars and buffer bindings.
-// Fragments are spliced in place, so each spec's loop and load order is unchanged.
+// fetchingConv2d, merge, transposeConv): the per-channel output stage of TFLM reference_integer_ops
+// (bias, MultiplyByQuantizedMultiplier + output offset, activation clamp), ConvPerChannel's outer
+// loops and filter taps and the offset-hoisted dot product as nest fragments, plus their common
+// constraints, scalars and Prepared parts. Fragments are spliced in place, so each spec's loop and
+// load order is unchanged.
 import type { Activation, BuiltinKind, Padding, Tensor } from '../../ir/index.ts';
 import { convOutputSize, convPadding } from '../../ir/index.ts';
 import type { Nest, Stmt } from '../nest.ts';
 import { For, If, Let, Set, Store } from '../nest.ts';
 import { activationRange } from '../quant.ts';
-import type { BufferRef, Constraint, OpContext } from '../spec.ts';
-import { constraint, count, dim, fusableActivation, isInt8Quantized, scaleOf, zeroPointOf } from './common.ts';
+import type { BufferRef, Constraint, OpContext, Prepared } from '../spec.ts';
+import { constraint, count, dim, isInt8Quantized, rank, scaleOf, zeroPointOf } from './common.ts';
 
 // ------------------------------------------------------------------ nest fragments
 
@@ -29,20 +30,24 @@ export function outputStage(outIndex: string): Nest {
   return [addBias, ...requantizeStore(outIndex)];
 }
 
-/** ConvPerChannel's batch / output-row / output-column / output-channel loops around `perOc`. */
-export function convOutputLoops(perOc: Nest): Nest {
+/**
+ * Batch / output-row / output-column / output-channel loops around `perOc`, with `rowLets` bound
+ * per output row, then `colLets` and `base` (the flat index of (b, outY, outX, 0)) per column.
+ */
+export function outputLoops(perOc: Nest, base: string, rowLets: Nest = [], colLets: Nest = []): Nest {
   return [
     For('b', '0', 'batches', [
       For('outY', '0', 'outH', [
-        Let('inYOrigin', 'outY * strideH - padH'),
-        For('outX', '0', 'outW', [
-          Let('inXOrigin', 'outX * strideW - padW'),
-          Let('outBase', '((b * outH + outY) * outW + outX) * outD'),
-          For('oc', '0', 'outD', perOc),
-        ]),
+        ...rowLets,
+        For('outX', '0', 'outW', [...colLets, Let(base, '((b * outH + outY) * outW + outX) * outD'), For('oc', '0', 'outD', perOc)]),
       ]),
     ]),
   ];
+}
+
+/** ConvPerChannel's output loops, with the input window origin of each output row and column. */
+export function convOutputLoops(perOc: Nest): Nest {
+  return outputLoops(perOc, 'outBase', [Let('inYOrigin', 'outY * strideH - padH')], [Let('inXOrigin', 'outX * strideW - padW')]);
 }
 
 /** ConvPerChannel's filter-tap loops: `inBounds` runs for each tap inside the input. */
@@ -56,6 +61,19 @@ export function convTaps(inBounds: Nest): Nest {
       ]),
     ]),
   ];
+}
+
+/**
+ * acc += sum over `v` in [0, n) of (input[inBase + v] + inputOffset) * `filterTerm`; with the
+ * `hoist` flag the offset leaves the loop as inputOffset * fsum[`sumIndex`] (same loads, same order).
+ */
+export function hoistedDot(v: string, n: string, filterTerm: string, sumIndex: string): Stmt {
+  return If('hoist', [
+    For(v, '0', n, [Set('acc', `acc + input[inBase + ${v}] * ${filterTerm}`, 'mac')]),
+    Set('acc', `acc + inputOffset * fsum[${sumIndex}]`),
+  ], [
+    For(v, '0', n, [Set('acc', `acc + (input[inBase + ${v}] + inputOffset) * ${filterTerm}`, 'mac')]),
+  ]);
 }
 
 // ------------------------------------------------------------------ prepare helpers
@@ -74,6 +92,35 @@ export function convGeometry(o: Spatial, inH: number, inW: number, fH: number, f
     strideH: o.strideH, strideW: o.strideW, dilH: o.dilationH, dilW: o.dilationW,
     padH: convPadding(o.strideH, o.dilationH, inH, fH, outH).before,
     padW: convPadding(o.strideW, o.dilationW, inW, fW, outW).before,
+  };
+}
+
+export interface ConvDims {
+  readonly batches: number;
+  readonly inH: number;
+  readonly inW: number;
+  readonly inD: number;
+  readonly outH: number;
+  readonly outW: number;
+  readonly outD: number;
+  readonly fH: number;
+  readonly fW: number;
+}
+
+/**
+ * ConvPerChannel's scalars of NHWC input [N, H, W, C], filter [.., KH, KW, ..] and output
+ * [N, outH, outW, outD]: sizes, then `extra`, stride / dilation / padding and output quantization.
+ */
+export function convScalars(
+  o: Spatial & { readonly activation: Activation }, input: Tensor, filter: Tensor, output: Tensor, extra: Readonly<Record<string, number>> = {},
+): ConvDims & Record<string, number> {
+  const [batches, inH, inW, inD] = input.shape as [number, number, number, number];
+  const [, fH, fW] = filter.shape as [number, number, number, number];
+  const [, outH, outW, outD] = output.shape as [number, number, number, number];
+  return {
+    batches, inH, inW, inD, outH, outW, outD, fH, fW, ...extra,
+    ...convGeometry(o, inH, inW, fH, fW, outH, outW),
+    ...outputQuantScalars(input, output, o.activation),
   };
 }
 
@@ -101,6 +148,23 @@ export function filterOpBuffers(hasBias: boolean, extra: Readonly<Record<string,
   };
 }
 
+/**
+ * The Prepared of a filter op (input 0, filter 1, optional bias 2): `hasBias`, the scalars and the
+ * per-channel multipliers. Passing `fsum` (null when the filter is not constant) adds the `hoist`
+ * flag and, when non-null, binds the tap sums for hoistedDot.
+ */
+export function filterOpPrepared(
+  bias: Tensor | null, scalars: Readonly<Record<string, number>>, m: { readonly mult: Int32Array; readonly shift: Int32Array }, fsum?: Int32Array | null,
+): Prepared {
+  return {
+    flags: { hasBias: bias ? 1 : 0, ...(fsum === undefined ? {} : { hoist: fsum ? 1 : 0 }) },
+    scalars,
+    arrays: { mult: m.mult, shift: m.shift, ...(fsum ? { fsum } : {}) },
+    buffers: filterOpBuffers(bias !== null),
+    scratch: [],
+  };
+}
+
 // ------------------------------------------------------------------ constraints
 
 /** Output [N, outH, outW, ..] of input [N, H, W, ..] and filter [.., KH, KW, ..] under `o`. */
@@ -116,6 +180,12 @@ type Ctx<K extends BuiltinKind> = OpContext<K>;
 export function int8TypesConstraint<K extends BuiltinKind>(kind: K): Constraint<K> {
   return constraint(`${kind}.types`, 'input, filter and output must be int8 quantized tensors', (c: Ctx<K>) =>
     isInt8Quantized(c.input(0)) && isInt8Quantized(c.input(1)) && isInt8Quantized(c.output(0)));
+}
+
+/** `<kind>.rank`: input 0, filter 1 and output 0 have rank 4. */
+export function rank4Constraint<K extends BuiltinKind>(kind: K): Constraint<K> {
+  return constraint(`${kind}.rank`, 'input, filter and output must have rank 4', (c: Ctx<K>) =>
+    rank(c.input(0)) === 4 && rank(c.input(1)) === 4 && rank(c.output(0)) === 4);
 }
 
 /** `<kind>.filter-scales`: one scale per output channel (filter dim `channelDim`) or one per tensor. */
@@ -140,9 +210,4 @@ export function strideConstraint<K extends BuiltinKind>(kind: K, opts: (c: Ctx<K
     const o = opts(c);
     return o.strideH >= 1 && o.strideW >= 1 && o.dilationH >= 1 && o.dilationW >= 1;
   });
-}
-
-/** `<kind>.activation`: a fusable activation. */
-export function activationConstraint<K extends BuiltinKind>(kind: K, activation: (c: Ctx<K>) => string): Constraint<K> {
-  return constraint(`${kind}.activation`, 'fused activation must be none, relu, relu6 or reluN1To1', (c: Ctx<K>) => fusableActivation(activation(c)));
 }

@@ -3,12 +3,12 @@
 // With a constant filter the input offset is hoisted out of the channel loop: per in-bounds tap,
 // sum(in * f) + inputOffset * sum(f) (exact in wrapping int32; same loads in the same order).
 import type { Tensor } from '../../ir/index.ts';
-import { For, If, Let, Set, Val } from '../nest.ts';
+import { Let, Val } from '../nest.ts';
 import type { KernelSpec } from '../spec.ts';
-import { constraint, convMultipliers, dim, isInt8Quantized, rank } from './common.ts';
+import { activationConstraint, constraint, convMultipliers, dim } from './common.ts';
 import {
-  activationConstraint, biasConstraint, convGeometry, convOutputLoops, convSpatialShapeHolds, convTaps, filterOpBuffers, filterScalesConstraint,
-  int8TypesConstraint, outputQuantScalars, outputStage, strideConstraint,
+  biasConstraint, convOutputLoops, convScalars, convSpatialShapeHolds, convTaps, filterOpPrepared, filterScalesConstraint, hoistedDot,
+  int8TypesConstraint, outputStage, rank4Constraint, strideConstraint,
 } from './conv-common.ts';
 
 /**
@@ -31,8 +31,7 @@ export const conv2dSpec: KernelSpec<'conv2d'> = {
   kind: 'conv2d',
   constraints: [
     int8TypesConstraint('conv2d'),
-    constraint('conv2d.rank', 'input, filter and output must have rank 4', (c) =>
-      rank(c.input(0)) === 4 && rank(c.input(1)) === 4 && rank(c.output(0)) === 4),
+    rank4Constraint('conv2d'),
     constraint('conv2d.filter-depth', 'filter input depth must equal the input depth (grouped conv unsupported)', (c) =>
       dim(c.input(1), 3) === dim(c.input(0), 3)),
     filterScalesConstraint('conv2d', (c) => c.input(1)),
@@ -43,39 +42,19 @@ export const conv2dSpec: KernelSpec<'conv2d'> = {
     activationConstraint('conv2d', (c) => c.op.options.activation),
   ],
   prepare(c) {
-    const o = c.op.options;
     const input = c.input(0)!;
     const filter = c.input(1)!;
-    const bias = c.input(2);
     const output = c.output(0);
-    const [n, inH, inW, inD] = input.shape as [number, number, number, number];
-    const [outD, fH, fW] = filter.shape as [number, number, number, number];
-    const [, outH, outW] = output.shape as [number, number, number, number];
-    const { mult, shift } = convMultipliers(input, filter, output, outD);
-    const fsum = filterRunSums(filter, outD * fH * fW, inD);
-    return {
-      flags: { hasBias: bias ? 1 : 0, hoist: fsum ? 1 : 0 },
-      scalars: {
-        batches: n, inH, inW, inD, outH, outW, outD, fH, fW,
-        ...convGeometry(o, inH, inW, fH, fW, outH, outW),
-        ...outputQuantScalars(input, output, o.activation),
-      },
-      arrays: { mult, shift, ...(fsum ? { fsum } : {}) },
-      buffers: filterOpBuffers(bias !== null),
-      scratch: [],
-    };
+    const s = convScalars(c.op.options, input, filter, output);
+    const fsum = filterRunSums(filter, s.outD * s.fH * s.fW, s.inD);
+    return filterOpPrepared(c.input(2), s, convMultipliers(input, filter, output, s.outD), fsum);
   },
   body: convOutputLoops([
     Val('acc', '0'),
     ...convTaps([
       Let('inBase', '((b * inH + inY) * inW + inX) * inD'),
       Let('fBase', '((oc * fH + fy) * fW + fx) * inD'),
-      If('hoist', [
-        For('ic', '0', 'inD', [Set('acc', 'acc + input[inBase + ic] * filter[fBase + ic]', 'mac')]),
-        Set('acc', 'acc + inputOffset * fsum[(oc * fH + fy) * fW + fx]'),
-      ], [
-        For('ic', '0', 'inD', [Set('acc', 'acc + (input[inBase + ic] + inputOffset) * filter[fBase + ic]', 'mac')]),
-      ]),
+      hoistedDot('ic', 'inD', 'filter[fBase + ic]', '(oc * fH + fy) * fW + fx'),
     ]),
     ...outputStage('outBase + oc'),
   ]),

@@ -2,18 +2,16 @@
 // loop order and arithmetic of TFLM reference_integer_ops::DepthwiseConvPerChannel.
 import { For, If, Let, Set, Val } from '../nest.ts';
 import type { KernelSpec } from '../spec.ts';
-import { constraint, convMultipliers, dim, rank } from './common.ts';
+import { activationConstraint, constraint, convMultipliers, dim } from './common.ts';
 import {
-  activationConstraint, biasConstraint, convGeometry, convSpatialShapeHolds, filterOpBuffers, filterScalesConstraint, int8TypesConstraint,
-  outputQuantScalars, outputStage, strideConstraint,
+  biasConstraint, convScalars, convSpatialShapeHolds, filterOpPrepared, filterScalesConstraint, int8TypesConstraint, outputStage, rank4Constraint, strideConstraint,
 } from './conv-common.ts';
 
 export const depthwiseConv2dSpec: KernelSpec<'depthwiseConv2d'> = {
   kind: 'depthwiseConv2d',
   constraints: [
     int8TypesConstraint('depthwiseConv2d'),
-    constraint('depthwiseConv2d.rank', 'input, filter and output must have rank 4', (c) =>
-      rank(c.input(0)) === 4 && rank(c.input(1)) === 4 && rank(c.output(0)) === 4),
+    rank4Constraint('depthwiseConv2d'),
     constraint('depthwiseConv2d.depth', 'output depth must equal filter depth and input depth x depth multiplier', (c) =>
       c.op.options.depthMultiplier >= 1 &&
       dim(c.output(0), 3) === dim(c.input(1), 3) &&
@@ -29,23 +27,9 @@ export const depthwiseConv2dSpec: KernelSpec<'depthwiseConv2d'> = {
     const o = c.op.options;
     const input = c.input(0)!;
     const filter = c.input(1)!;
-    const bias = c.input(2);
     const output = c.output(0);
-    const [n, inH, inW, inD] = input.shape as [number, number, number, number];
-    const [, fH, fW] = filter.shape as [number, number, number, number];
-    const [, outH, outW, outD] = output.shape as [number, number, number, number];
-    const { mult, shift } = convMultipliers(input, filter, output, outD);
-    return {
-      flags: { hasBias: bias ? 1 : 0 },
-      scalars: {
-        batches: n, inH, inW, inD, outH, outW, outD, fH, fW, depthMult: o.depthMultiplier,
-        ...convGeometry(o, inH, inW, fH, fW, outH, outW),
-        ...outputQuantScalars(input, output, o.activation),
-      },
-      arrays: { mult, shift },
-      buffers: filterOpBuffers(bias !== null),
-      scratch: [],
-    };
+    const s = convScalars(o, input, filter, output, { depthMult: o.depthMultiplier });
+    return filterOpPrepared(c.input(2), s, convMultipliers(input, filter, output, s.outD));
   },
   body: [
     For('b', '0', 'batches', [

@@ -3,7 +3,7 @@
 // rounded to float32 by the store.
 import { For, Store } from '../nest.ts';
 import type { KernelSpec } from '../spec.ts';
-import { constraint, count, isInt8Quantized, scaleOf, zeroPointOf } from './common.ts';
+import { constraint, count, isInt8Quantized, scaleOf, unaryPrepared, zeroPointOf } from './common.ts';
 import { float32Bits } from './quantize.ts';
 
 export const dequantizeSpec: KernelSpec<'dequantize'> = {
@@ -15,12 +15,7 @@ export const dequantizeSpec: KernelSpec<'dequantize'> = {
   ],
   prepare(c) {
     const input = c.input(0)!;
-    return {
-      scalars: { n: count(input), inputZp: zeroPointOf(input), scaleBits: float32Bits(scaleOf(input)) },
-      arrays: {},
-      buffers: { input: { kind: 'input', slot: 0 }, output: { kind: 'output', slot: 0 } },
-      scratch: [],
-    };
+    return unaryPrepared({ n: count(input), inputZp: zeroPointOf(input), scaleBits: float32Bits(scaleOf(input)) });
   },
   body: [For('i', '0', 'n', [Store('output', 'i', 'dequantizeF32(input[i] - inputZp, scaleBits)')])],
 };

@@ -8,9 +8,9 @@ import type { Tensor } from '../../ir/index.ts';
 import type { Nest } from '../nest.ts';
 import { For, Let, Set, Val } from '../nest.ts';
 import type { BufferRef, KernelSpec, OpContext } from '../spec.ts';
-import { constraint, convMultipliers, dim, isInt8Quantized, rank, scaleOf, zeroPointOf } from './common.ts';
+import { activationConstraint, constraint, convMultipliers, dim, isInt8Quantized, rank, scaleOf, zeroPointOf } from './common.ts';
 import {
-  activationConstraint, biasConstraint, convGeometry, convOutputLoops, convSpatialShapeHolds, convTaps, filterScalesConstraint, outputQuantScalars, outputStage,
+  biasConstraint, convGeometry, convOutputLoops, convSpatialShapeHolds, convTaps, filterScalesConstraint, outputQuantScalars, outputStage,
   strideConstraint,
 } from './conv-common.ts';
 

@@ -3,12 +3,12 @@
 // FullyConnectedPerChannel (filter zero point ignored). Same loop order for both. With a constant
 // filter the input offset is hoisted: sum(in * (f + fo)) + inputOffset * sum(f + fo), exact in
 // wrapping int32, same loads in the same order.
-import { For, If, Let, Set, Val } from '../nest.ts';
+import { For, Let, Val } from '../nest.ts';
 import type { KernelSpec } from '../spec.ts';
 import { filterRunSums } from './conv2d.ts';
-import { constraint, count, dim, multiplierArrays, rank, scaleOf, zeroPointOf } from './common.ts';
+import { activationConstraint, constraint, count, dim, multiplierArrays, rank, scaleOf, zeroPointOf } from './common.ts';
 import {
-  activationConstraint, biasConstraint, filterOpBuffers, filterScalesConstraint, int8TypesConstraint, outputQuantScalars, outputStage,
+  biasConstraint, filterOpPrepared, filterScalesConstraint, hoistedDot, int8TypesConstraint, outputQuantScalars, outputStage,
 } from './conv-common.ts';
 
 const perChannel = (scales: readonly number[] | undefined): boolean => (scales?.length ?? 0) > 1;
@@ -44,19 +44,13 @@ export const fullyConnectedSpec: KernelSpec<'fullyConnected'> = {
     const outS = scaleOf(output);
     const pc = perChannel(filter.quant?.scale);
     const ws = filter.quant?.scale ?? [];
-    const { mult, shift } = pc
+    const multipliers = pc
       ? multiplierArrays(outD, (ch) => (inS * Math.fround(ws[ch] ?? 0)) / outS)
       : multiplierArrays(outD, () => Math.fround(inS * scaleOf(filter)) / outS);
     const filterOffset = pc ? 0 : -zeroPointOf(filter);
     const fsum = filterRunSums(filter, outD, accum, filterOffset);
     const { inputOffset, ...quant } = outputQuantScalars(input, output, c.op.options.activation);
-    return {
-      flags: { hasBias: bias ? 1 : 0, hoist: fsum ? 1 : 0 },
-      scalars: { batches: count(output) / outD, outD, accum, inputOffset, filterOffset, ...quant },
-      arrays: { mult, shift, ...(fsum ? { fsum } : {}) },
-      buffers: filterOpBuffers(bias !== null),
-      scratch: [],
-    };
+    return filterOpPrepared(bias, { batches: count(output) / outD, outD, accum, inputOffset, filterOffset, ...quant }, multipliers, fsum);
   },
   body: [
     For('b', '0', 'batches', [
@@ -64,12 +58,7 @@ export const fullyConnectedSpec: KernelSpec<'fullyConnected'> = {
       For('oc', '0', 'outD', [
         Let('fBase', 'oc * accum'),
         Val('acc', '0'),
-        If('hoist', [
-          For('d', '0', 'accum', [Set('acc', 'acc + input[inBase + d] * (filter[fBase + d] + filterOffset)', 'mac')]),
-          Set('acc', 'acc + inputOffset * fsum[oc]'),
-        ], [
-          For('d', '0', 'accum', [Set('acc', 'acc + (input[inBase + d] + inputOffset) * (filter[fBase + d] + filterOffset)', 'mac')]),
-        ]),
+        hoistedDot('d', 'accum', '(filter[fBase + d] + filterOffset)', 'oc'),
         ...outputStage('oc + outD * b'),
       ]),
     ]),

@@ -5,7 +5,7 @@
 import { For, Store, Val } from '../nest.ts';
 import { quantizeMultiplier } from '../quant.ts';
 import type { KernelSpec } from '../spec.ts';
-import { constraint, count, isInt8Quantized, scaleOf, zeroPointOf } from './common.ts';
+import { constraint, count, isInt8Quantized, scaleOf, unaryPrepared, zeroPointOf } from './common.ts';
 
 export const leakyReluSpec: KernelSpec<'leakyRelu'> = {
   kind: 'leakyRelu',
@@ -23,15 +23,10 @@ export const leakyReluSpec: KernelSpec<'leakyRelu'> = {
     const alpha = Math.fround(c.op.options.alpha);
     const id = quantizeMultiplier(Math.fround(inS / outS));
     const al = quantizeMultiplier(Math.fround(Math.fround(inS * alpha) / outS));
-    return {
-      scalars: {
-        n: count(input), inputZp: zeroPointOf(input), outputZp: zeroPointOf(output),
-        multId: id.multiplier, shiftId: id.shift, multAlpha: al.multiplier, shiftAlpha: al.shift,
-      },
-      arrays: {},
-      buffers: { input: { kind: 'input', slot: 0 }, output: { kind: 'output', slot: 0 } },
-      scratch: [],
-    };
+    return unaryPrepared({
+      n: count(input), inputZp: zeroPointOf(input), outputZp: zeroPointOf(output),
+      multId: id.multiplier, shiftId: id.shift, multAlpha: al.multiplier, shiftAlpha: al.shift,
+    });
   },
   body: [
     For('i', '0', 'n', [

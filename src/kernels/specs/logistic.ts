@@ -6,7 +6,7 @@
 import { For, Store, Val } from '../nest.ts';
 import { frexp, roundHalfAway } from '../quant.ts';
 import type { KernelSpec } from '../spec.ts';
-import { constraint, count, isInt8Quantized, scaleOf, zeroPointOf } from './common.ts';
+import { constraint, count, isInt8Quantized, scaleOf, unaryPrepared, zeroPointOf } from './common.ts';
 
 const INPUT_INT_BITS = 4;
 
@@ -28,17 +28,12 @@ export const logisticSpec: KernelSpec<'logistic'> = {
     // float32 scale * 2^27 has <= 24 significant bits: q * 2^31 is an exact integer below 2^31.
     const mult = roundHalfAway(f.q * 2 ** 31);
     const radius = Math.floor((((1 << INPUT_INT_BITS) - 1) * 2 ** (31 - INPUT_INT_BITS)) / 2 ** f.e);
-    return {
-      scalars: {
-        n: count(input), inZp: zeroPointOf(input), radius, mult,
-        // Only inputs strictly inside the radius reach the multiply; with a shift >= 30 that is
-        // at most the input 0, so capping the shift keeps the eagerly evaluated branch defined.
-        shift: Math.min(f.e, 30),
-      },
-      arrays: {},
-      buffers: { input: { kind: 'input', slot: 0 }, output: { kind: 'output', slot: 0 } },
-      scratch: [],
-    };
+    return unaryPrepared({
+      n: count(input), inZp: zeroPointOf(input), radius, mult,
+      // Only inputs strictly inside the radius reach the multiply; with a shift >= 30 that is
+      // at most the input 0, so capping the shift keeps the eagerly evaluated branch defined.
+      shift: Math.min(f.e, 30),
+    });
   },
   body: [
     For('i', '0', 'n', [

@@ -9,9 +9,9 @@ import { For, If, Let, Set, Store, Val } from '../nest.ts';
 import type { Nest } from '../nest.ts';
 import { activationRange } from '../quant.ts';
 import type { KernelSpec, Prepared } from '../spec.ts';
-import { constraint, convMultipliers, count, dim, isInt8Quantized, multiplierArrays, rank, scaleOf, zeroPointOf } from './common.ts';
+import { activationConstraint, constraint, convMultipliers, count, dim, isInt8Quantized, multiplierArrays, rank, scaleOf, zeroPointOf } from './common.ts';
 import {
-  activationConstraint, addBias, biasConstraint, convGeometry, convOutputLoops, convSpatialShapeHolds, convTaps, filterOpBuffers, filterScalesConstraint,
+  addBias, biasConstraint, convGeometry, convOutputLoops, convSpatialShapeHolds, convTaps, filterOpBuffers, filterScalesConstraint,
   requantizeStore, strideConstraint,
 } from './conv-common.ts';
 

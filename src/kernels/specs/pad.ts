@@ -5,7 +5,7 @@
 import type { Nest } from '../nest.ts';
 import { If, Store } from '../nest.ts';
 import type { KernelSpec, OpContext } from '../spec.ts';
-import { constraint, zeroPointOf } from './common.ts';
+import { constraint, unaryPrepared, zeroPointOf } from './common.ts';
 import type { Level } from './copy-common.ts';
 import { constInt32s, isCopyable, loopNest, sameDtype } from './copy-common.ts';
 
@@ -48,13 +48,7 @@ export const padSpec: KernelSpec<'pad'> = {
       scalars[`lo${i}`] = before;
       scalars[`hi${i}`] = (y[i] ?? 0) - after;
     });
-    return {
-      flags: { rank: x.length, padMask },
-      scalars,
-      arrays: {},
-      buffers: { input: { kind: 'input', slot: 0 }, output: { kind: 'output', slot: 0 } },
-      scratch: [],
-    };
+    return unaryPrepared(scalars, { rank: x.length, padMask });
   },
   body(p): Nest {
     const rank = p.flags?.['rank'] ?? 0;

@@ -7,7 +7,7 @@ import { activationRange } from '../quant.ts';
 import type { Nest, Stmt } from '../nest.ts';
 import { For, Let, Set, Store, Val } from '../nest.ts';
 import type { Constraint, OpContext, Prepared } from '../spec.ts';
-import { constraint, dim, fusableActivation, isInt8Quantized, rank, scaleOf, zeroPointOf } from './common.ts';
+import { constraint, dim, fusableActivation, isInt8Quantized, rank, scaleOf, unaryPrepared, zeroPointOf } from './common.ts';
 
 export type PoolKind = 'maxPool2d' | 'averagePool2d';
 
@@ -47,17 +47,12 @@ export function preparePool(c: PoolCtx): Prepared {
   const [n, inH, inW, depth] = input.shape as [number, number, number, number];
   const [, outH, outW] = output.shape as [number, number, number, number];
   const act = activationRange(o.activation, scaleOf(output), zeroPointOf(output));
-  return {
-    scalars: {
-      batches: n, inH, inW, depth, outH, outW, fH: o.filterH, fW: o.filterW, strideH: o.strideH, strideW: o.strideW,
-      padH: convPadding(o.strideH, 1, inH, o.filterH, outH).before,
-      padW: convPadding(o.strideW, 1, inW, o.filterW, outW).before,
-      actMin: act.min, actMax: act.max,
-    },
-    arrays: {},
-    buffers: { input: { kind: 'input', slot: 0 }, output: { kind: 'output', slot: 0 } },
-    scratch: [],
-  };
+  return unaryPrepared({
+    batches: n, inH, inW, depth, outH, outW, fH: o.filterH, fW: o.filterW, strideH: o.strideH, strideW: o.strideW,
+    padH: convPadding(o.strideH, 1, inH, o.filterH, outH).before,
+    padW: convPadding(o.strideW, 1, inW, o.filterW, outW).before,
+    actMin: act.min, actMax: act.max,
+  });
 }
 
 /**

@@ -5,7 +5,7 @@
 import { For, Store } from '../nest.ts';
 import { quantizeMultiplier } from '../quant.ts';
 import type { KernelSpec } from '../spec.ts';
-import { constraint, count, isInt8Quantized, scaleOf, zeroPointOf } from './common.ts';
+import { constraint, count, isInt8Quantized, scaleOf, unaryPrepared, zeroPointOf } from './common.ts';
 
 /** The IEEE-754 binary32 bit pattern of a float32 value, as an int32 scalar. */
 export function float32Bits(x: number): number {
@@ -29,13 +29,12 @@ export const quantizeSpec: KernelSpec<'quantize'> = {
   prepare(c) {
     const input = c.input(0)!;
     const output = c.output(0);
-    const buffers = { input: { kind: 'input', slot: 0 }, output: { kind: 'output', slot: 0 } } as const;
     const common = { n: count(input), outputZp: zeroPointOf(output) };
     if (input.dtype === 'float32') {
-      return { flags: { fromFloat: 1 }, scalars: { ...common, scaleBits: float32Bits(scaleOf(output)) }, arrays: {}, buffers, scratch: [] };
+      return unaryPrepared({ ...common, scaleBits: float32Bits(scaleOf(output)) }, { fromFloat: 1 });
     }
     const q = quantizeMultiplier(scaleOf(input) / scaleOf(output));
-    return { flags: { fromFloat: 0 }, scalars: { ...common, inputZp: zeroPointOf(input), mult: q.multiplier, shift: q.shift }, arrays: {}, buffers, scratch: [] };
+    return unaryPrepared({ ...common, inputZp: zeroPointOf(input), mult: q.multiplier, shift: q.shift }, { fromFloat: 0 });
   },
   body: (p) => [
     For('i', '0', 'n', [

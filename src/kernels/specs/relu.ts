@@ -4,13 +4,11 @@
 import { For, Store } from '../nest.ts';
 import { quantizeFloat32 } from '../quant.ts';
 import type { KernelSpec } from '../spec.ts';
-import { constraint, count, isInt8Quantized, multiplierArrays, scaleOf, zeroPointOf } from './common.ts';
+import { constraint, count, isInt8Quantized, multiplierArrays, scaleOf, unaryPrepared, zeroPointOf } from './common.ts';
 
 const sameSize = <K extends 'relu' | 'relu6'>(kind: K) =>
   constraint<K>(`${kind}.shape`, 'input and output must be int8 quantized with the same element count', (c) =>
     isInt8Quantized(c.input(0)) && isInt8Quantized(c.output(0)) && count(c.input(0)) === count(c.output(0)));
-
-const buffers = { input: { kind: 'input', slot: 0 }, output: { kind: 'output', slot: 0 } } as const;
 
 export const reluSpec: KernelSpec<'relu'> = {
   kind: 'relu',
@@ -19,15 +17,10 @@ export const reluSpec: KernelSpec<'relu'> = {
     const input = c.input(0)!;
     const output = c.output(0);
     const { mult, shift } = multiplierArrays(1, () => Math.fround(scaleOf(input) / scaleOf(output)));
-    return {
-      scalars: {
-        n: count(input), inputZp: zeroPointOf(input), outputZp: zeroPointOf(output),
-        mult: mult[0] ?? 0, shift: shift[0] ?? 0, actMin: Math.max(-128, zeroPointOf(output)), actMax: 127,
-      },
-      arrays: {},
-      buffers,
-      scratch: [],
-    };
+    return unaryPrepared({
+      n: count(input), inputZp: zeroPointOf(input), outputZp: zeroPointOf(output),
+      mult: mult[0] ?? 0, shift: shift[0] ?? 0, actMin: Math.max(-128, zeroPointOf(output)), actMax: 127,
+    });
   },
   body: [For('i', '0', 'n', [Store('output', 'i', 'clamp(outputZp + mbqm(input[i] - inputZp, mult, shift), actMin, actMax)')])],
 };
@@ -38,7 +31,7 @@ export const relu6Spec: KernelSpec<'relu6'> = {
   prepare(c) {
     const input = c.input(0)!;
     const six = Math.min(127, Math.max(-128, quantizeFloat32(6, scaleOf(input), zeroPointOf(input))));
-    return { scalars: { n: count(input), lo: zeroPointOf(input), hi: six }, arrays: {}, buffers, scratch: [] };
+    return unaryPrepared({ n: count(input), lo: zeroPointOf(input), hi: six });
   },
   body: [For('i', '0', 'n', [Store('output', 'i', 'min(max(lo, input[i]), hi)')])],
 };

@@ -3,7 +3,7 @@
 // is modelled here as an element-order copy loop (byte order for int8, as memcpy).
 import { For, Store } from '../nest.ts';
 import type { KernelSpec } from '../spec.ts';
-import { constraint } from './common.ts';
+import { constraint, unaryPrepared } from './common.ts';
 import { countOf, isCopyable, sameDtype } from './copy-common.ts';
 
 export const reshapeSpec: KernelSpec<'reshape'> = {
@@ -14,12 +14,7 @@ export const reshapeSpec: KernelSpec<'reshape'> = {
     constraint('reshape.count', 'output must hold exactly the input element count', (c) => countOf(c.input(0)) === countOf(c.output(0))),
   ],
   prepare(c) {
-    return {
-      scalars: { n: countOf(c.input(0)) },
-      arrays: {},
-      buffers: { input: { kind: 'input', slot: 0 }, output: { kind: 'output', slot: 0 } },
-      scratch: [],
-    };
+    return unaryPrepared({ n: countOf(c.input(0)) });
   },
   body: [For('i', '0', 'n', [Store('output', 'i', 'input[i]')])],
 };

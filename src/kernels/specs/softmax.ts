@@ -6,7 +6,7 @@
 import { For, Let, Set, Store, Val } from '../nest.ts';
 import { quantizeMultiplier } from '../quant.ts';
 import type { KernelSpec } from '../spec.ts';
-import { constraint, isInt8Quantized, scaleOf, zeroPointOf } from './common.ts';
+import { constraint, isInt8Quantized, scaleOf, unaryPrepared, zeroPointOf } from './common.ts';
 
 /** Integer bits of the scaled input differences (Q5.26) and of the sum of exps (Q12.19). */
 const DIFF_INT_BITS = 5;
@@ -42,12 +42,7 @@ export const softmaxSpec: KernelSpec<'softmax'> = {
     const q = quantizeMultiplier(realBetaMultiplier(Math.fround(c.op.options.beta), scaleOf(input)));
     // CalculateInputRadius(5, left_shift, 31), exact in doubles; diff_min = -radius.
     const radius = Math.floor((((1 << DIFF_INT_BITS) - 1) * 2 ** (31 - DIFF_INT_BITS)) / 2 ** q.shift);
-    return {
-      scalars: { outer, depth, mult: q.multiplier, lshift: q.shift, diffMin: -radius },
-      arrays: {},
-      buffers: { input: { kind: 'input', slot: 0 }, output: { kind: 'output', slot: 0 } },
-      scratch: [],
-    };
+    return unaryPrepared({ outer, depth, mult: q.multiplier, lshift: q.shift, diffMin: -radius });
   },
   body: [
     For('i', '0', 'outer', [

@@ -7,7 +7,7 @@
 import type { Nest } from '../nest.ts';
 import { Store } from '../nest.ts';
 import type { KernelSpec, OpContext } from '../spec.ts';
-import { constraint } from './common.ts';
+import { constraint, unaryPrepared } from './common.ts';
 import type { Level } from './copy-common.ts';
 import { constInt32s, isCopyable, loopNest, sameDtype } from './copy-common.ts';
 
@@ -82,13 +82,7 @@ export const stridedSliceSpec: KernelSpec<'stridedSlice'> = {
       scalars[`step${i}`] = a.stride;
       scalars[`n${i}`] = iterations(a);
     });
-    return {
-      flags: { rank: ranges.length },
-      scalars,
-      arrays: {},
-      buffers: { input: { kind: 'input', slot: 0 }, output: { kind: 'output', slot: 0 } },
-      scratch: [],
-    };
+    return unaryPrepared(scalars, { rank: ranges.length });
   },
   body(p): Nest {
     const rank = p.flags?.['rank'] ?? 0;

@@ -10,10 +10,9 @@
 // there is no scratch and the wrapped int32 sum (addition is associative mod 2^32) is identical.
 import type { Nest } from '../nest.ts';
 import { For, If, Let, Set, Store, Val } from '../nest.ts';
-import { activationRange } from '../quant.ts';
 import type { KernelSpec } from '../spec.ts';
-import { outputStage } from './conv-common.ts';
-import { constraint, convMultipliers, count, dim, fusableActivation, isInt8Quantized, rank, scaleOf, zeroPointOf } from './common.ts';
+import { outputLoops, outputQuantScalars, outputStage } from './conv-common.ts';
+import { activationConstraint, constraint, convMultipliers, count, dim, isInt8Quantized, rank } from './common.ts';
 
 const FILTER = 1;
 const INPUT = 2;
@@ -27,15 +26,7 @@ function transposePadding(padding: 'same' | 'valid', outSize: number, filter: nu
 }
 
 /** Every output element (b, outY, outX, oc), output-ordered, with its flat base `oBase`. */
-function overOutputs(perOc: Nest): Nest {
-  return [
-    For('b', '0', 'batches', [
-      For('outY', '0', 'outH', [
-        For('outX', '0', 'outW', [Let('oBase', '((b * outH + outY) * outW + outX) * outD'), For('oc', '0', 'outD', perOc)]),
-      ]),
-    ]),
-  ];
-}
+const overOutputs = (perOc: Nest): Nest => outputLoops(perOc, 'oBase');
 
 /** reference_integer_ops::TransposeConv: zero the scratch, scatter every tap, requantize. */
 const SCATTER: Nest = [
@@ -114,7 +105,7 @@ export const transposeConvSpec: KernelSpec<'transposeConv'> = {
       return b === null || (b.dtype === 'int32' && count(b) === dim(c.input(FILTER), 0));
     }),
     constraint('transposeConv.stride', 'strides must be >= 1', (c) => c.op.options.strideH >= 1 && c.op.options.strideW >= 1),
-    constraint('transposeConv.activation', 'fused activation must be none, relu, relu6 or reluN1To1', (c) => fusableActivation(c.op.options.activation)),
+    activationConstraint('transposeConv', (c) => c.op.options.activation),
   ],
   prepare(c) {
     const o = c.op.options;
@@ -129,7 +120,6 @@ export const transposeConvSpec: KernelSpec<'transposeConv'> = {
     const outCount = count(output);
     const s16 = o.scratchInt16 === true;
     const gather = o.scratchFree === true;
-    const act = activationRange(o.activation, scaleOf(output), zeroPointOf(output));
     return {
       flags: { hasBias: bias ? 1 : 0, gather: gather ? 1 : 0 },
       scalars: {
@@ -137,7 +127,7 @@ export const transposeConvSpec: KernelSpec<'transposeConv'> = {
         strideH: o.strideH, strideW: o.strideW,
         padH: transposePadding(o.padding, outH, fH, o.strideH),
         padW: transposePadding(o.padding, outW, fW, o.strideW),
-        inputOffset: -zeroPointOf(input), outputOffset: zeroPointOf(output), actMin: act.min, actMax: act.max,
+        ...outputQuantScalars(input, output, o.activation),
       },
       arrays: { mult, shift },
       buffers: {

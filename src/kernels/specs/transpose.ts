@@ -4,7 +4,7 @@
 import type { Nest } from '../nest.ts';
 import { Store } from '../nest.ts';
 import type { KernelSpec, OpContext } from '../spec.ts';
-import { constraint } from './common.ts';
+import { constraint, unaryPrepared } from './common.ts';
 import type { Level } from './copy-common.ts';
 import { constInt32s, isCopyable, loopNest, product, sameDtype } from './copy-common.ts';
 
@@ -40,13 +40,7 @@ export const transposeSpec: KernelSpec<'transpose'> = {
       scalars[`out${i}`] = x[d] ?? 0;
       scalars[`stride${i}`] = product(x, d + 1);
     });
-    return {
-      flags: { rank: perm.length },
-      scalars,
-      arrays: {},
-      buffers: { input: { kind: 'input', slot: 0 }, output: { kind: 'output', slot: 0 } },
-      scratch: [],
-    };
+    return unaryPrepared(scalars, { rank: perm.length });
   },
   body(p): Nest {
     const rank = p.flags?.['rank'] ?? 0;
