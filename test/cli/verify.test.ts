@@ -1,6 +1,7 @@
 // `mcusim verify` (DESIGN.md §4, §9): every DMO and replacement plan of the oracle and zoo models
 // runs bit-identical with a clean trace; a DMO plan with one input shifted one byte below its
-// safe overlap fails with the op, the clobber and exit 1.
+// safe overlap fails with the op, the clobber and exit 1; a TinySeg model's spilled blocks make the
+// round trip through each storage device (`--storage`, `--compress`) and are reported.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -118,5 +119,32 @@ describe('verify catches a plan shifted one byte into a clobber', () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ seeds: 2, identical: true, traceClean: true, mismatches: [], violations: [] });
     expect(mcusim('verify', orig, good, '--seeds', 'x').code).toBe(2);
+  });
+});
+
+describe('verify runs the TinySeg storage round trip on the chosen device', () => {
+  const unet = buildZooModel('tiny-unet');
+  const spilled = runPipeline(unet, ['tinyseg'], { flags: {} }).model;
+
+  it('in process: each device, compressed or not, round trip clean and reported', () => {
+    for (const storage of ['internal', 'external', 'remote'] as const) {
+      const r = verifyModels(unet, spilled, 1, { storage, compress: storage !== 'internal' });
+      expect(verifyPassed(r), storage).toBe(true);
+      expect(r.storage, storage).toMatchObject({ transfers: 2, violations: [], compressed: storage !== 'internal' });
+      if (storage === 'internal') expect(r.storage?.storedBytes).toBe(76800);
+      else expect(r.storage?.storedBytes).toBeLessThan(76800);
+    }
+    expect(verifyModels(unet, unet, 1).storage).toBeNull();
+  });
+
+  it('through the CLI: --storage names the device; a bad kind is a usage error', () => {
+    const orig = join(tmp, 'unet.tflite');
+    const opt = join(tmp, 'unet-tinyseg.tflite');
+    writeFileSync(orig, exportTflite(unet));
+    writeFileSync(opt, exportTflite(spilled));
+    const r = mcusim('verify', orig, opt, '--seeds', '1', '--storage', 'external', '--compress');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/storage: qspi-flash, MFV-compressed; 2 transfers/);
+    expect(mcusim('verify', orig, opt, '--storage', 'usb').code).toBe(2);
   });
 });
