@@ -1,4 +1,5 @@
-// Single-layer int8 throughput: a seeded Conv2D / DepthwiseConv2D (zoo GraphBuilder, greedy plan)
+// Single-layer int8 throughput: a seeded Conv2D / DepthwiseConv2D / TransposeConv (scatter and
+// scratch-free gather forms; zoo GraphBuilder, greedy plan)
 // run by the JS executor, by its traced executor (tinybench means), and by the gcc -O2 build of the
 // C emitted from the same spec, in one process run; MAC/s, JS/C ratio, traced slowdown, and an
 // output checksum cross-check (C output bytes = JS output bytes). JS/C compares like with like: the
@@ -31,19 +32,29 @@ interface LayerCase {
   readonly name: string;
   readonly input: readonly [number, number, number, number];
   readonly build: (b: GraphBuilder, x: ReturnType<GraphBuilder['input']>) => ReturnType<GraphBuilder['input']>;
+  /** TransposeConv in mcusim's scratch-free gather form instead of TFLM's scratch scatter. */
+  readonly scratchFree?: boolean;
 }
+
+const upConv = (b: GraphBuilder, x: ReturnType<GraphBuilder['input']>): ReturnType<GraphBuilder['input']> =>
+  b.transposeConv(x, { name: 'up', outChannels: 16, kernel: 2, stride: 2, padding: 'valid' });
 
 export const LAYER_CASES: readonly LayerCase[] = [
   { name: 'conv2d 3x3 32->32', input: [1, 32, 32, 32], build: (b, x) => b.conv2d(x, { name: 'conv', outChannels: 32, kernel: 3, activation: 'relu' }) },
   { name: 'conv2d 1x1 64->64', input: [1, 24, 24, 64], build: (b, x) => b.conv2d(x, { name: 'pw', outChannels: 64, kernel: 1, activation: 'relu6' }) },
   { name: 'depthwiseConv2d 3x3 x64', input: [1, 48, 48, 64], build: (b, x) => b.depthwiseConv2d(x, { name: 'dw', kernel: 3, activation: 'relu6' }) },
   { name: 'depthwiseConv2d 3x3/2 x128', input: [1, 24, 24, 128], build: (b, x) => b.depthwiseConv2d(x, { name: 'dw2', kernel: 3, stride: 2, activation: 'relu6' }) },
+  { name: 'transposeConv 2x2/2 32->16 (TFLM scatter)', input: [1, 20, 30, 32], build: upConv },
+  { name: 'transposeConv 2x2/2 32->16 (scratch-free)', input: [1, 20, 30, 32], build: upConv, scratchFree: true },
 ];
 
 function layerModel(c: LayerCase): Model {
   const b = new GraphBuilder(`mcusim-bench/${c.name}`);
   const x = b.input('input', c.input, { scale: 0.02, zeroPoint: -3 });
-  return b.build(c.name, [c.build(b, x)]);
+  const m = b.build(c.name, [c.build(b, x)]);
+  if (c.scratchFree !== true) return m;
+  const ops = m.graph.ops.map((o) => (o.kind === 'transposeConv' ? { ...o, options: { ...o.options, scratchFree: true } } : o));
+  return { ...m, graph: { ...m.graph, ops } };
 }
 
 /** Best of `rounds` per-run averages over rounds of at least `minSeconds` (as the C driver). */
