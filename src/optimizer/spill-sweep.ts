@@ -5,11 +5,11 @@
 // so nothing to fuse (the model as given if that does not lower the peak). Points that round to a
 // split already measured reuse that measurement and name it (`sameAsPercent`) rather than merging.
 import type { Model } from '../ir/index.ts';
-import { UsageError, byteSize } from '../ir/index.ts';
+import { UsageError } from '../ir/index.ts';
 import type { KernelLibrary, LatencyBreakdown, StorageKind, TargetProfile } from '../sim/index.ts';
-import { DEFAULT_TARGET_NAME, estimateLatency, getTarget } from '../sim/index.ts';
+import { DEFAULT_TARGET_NAME, getTarget } from '../sim/index.ts';
+import { estimateModelLatency } from './model-latency.ts';
 import type { PassOptions } from './pass.ts';
-import { preparePlannedModel, runPlanned } from './run-planned.ts';
 import type { TinySegDetails } from './tinyseg-pass.ts';
 import { runTinySeg } from './tinyseg-pass.ts';
 
@@ -79,24 +79,13 @@ interface Measured {
 
 /** The latency model on `model`, with spilled bytes from a real run when compressing (as `mcusim latency --compress`). */
 function measureLatency(model: Model, options: SpillSweepOptions, target: TargetProfile): Measured {
-  let payloadOf: ((tensor: number) => Uint8Array | null) | undefined;
-  if (options.compress === true && model.graph.ops.some((o) => o.kind === 'spill')) {
-    const pm = preparePlannedModel(model);
-    const seed = options.compressSeed ?? null;
-    const inputs = seed === null ? pm.graph.inputs.map((t) => {
-      const x = pm.graph.tensors[t];
-      return new Uint8Array(x ? byteSize(x.dtype, x.shape) : 0);
-    }) : undefined;
-    const run = runPlanned(pm, { ...(inputs ? { inputs } : { seed: seed ?? 1 }), captureTensors: true });
-    payloadOf = (t) => run.tensors?.[t] ?? null;
-  }
-  const report = estimateLatency(model.graph, {
+  const report = estimateModelLatency(model, {
     target,
     library: options.library ?? 'reference',
     storage: options.storage ?? 'internal',
     asyncErase: options.asyncErase === true,
     compress: options.compress === true,
-    ...(payloadOf ? { payloadOf } : {}),
+    seed: options.compressSeed ?? null,
   });
   return { latencyMs: report.totalMs, breakdown: report.breakdown };
 }

@@ -2,8 +2,9 @@
 // constant tensors (weights, biases, per-channel quantization) along one axis, partition tensors,
 // near-equal partition sizes, and rebuilding a graph with a chain of ops replaced by a tiled block
 // (unreferenced tensors dropped, indices renumbered, a stale offline plan removed).
-import { InternalError, OFFLINE_PLAN_METADATA_NAME, DTYPE_BYTES, elementCount, remapOpTensors, storageSlotOf } from '../ir/index.ts';
+import { InternalError, OFFLINE_PLAN_METADATA_NAME, DTYPE_BYTES, elementCount } from '../ir/index.ts';
 import type { Graph, Model, Op, Quantization, Tensor } from '../ir/index.ts';
+import { pruneUnusedTensors } from './spill-transform.ts';
 
 /** `total` split into `n` contiguous parts whose sizes differ by at most one: [start, size] each. */
 export function splitSizes(total: number, n: number): { readonly start: number; readonly size: number }[] {
@@ -97,34 +98,7 @@ export function replaceOps(graph: Graph, remove: readonly number[], block: reado
     if (!gone.has(i)) ops.push(op);
     if (i === at) ops.push(...block);
   });
-  return compactGraph({ ...graph, ops, tensors });
-}
-
-/** Drops tensors no op or graph input/output references; renumbers the rest in order. */
-export function compactGraph(graph: Graph): Graph {
-  const used = new Array<boolean>(graph.tensors.length).fill(false);
-  const mark = (t: number): void => {
-    if (t >= 0) used[t] = true;
-  };
-  graph.inputs.forEach(mark);
-  graph.outputs.forEach(mark);
-  graph.ops.forEach((op) => {
-    op.inputs.forEach(mark);
-    op.outputs.forEach(mark);
-    // A Spill / Fetching slot names the spilled tensor (TinySeg's layout): keep it, renumber it.
-    const slot = storageSlotOf(op);
-    if (slot !== null) mark(slot);
-  });
-  const map = new Array<number>(graph.tensors.length).fill(-1);
-  const tensors: Tensor[] = [];
-  graph.tensors.forEach((t, i) => {
-    if (!used[i]) return;
-    map[i] = tensors.length;
-    tensors.push(t);
-  });
-  const re = (t: number): number => (t < 0 ? t : (map[t] ?? -1));
-  const ops = graph.ops.map((op) => remapOpTensors(op, re));
-  return { ...graph, tensors, ops, inputs: graph.inputs.map(re), outputs: graph.outputs.map(re) };
+  return pruneUnusedTensors({ ...graph, ops, tensors });
 }
 
 /** The model with a new graph; an offline plan (indexed by the old tensors) is dropped. */
