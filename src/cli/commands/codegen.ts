@@ -1,13 +1,12 @@
 // `mcusim codegen MODEL -o DIR [--target host|cortex-m7] [--planner NAME] [--json]`: plans the
 // model (offline/optimized plans honoured) and writes a self-contained C99 project to DIR
 // (codegen/generateCProject); `make -C DIR host` / `make -C DIR cortex-m7` build it.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { CODEGEN_TARGETS, generateCProject, parseCodegenTarget } from '../../codegen/index.ts';
-import { UsageError } from '../../ir/index.ts';
 import { DEFAULT_PLANNER, plannerNames } from '../../optimizer/index.ts';
 import { loadModel } from '../load-model.ts';
+import { writeOutputFile } from '../output-file.ts';
 
 interface CodegenCliOptions {
   readonly out: string;
@@ -17,13 +16,7 @@ interface CodegenCliOptions {
 }
 
 function writeProjectFile(dir: string, path: string, text: string): void {
-  const file = join(dir, path);
-  try {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, text);
-  } catch (e) {
-    throw new UsageError(`cannot write '${file}': ${e instanceof Error ? e.message : String(e)}`);
-  }
+  writeOutputFile(join(dir, path), text, { makeDirs: true });
 }
 
 export function runCodegen(modelArg: string, opts: CodegenCliOptions): number {

@@ -3,7 +3,6 @@
 // (DESIGN.md §9; TinySeg Table 5 / Figure 13 breakdown). With --compress the spilled tensors' bytes come
 // from a real run with all-zero inputs (TinySeg's benchmark sketch), or seeded random ones with --seed.
 // `--table [--paper] [--no-scratch-free]`: the whole Table 5 grid (tinysegLatencyTable), steps x storage.
-import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { Model } from '../../ir/index.ts';
 import { UsageError } from '../../ir/index.ts';
@@ -13,6 +12,7 @@ import type { KernelLibrary, LatencyReport, TargetProfile } from '../../sim/inde
 import { DEFAULT_TARGET_NAME, STORAGE_KINDS, getTarget, isStorageKind, listTargets, renderTimelineSvg } from '../../sim/index.ts';
 import { renderTable } from '../format.ts';
 import { loadModel } from '../load-model.ts';
+import { writeOutputFile } from '../output-file.ts';
 
 interface LatencyCliOptions {
   readonly target: string;
@@ -120,11 +120,7 @@ export function runLatency(modelArg: string, opts: LatencyCliOptions): number {
     target, library, storage, asyncErase: opts.asyncErase === true, compress: opts.compress === true, seed,
   });
   if (opts.svg !== undefined) {
-    try {
-      writeFileSync(opts.svg, renderTimelineSvg(report));
-    } catch (e) {
-      throw new UsageError(`cannot write '${opts.svg}': ${e instanceof Error ? e.message : String(e)}`);
-    }
+    writeOutputFile(opts.svg, renderTimelineSvg(report));
   }
   if (opts.json) {
     const { timeline: _timeline, ...rest } = report;

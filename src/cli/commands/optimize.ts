@@ -1,7 +1,6 @@
 // `mcusim optimize MODEL -o OUT.tflite --passes LIST [--target BYTES] [--storage ...] [--json]`:
 // runs the named optimizer passes (runPipeline) and writes the result; a memory plan travels as
 // OfflineMemoryAllocation metadata, so TFLM and `mcusim run/verify` use it (DESIGN.md §9).
-import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { UsageError, exportTflite } from '../../ir/index.ts';
 import type { PassOptions, PassReport } from '../../optimizer/index.ts';
@@ -9,6 +8,7 @@ import { computeModelBufferRequests, currentPeakBytes, getPass, passNames, planG
 import type { Model } from '../../ir/index.ts';
 import { bytesAndKb, renderTable } from '../format.ts';
 import { loadModel } from '../load-model.ts';
+import { writeOutputFile } from '../output-file.ts';
 
 interface OptimizeOptions {
   readonly output?: string;
@@ -37,6 +37,14 @@ function parseTarget(s: string | undefined): number | undefined {
   return n;
 }
 
+/** The tinyseg pass flags of commander's `--no-scratch-quant` / `--no-scratch-free` (optimize, sweep). */
+export function tinysegScratchFlags(opts: { readonly scratchQuant?: boolean; readonly scratchFree?: boolean }): PassOptions['flags'] {
+  return {
+    ...(opts.scratchQuant === false ? { scratchQuant: false } : {}),
+    ...(opts.scratchFree === false ? { scratchFree: false } : {}),
+  };
+}
+
 function parsePercent(s: string | undefined): number | undefined {
   if (s === undefined) return undefined;
   const n = Number(s);
@@ -54,11 +62,7 @@ function parseStorage(s: string | undefined): PassOptions['storage'] {
 function writePlanSvg(path: string, model: Model, title: string): void {
   const requests = computeModelBufferRequests(model);
   const plan = planGreedy(requests);
-  try {
-    writeFileSync(path, renderPlanSvg(requests, plan, { title }));
-  } catch (e) {
-    throw new UsageError(`cannot write '${path}': ${e instanceof Error ? e.message : String(e)}`);
-  }
+  writeOutputFile(path, renderPlanSvg(requests, plan, { title }));
 }
 
 function passTable(r: PassReport): string {
@@ -82,11 +86,7 @@ export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
   const spillPercent = parsePercent(opts.spillPercent);
   const model = loadModel(modelArg);
   const options: PassOptions = {
-    flags: {
-      ...(opts.scratchQuant === false ? { scratchQuant: false } : {}),
-      ...(opts.scratchFree === false ? { scratchFree: false } : {}),
-      ...(spillPercent !== undefined ? { spillPercent } : {}),
-    },
+    flags: { ...tinysegScratchFlags(opts), ...(spillPercent !== undefined ? { spillPercent } : {}) },
     ...(targetBytes !== undefined ? { targetBytes } : {}),
     ...(storage !== undefined ? { storage } : {}),
     ...(opts.json ? {} : { log: (line: string) => void process.stderr.write(`${line}\n`) }),
@@ -94,11 +94,7 @@ export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
   const before = currentPeakBytes(model);
   const result = runPipeline(model, names, options);
   const after = currentPeakBytes(result.model);
-  try {
-    writeFileSync(opts.output, exportTflite(result.model));
-  } catch (e) {
-    throw new UsageError(`cannot write '${opts.output}': ${e instanceof Error ? e.message : String(e)}`);
-  }
+  writeOutputFile(opts.output, exportTflite(result.model));
   if (opts.svgBefore !== undefined) writePlanSvg(opts.svgBefore, model, `${modelArg} before`);
   if (opts.svgAfter !== undefined) writePlanSvg(opts.svgAfter, result.model, `${modelArg} after --passes ${names.join(',')}`);
   const report: OptimizeReport = { before: { peakBytes: before }, after: { peakBytes: after }, passes: result.reports };

@@ -1,7 +1,6 @@
 // `mcusim overlap --op KIND --input NxHxWxC [...] [--method ...] [--element-bytes N] [--json]
 // [--svg FILE]`: builds a one-op int8 graph and prints its safe overlap O_s by the DMO paper's
 // three methods (§III-B/C/D); --svg draws the op's memory trace (output left, input right).
-import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { BuiltinKind, Graph, Padding } from '../../ir/index.ts';
 import { UsageError, byteSize } from '../../ir/index.ts';
@@ -10,6 +9,7 @@ import type { OverlapMethod, SingleOpSpec } from '../../optimizer/index.ts';
 import { OVERLAP_METHODS, buildSingleOpGraph, layoutOp, runLayout, safeOverlapReport, singleOpGraph } from '../../optimizer/index.ts';
 import { TracePlot, renderTraceSvg } from '../../sim/index.ts';
 import { renderTable } from '../format.ts';
+import { writeOutputFile } from '../output-file.ts';
 
 interface OverlapCliOptions {
   readonly op: string;
@@ -106,11 +106,7 @@ function writeSvg(file: string, opts: OverlapCliOptions, graph: Graph): void {
   const end = l.inputOffset + (t ? byteSize(t.dtype, t.shape) : 0);
   const plot = new TracePlot({ arenaBytes: l.arenaBytes, addressRange: [0, Math.max(1, end)], graph: l.graph, tensorOffsets: l.tensorOffsets });
   runLayout(l, 1, [plot.sink]);
-  try {
-    writeFileSync(file, renderTraceSvg(plot.data(), `${opts.op} ${opts.input}: output [0, ${l.inputOffset}) then input`));
-  } catch (e) {
-    throw new UsageError(`cannot write '${file}': ${e instanceof Error ? e.message : String(e)}`);
-  }
+  writeOutputFile(file, renderTraceSvg(plot.data(), `${opts.op} ${opts.input}: output [0, ${l.inputOffset}) then input`));
 }
 
 export function registerOverlap(program: Command, setExit: (code: number) => void): void {

@@ -3,7 +3,7 @@
 // TFLM stores them. Without --input, inputs are seeded random bytes (optimizer randomInputs).
 // Progress goes to stderr once a run passes ~1 s. `--trace` checks every arena access with the
 // tracer (exit 1 on a violation); `--trace-out` dumps them (.jsonl/.csv); `--trace-svg` plots them.
-import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { Graph } from '../../ir/index.ts';
@@ -15,6 +15,7 @@ import type { TraceViolation } from '../../sim/index.ts';
 import { TracePlot, Tracer, renderTraceSvg, teeTraceSinks, traceDumpSink, traceFormatForPath } from '../../sim/index.ts';
 import { formatShape, renderTable } from '../format.ts';
 import { loadModel, readInputFile } from '../load-model.ts';
+import { writeOutputFile } from '../output-file.ts';
 
 interface RunOptions {
   readonly input: readonly string[];
@@ -76,11 +77,7 @@ function traceSinkFor(opts: RunOptions, pm: PlannedModel): TraceSession | null {
     close: () => {
       if (fd !== null) closeSync(fd);
       if (plot && opts.traceSvg !== undefined) {
-        try {
-          writeFileSync(opts.traceSvg, renderTraceSvg(plot.data(), `${pm.graph.name || 'model'}: ${pm.plan.planner}, arena ${pm.arenaBytes} B`));
-        } catch (e) {
-          throw new UsageError(`cannot write '${opts.traceSvg}': ${e instanceof Error ? e.message : String(e)}`);
-        }
+        writeOutputFile(opts.traceSvg, renderTraceSvg(plot.data(), `${pm.graph.name || 'model'}: ${pm.plan.planner}, arena ${pm.arenaBytes} B`));
       }
       if (!tracer) return null;
       tracer.finish();
@@ -119,11 +116,7 @@ function progressReporter(graph: Graph, start: number): { readonly onOp: (i: num
 
 function writeOutput(dir: string, i: number, bytes: Uint8Array): string {
   const file = join(dir, `output${i}.bin`);
-  try {
-    writeFileSync(file, bytes);
-  } catch (e) {
-    throw new UsageError(`cannot write '${file}': ${e instanceof Error ? e.message : String(e)}`);
-  }
+  writeOutputFile(file, bytes);
   return file;
 }
 

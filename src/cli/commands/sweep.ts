@@ -2,7 +2,6 @@
 // [--svg FILE] [--json]`: TinySeg Figure 14 (§6.2.2), the tinyseg pass at spill percentages 0..100
 // with the peak and the latency (Figure 13 breakdown) of each point, as a table, JSON or an SVG plot.
 // Progress goes to stderr, one line per point.
-import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { UsageError } from '../../ir/index.ts';
 import type { SpillSweepResult, SpillSweepRow } from '../../optimizer/index.ts';
@@ -10,6 +9,8 @@ import { DEFAULT_SWEEP_STEPS, MAX_SWEEP_STEPS, describeSweepStorage, renderSpill
 import { STORAGE_KINDS, isStorageKind } from '../../sim/index.ts';
 import { bytesAndKb, renderTable } from '../format.ts';
 import { loadModel } from '../load-model.ts';
+import { writeOutputFile } from '../output-file.ts';
+import { tinysegScratchFlags } from './optimize.ts';
 
 interface SweepCliOptions {
   readonly storage: string;
@@ -76,19 +77,12 @@ export function runSweep(modelArg: string, opts: SweepCliOptions): number {
     asyncErase: opts.asyncErase === true,
     compress: opts.compress === true,
     steps,
-    passFlags: {
-      ...(opts.scratchQuant === false ? { scratchQuant: false } : {}),
-      ...(opts.scratchFree === false ? { scratchFree: false } : {}),
-    },
+    passFlags: tinysegScratchFlags(opts),
     onProgress: (row, i, n) => void process.stderr.write(
       `sweep ${i + 1}/${n}: ${pct(row.requestedPercent)} -> ${splitCell(row)}, peak ${row.peakBytes} B, ${row.latencyMs.toFixed(1)} ms\n`),
   });
   if (opts.svg !== undefined) {
-    try {
-      writeFileSync(opts.svg, renderSpillSweepSvg(result, { modelLabel: modelArg }));
-    } catch (e) {
-      throw new UsageError(`cannot write '${opts.svg}': ${e instanceof Error ? e.message : String(e)}`);
-    }
+    writeOutputFile(opts.svg, renderSpillSweepSvg(result, { modelLabel: modelArg }));
   }
   process.stdout.write(opts.json ? `${JSON.stringify({ model: modelArg, ...result })}\n` : textReport(modelArg, result));
   return 0;

@@ -1,9 +1,9 @@
 // `mcusim zoo list` and `mcusim zoo export NAME -o FILE`: the seeded model zoo, listed or
 // written out as a .tflite file through the exporter.
-import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { UsageError, buildZooModel, exportTflite, listZooModels } from '../../ir/index.ts';
+import { buildZooModel, exportTflite, listZooModels } from '../../ir/index.ts';
 import { renderTable } from '../format.ts';
+import { writeOutputFile } from '../output-file.ts';
 
 export function runZooList(opts: { readonly json?: boolean }): number {
   const models = listZooModels();
@@ -17,11 +17,7 @@ export function runZooList(opts: { readonly json?: boolean }): number {
 
 export function runZooExport(name: string, opts: { readonly output: string; readonly json?: boolean }): number {
   const bytes = exportTflite(buildZooModel(name));
-  try {
-    writeFileSync(opts.output, bytes);
-  } catch (e) {
-    throw new UsageError(`cannot write '${opts.output}': ${e instanceof Error ? e.message : String(e)}`);
-  }
+  writeOutputFile(opts.output, bytes);
   const result = { name, file: opts.output, bytes: bytes.byteLength };
   process.stdout.write(opts.json ? `${JSON.stringify(result)}\n` : `wrote ${opts.output} (${bytes.byteLength} bytes)\n`);
   return 0;
