@@ -109,6 +109,11 @@ function checkPlace(code: string, fail: typeof invalid, parts: number, pos: numb
   if (!Number.isInteger(pos) || pos < 0 || pos > parts) throw fail(code, `fetched position ${pos} outside [0, ${parts}]`);
 }
 
+/** A storage slot (a tensor index) must fit TinySeg's u8 id byte. */
+function checkSlotByte(code: string, slot: number): void {
+  if (!Number.isInteger(slot) || slot < 0 || slot > MAX_U8) throw unsupported(code, `slot ${slot} is not a u8 tensor index`);
+}
+
 export function decodeSpillOptions(bytes: Uint8Array, site: CustomOpSite): DecodedCustomOp<SpillOptions> {
   const code = TINYSEG_CUSTOM_CODES.spill;
   const id = optionBytes(code, bytes, (n) => n === 1, '1 byte')[0] ?? 0;
@@ -121,7 +126,7 @@ export function decodeSpillOptions(bytes: Uint8Array, site: CustomOpSite): Decod
 export function encodeSpillOptions(o: SpillOptions, site: CustomOpSite): EncodedCustomOp {
   const code = TINYSEG_CUSTOM_CODES.spill;
   const x = tensorAt(code, site, site.inputs[0], 'input');
-  if (!Number.isInteger(o.id) || o.id < 0 || o.id > MAX_U8) throw unsupported(code, `slot ${o.id} is not a u8 tensor index`);
+  checkSlotByte(code, o.id);
   if (!partTensorFits(site, o.id, x.dtype, x.shape)) throw unsupported(code, `slot ${o.id} does not name a tensor shaped like the spilled one`);
   return { inputs: [...site.inputs], bytes: Uint8Array.of(o.id) };
 }
@@ -147,7 +152,7 @@ export function encodeFetchingOptions(o: FetchingOptions, site: CustomOpSite): E
   const axis = o.axis < 0 ? o.axis + out.shape.length : o.axis;
   if (!Number.isInteger(axis) || axis < 0 || axis >= out.shape.length) throw invalid(code, `axis ${o.axis} outside [-${out.shape.length}, ${out.shape.length})`);
   checkPlace(code, unsupported, parts.length, o.nth);
-  if (!Number.isInteger(o.victim) || o.victim < 0 || o.victim > MAX_U8) throw unsupported(code, `slot ${o.victim} is not a u8 tensor index`);
+  checkSlotByte(code, o.victim);
   if (!partTensorFits(site, o.victim, out.dtype, fetchedShape(out, parts, axis))) throw unsupported(code, `slot ${o.victim} does not name a tensor shaped like the fetched part`);
   return { inputs: [...site.inputs], bytes: Uint8Array.of(axis, o.nth, o.victim) };
 }
@@ -201,7 +206,7 @@ export function encodeFetchingConv2dOptions(o: FetchingConv2dOptions, site: Cust
     if (!Number.isInteger(v) || v < 1 || v > MAX_U8) throw unsupported(code, `${name} ${v} outside [1, ${MAX_U8}]`);
   }
   checkPlace(code, unsupported, parts.length, o.nth);
-  if (!Number.isInteger(o.victim) || o.victim < 0 || o.victim > MAX_U8) throw unsupported(code, `slot ${o.victim} is not a u8 tensor index`);
+  checkSlotByte(code, o.victim);
   if (!partTensorFits(site, o.victim, 'int8', fetchedConvShape(parts, filter, site.tensors[o.victim]))) throw unsupported(code, `slot ${o.victim} does not name a tensor shaped like the fetched part`);
   const bytes = Uint8Array.of(o.padding === 'same' ? 0 : 1, o.strideW, o.strideH, ACTIVATIONS.indexOf(o.activation), o.dilationW, o.dilationH, CONV_AXIS, o.nth, o.victim);
   return { inputs: bias === -1 ? [...partIds, site.inputs[n - 2] ?? -1] : [...site.inputs], bytes };

@@ -49,6 +49,12 @@ function flag(options: PassOptions, ...names: string[]): string | number | boole
   return undefined;
 }
 
+/** An on-by-default step: off with `name=false` (or kebab) or `noName=true` (or no-kebab). */
+function enabled(options: PassOptions, name: string, kebab: string): boolean {
+  const no = `no${name[0]?.toUpperCase() ?? ''}${name.slice(1)}`;
+  return flag(options, name, kebab) !== false && flag(options, no, `no-${kebab}`) !== true;
+}
+
 interface SpillTry {
   readonly graph: Graph;
   readonly peakBytes: number;
@@ -144,8 +150,8 @@ export function runTinySeg(model: Model, options: PassOptions): PassResult {
   const original = greedyPeakBytes(model.graph);
   const pct = (p: number): number => Math.round((1000 * (original - p)) / Math.max(1, original)) / 10;
   const steps: TinySegStep[] = [];
-  const sq = flag(options, 'scratchQuant', 'scratch-quant') !== false && flag(options, 'noScratchQuant', 'no-scratch-quant') !== true;
-  const scratchFree = flag(options, 'scratchFree', 'scratch-free') !== false && flag(options, 'noScratchFree', 'no-scratch-free') !== true;
+  const sq = enabled(options, 'scratchQuant', 'scratch-quant');
+  const scratchFree = enabled(options, 'scratchFree', 'scratch-free');
   const pRaw = flag(options, 'spillPercent', 'spill-percent');
   const percent = pRaw === undefined ? undefined : Math.min(100, Math.max(0, Number(pRaw)));
   let g = model.graph;
