@@ -1,20 +1,15 @@
 // Spawns the real bin: exit codes, one JSON document on stdout, SVG output.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import type { BinRun } from './bin-helpers.ts';
+import { runMcusim, testTempDir } from './bin-helpers.ts';
 
-const BIN = join(import.meta.dirname, '../../bin/mcusim.mjs');
 import { ORACLE_MODELS } from '../oracle-paths.ts';
 const MODEL = `${ORACLE_MODELS}/person_detect.tflite`;
-const tmp = mkdtempSync(join(tmpdir(), 'mcusim-cli-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const tmp = testTempDir('mcusim-cli-');
 
-function mcusim(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 60_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const mcusim = (...args: string[]): BinRun => runMcusim(args);
 
 function expectCleanBadInput(r: { code: number | null; stderr: string }): void {
   expect(r.code).toBe(2);

@@ -1,17 +1,12 @@
 // `mcusim inspect --planner exact [--budget-ms N]`: the plan carries `proven` and `gapBytes`
 // next to the unchanged JSON contract fields; other planners do not; bad budgets exit 2.
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { BinRun } from './bin-helpers.ts';
+import { runMcusim } from './bin-helpers.ts';
 import { inspectModel } from '../../src/cli/commands/inspect-report.ts';
 import { buildZooModel } from '../../src/ir/index.ts';
 
-const BIN = join(import.meta.dirname, '../../bin/mcusim.mjs');
-
-function mcusim(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 60_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const mcusim = (...args: string[]): BinRun => runMcusim(args);
 
 describe('inspect --planner exact', () => {
   it('reports proven and gapBytes with the contract fields, never above tflm-greedy', () => {

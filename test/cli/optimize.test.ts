@@ -1,19 +1,14 @@
 // `mcusim optimize` through the real bin: JSON shape, the written model carries the plan, and an
 // unknown pass is bad input (exit 2) naming the available passes.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import type { BinRun } from './bin-helpers.ts';
+import { runMcusim, testTempDir } from './bin-helpers.ts';
 
-const BIN = join(import.meta.dirname, '../../bin/mcusim.mjs');
-const tmp = mkdtempSync(join(tmpdir(), 'mcusim-optimize-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const tmp = testTempDir('mcusim-optimize-');
 
-function mcusim(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 120_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const mcusim = (...args: string[]): BinRun => runMcusim(args, 120_000);
 
 describe('mcusim optimize', () => {
   it('runs replacement on the CIFAR-10 CNN, prints one JSON document and writes a model verify accepts', () => {

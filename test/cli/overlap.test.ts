@@ -1,21 +1,16 @@
 // Spawns the real bin for `mcusim overlap` (DMO Table II op, SVG plot, bad input) and
 // `mcusim run --trace` (clean report, dumps).
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import type { BinRun } from './bin-helpers.ts';
+import { runMcusim, testTempDir } from './bin-helpers.ts';
 import { ORACLE } from '../oracle-paths.ts';
 
-const BIN = join(import.meta.dirname, '../../bin/mcusim.mjs');
 const HELLO = `${ORACLE}/models/hello_world_int8.tflite`;
-const tmp = mkdtempSync(join(tmpdir(), 'mcusim-overlap-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const tmp = testTempDir('mcusim-overlap-');
 
-function mcusim(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 60_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const mcusim = (...args: string[]): BinRun => runMcusim(args);
 
 describe('mcusim overlap', () => {
   it('DMO Table II op, float32: algorithmic = trace = 1204224, analytic 1193376', () => {

@@ -1,24 +1,19 @@
 // Spawns the real bin for `mcusim run` and `mcusim conformance`: exit codes (0 ok, 1 a check
 // failed, 2 bad input), one JSON document on stdout, and the output files TFLM would write.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import type { BinRun } from './bin-helpers.ts';
+import { runMcusim, testTempDir } from './bin-helpers.ts';
 
-const BIN = join(import.meta.dirname, '../../bin/mcusim.mjs');
 import { ORACLE } from '../oracle-paths.ts';
 const HELLO = `${ORACLE}/models/hello_world_int8.tflite`;
 const HELLO_DIR = `${ORACLE}/models/hello_world_int8/seed1`;
 const PERSON = `${ORACLE}/models/person_detect.tflite`;
 const PERSON_DIR = `${ORACLE}/models/person_detect/seed1`;
-const tmp = mkdtempSync(join(tmpdir(), 'mcusim-run-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const tmp = testTempDir('mcusim-run-');
 
-function mcusim(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 60_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const mcusim = (...args: string[]): BinRun => runMcusim(args);
 
 function expectCleanBadInput(r: { code: number | null; stdout: string; stderr: string }): void {
   expect(r.code).toBe(2);

@@ -1,19 +1,14 @@
 // Spawns the real bin for `mcusim sweep`: JSON rows and the SVG plot, one progress line per point on
 // stderr, the human table, a model spilling cannot help, and exit code 2 with a coded message.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import type { BinRun } from './bin-helpers.ts';
+import { runMcusim, testTempDir } from './bin-helpers.ts';
 
-const BIN = join(import.meta.dirname, '../../bin/mcusim.mjs');
-const tmp = mkdtempSync(join(tmpdir(), 'mcusim-sweep-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const tmp = testTempDir('mcusim-sweep-');
 
-function mcusim(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 60_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const mcusim = (...args: string[]): BinRun => runMcusim(args);
 
 describe('mcusim sweep', () => {
   it('prints the rows as JSON, progress on stderr, and writes the Figure 14 plot', () => {

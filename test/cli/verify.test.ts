@@ -2,25 +2,20 @@
 // runs bit-identical with a clean trace; a DMO plan with one input shifted one byte below its
 // safe overlap fails with the op, the clobber and exit 1; a TinySeg model's spilled blocks make the
 // round trip through each storage device (`--storage`, `--compress`) and are reported.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import type { BinRun } from './bin-helpers.ts';
+import { runMcusim, testTempDir } from './bin-helpers.ts';
 import type { Model } from '../../src/ir/index.ts';
 import { buildZooModel, byteSize, exportTflite, importTflite, readOfflinePlan, withOfflinePlan } from '../../src/ir/index.ts';
 import { computeModelBufferRequests, dmoPass, runPipeline } from '../../src/optimizer/index.ts';
 import { verifyModels, verifyPassed } from '../../src/cli/commands/verify.ts';
 import { ORACLE_MODELS } from '../oracle-paths.ts';
 
-const BIN = join(import.meta.dirname, '../../bin/mcusim.mjs');
-const tmp = mkdtempSync(join(tmpdir(), 'mcusim-verify-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const tmp = testTempDir('mcusim-verify-');
 
-function mcusim(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 120_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const mcusim = (...args: string[]): BinRun => runMcusim(args, 120_000);
 
 const oracle = (name: string): Model => importTflite(readFileSync(`${ORACLE_MODELS}/${name}.tflite`));
 // The big ones (MobileNets, Tiny U-Net) take 25 s to minutes traced: MCUSIM_SLOW=1 (the

@@ -1,22 +1,19 @@
 // Spawns the real bin for `mcusim codegen`: one JSON document with --json, the project files on
 // disk (regenerating into a second folder gives identical bytes), exit 2 with a coded message
 // for a bad target, a bad planner or a missing -o.
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { BinRun } from '../cli/bin-helpers.ts';
+import { runMcusim } from '../cli/bin-helpers.ts';
 import { ORACLE } from '../oracle-paths.ts';
 import { makeTempDir, removeDir } from './codegen-helpers.ts';
 
-const BIN = join(import.meta.dirname, '../../bin/mcusim.mjs');
 const HELLO = `${ORACLE}/models/hello_world_int8.tflite`;
 const tmp = makeTempDir('cg-cli');
 afterAll(() => removeDir(tmp));
 
-function mcusim(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 60_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const mcusim = (...args: string[]): BinRun => runMcusim(args);
 
 describe('mcusim codegen', () => {
   it('writes the project, prints one JSON document and regenerates identical bytes', () => {

@@ -1,0 +1,28 @@
+// Shared by the CLI tests: run the real bin (bin/mcusim.mjs) in a child Node process, and a
+// temporary folder removed after the file's tests.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll } from 'vitest';
+
+const BIN = join(import.meta.dirname, '../../bin/mcusim.mjs');
+
+export interface BinRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** `mcusim ARGS...`: exit code and output; a run that hangs is killed after `timeoutMs`. */
+export function runMcusim(args: readonly string[], timeoutMs = 60_000): BinRun {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: timeoutMs });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A fresh temporary folder, removed when the calling test file's tests are done. */
+export function testTempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
