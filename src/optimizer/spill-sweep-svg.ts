@@ -2,6 +2,7 @@
 // peak memory as bars on the left axis (KB from zero, so bar heights compare honestly), latency as a
 // line with markers on the right axis (ms from zero), a legend and a title naming the model and the
 // storage options. Pure: returns the SVG document as a string, no dependencies.
+import { describePayloadInputs } from './model-latency.ts';
 import { escapeXml } from './plan-svg.ts';
 import type { SpillSweepResult, SpillSweepRow } from './spill-sweep.ts';
 
@@ -45,7 +46,8 @@ function fmt(x: number): string {
 /** Storage options as the title states them. */
 export function describeSweepStorage(r: SpillSweepResult): string {
   const erase = r.storage === 'remote' ? '' : r.asyncErase ? ', async erase' : ', sync erase';
-  return `${r.storage} storage${erase}${r.compress ? ', compressed' : ''}`;
+  const compressed = r.payloadInputs === null ? '' : `, compressed (bytes from ${describePayloadInputs(r.payloadInputs)})`;
+  return `${r.storage} storage${erase}${compressed}`;
 }
 
 function rowTip(r: SpillSweepRow): string {

@@ -8,7 +8,8 @@ import type { Model } from '../ir/index.ts';
 import { UsageError } from '../ir/index.ts';
 import type { KernelLibrary, LatencyBreakdown, StorageKind, TargetProfile } from '../sim/index.ts';
 import { DEFAULT_TARGET_NAME, getTarget } from '../sim/index.ts';
-import { estimateModelLatency } from './model-latency.ts';
+import type { PayloadInputs } from './model-latency.ts';
+import { DEFAULT_PAYLOAD_INPUTS, estimateModelLatency } from './model-latency.ts';
 import type { PassOptions } from './pass.ts';
 import type { TinySegDetails } from './tinyseg-pass.ts';
 import { runTinySeg } from './tinyseg-pass.ts';
@@ -22,8 +23,8 @@ export interface SpillSweepOptions {
   readonly storage?: StorageKind;
   readonly asyncErase?: boolean;
   readonly compress?: boolean;
-  /** Inputs of the run whose tensors feed the codec with `compress`: null = all zeros (TinySeg's sketch). */
-  readonly compressSeed?: number | null;
+  /** Inputs of the run whose tensors feed the codec with `compress` (absent: DEFAULT_PAYLOAD_INPUTS). */
+  readonly payloadInputs?: PayloadInputs;
   /** Further tinyseg pass flags (e.g. scratchQuant: false); spillPercent is set per point. */
   readonly passFlags?: PassOptions['flags'];
   /** Equal steps from 0% to 100% (default 10: 0, 10, ..., 100). */
@@ -55,6 +56,8 @@ export interface SpillSweepResult {
   readonly storage: StorageKind;
   readonly asyncErase: boolean;
   readonly compress: boolean;
+  /** Inputs of the run whose bytes the codec compressed; null without `compress`. */
+  readonly payloadInputs: PayloadInputs | null;
   /** TFLM-greedy peak of the model as given. */
   readonly originalPeakBytes: number;
   /** False when no point spilled anything (every row repeats the 0% row). */
@@ -85,7 +88,7 @@ function measureLatency(model: Model, options: SpillSweepOptions, target: Target
     storage: options.storage ?? 'internal',
     asyncErase: options.asyncErase === true,
     compress: options.compress === true,
-    seed: options.compressSeed ?? null,
+    ...(options.payloadInputs === undefined ? {} : { inputs: options.payloadInputs }),
   });
   return { latencyMs: report.totalMs, breakdown: report.breakdown };
 }
@@ -130,6 +133,7 @@ export function sweepPartialSpill(model: Model, options: SpillSweepOptions = {})
     storage: options.storage ?? 'internal',
     asyncErase: options.asyncErase === true,
     compress: options.compress === true,
+    payloadInputs: options.compress === true ? options.payloadInputs ?? DEFAULT_PAYLOAD_INPUTS : null,
     originalPeakBytes,
     spillingHelps,
     notes: spillingHelps ? [] : lastNotes,

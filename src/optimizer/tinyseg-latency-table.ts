@@ -7,7 +7,7 @@ import type { Model } from '../ir/index.ts';
 import type { KernelLibrary, StorageKind, TargetProfile } from '../sim/index.ts';
 import { STORAGE_KINDS, storageTransfers } from '../sim/index.ts';
 import { greedyPeakBytes } from './cold-ranges.ts';
-import type { PayloadOf } from './model-latency.ts';
+import type { PayloadInputs, PayloadOf } from './model-latency.ts';
 import { captureSpillPayloads, estimateModelLatency } from './model-latency.ts';
 import { runTinySeg } from './tinyseg-pass.ts';
 
@@ -56,8 +56,8 @@ export interface LatencyTableOptions {
   readonly library?: KernelLibrary;
   /** false: the scratch step is the paper's int16 quantization alone (tinyseg flag scratchFree). */
   readonly scratchFree?: boolean;
-  /** Inputs of the compression run: null/absent all-zero (TinySeg's sketch), else seeded random. */
-  readonly seed?: number | null;
+  /** Inputs of the compression run (absent: DEFAULT_PAYLOAD_INPUTS). */
+  readonly payloadInputs?: PayloadInputs;
   /** Progress, one line per step. */
   readonly log?: (line: string) => void;
 }
@@ -98,7 +98,7 @@ export function tinysegLatencyTable(model: Model, options: LatencyTableOptions):
   const variants = stepVariants(model, scratchFree);
   const payloads = new Map<Model, PayloadOf | null>();
   const payloadsOf = (m: Model): PayloadOf | null => {
-    if (!payloads.has(m)) payloads.set(m, captureSpillPayloads(m, { seed: options.seed ?? null }));
+    if (!payloads.has(m)) payloads.set(m, captureSpillPayloads(m, options.payloadInputs === undefined ? {} : { inputs: options.payloadInputs }));
     return payloads.get(m) ?? null;
   };
   const rows = variants.map((v): LatencyTableRow => {

@@ -1,13 +1,14 @@
 // `mcusim latency MODEL [--target NAME] [--kernels reference|cmsis-nn] [--storage internal|external|remote]
-// [--async-erase] [--compress] [--seed N] [--json] [--svg FILE]`: one inference's latency on a board
-// (DESIGN.md §9; TinySeg Table 5 / Figure 13 breakdown). With --compress the spilled tensors' bytes come
-// from a real run with all-zero inputs (TinySeg's benchmark sketch), or seeded random ones with --seed.
+// [--async-erase] [--compress] [--seed N | --zero-input] [--json] [--svg FILE]`: one inference's latency
+// on a board (DESIGN.md §9; TinySeg Table 5 / Figure 13 breakdown). With --compress the spilled tensors'
+// bytes come from a real run with seeded random inputs (seed 1 unless --seed), or all-zero ones
+// (--zero-input, TinySeg's benchmark sketch); see PayloadInputs for why random is the default.
 // `--table [--paper] [--no-scratch-free]`: the whole Table 5 grid (tinysegLatencyTable), steps x storage.
 import type { Command } from 'commander';
 import type { Model } from '../../ir/index.ts';
 import { UsageError } from '../../ir/index.ts';
-import type { LatencyTable } from '../../optimizer/index.ts';
-import { TINYSEG_TABLE5_PAPER_MS, estimateModelLatency, tinysegLatencyTable } from '../../optimizer/index.ts';
+import type { LatencyTable, PayloadInputs } from '../../optimizer/index.ts';
+import { DEFAULT_PAYLOAD_INPUTS, TINYSEG_TABLE5_PAPER_MS, describePayloadInputs, estimateModelLatency, tinysegLatencyTable } from '../../optimizer/index.ts';
 import type { KernelLibrary, LatencyReport, TargetProfile } from '../../sim/index.ts';
 import { DEFAULT_TARGET_NAME, STORAGE_KINDS, getTarget, isStorageKind, listTargets, renderTimelineSvg } from '../../sim/index.ts';
 import { renderTable } from '../format.ts';
@@ -21,6 +22,7 @@ interface LatencyCliOptions {
   readonly asyncErase?: boolean;
   readonly compress?: boolean;
   readonly seed?: string;
+  readonly zeroInput?: boolean;
   readonly json?: boolean;
   readonly svg?: string;
   readonly table?: boolean;
@@ -37,14 +39,26 @@ function parseLibrary(name: string): KernelLibrary {
   return lib;
 }
 
-function parseSeed(text: string | undefined): number | null {
-  if (text === undefined) return null;
-  const n = Number(text);
-  if (!Number.isSafeInteger(n) || n < 0) throw new UsageError(`--seed must be a non-negative integer, got '${text}'`);
-  return n;
+/** The compression run's inputs from `--seed N` / `--zero-input` (latency, sweep). */
+export function payloadInputsOf(opts: { readonly seed?: string; readonly zeroInput?: boolean }): PayloadInputs {
+  if (opts.zeroInput === true) {
+    if (opts.seed !== undefined) throw new UsageError('--seed and --zero-input exclude each other');
+    return 'zero';
+  }
+  if (opts.seed === undefined) return DEFAULT_PAYLOAD_INPUTS;
+  const n = Number(opts.seed);
+  if (opts.seed.trim() === '' || !Number.isSafeInteger(n) || n < 0) throw new UsageError(`--seed must be a non-negative integer, got '${opts.seed}'`);
+  return { seed: n };
 }
 
-function textReport(r: LatencyReport): string {
+/** Commander options for payloadInputsOf. */
+export function addPayloadInputOptions(cmd: Command): Command {
+  return cmd
+    .option('--seed <n>', `seeded random inputs for the compression run (default ${describePayloadInputs()})`)
+    .option('--zero-input', 'all-zero inputs for the compression run, as TinySeg\'s benchmark sketch');
+}
+
+function textReport(r: LatencyReport, inputs: PayloadInputs): string {
   const rows = r.ops.map((o) => [o.index, o.kind, o.macs, o.computeMs.toFixed(3), o.spillMs.toFixed(3), o.fetchMs.toFixed(3), o.codecMs.toFixed(3), o.stallMs.toFixed(3), o.totalMs.toFixed(3)]);
   const b = r.breakdown;
   const cal = r.calibration === null ? 'uncalibrated' : `compute scale ${r.calibration.scale.toFixed(4)} (${r.calibration.source})`;
@@ -53,7 +67,7 @@ function textReport(r: LatencyReport): string {
     renderTable(['op', 'kind', 'MACs', 'compute ms', 'spill ms', 'fetch ms', 'codec ms', 'stall ms', 'total ms'], rows),
     '',
     ...slots,
-    `target ${r.target}, kernels ${r.library}, storage ${r.storage}${r.asyncErase ? ', async erase' : ''}${r.compress ? ', compressed' : ''}; ${cal}`,
+    `target ${r.target}, kernels ${r.library}, storage ${r.storage}${r.asyncErase ? ', async erase' : ''}${r.compress ? `, compressed (bytes from ${describePayloadInputs(inputs)})` : ''}; ${cal}`,
     `total ${r.totalMs.toFixed(1)} ms = compute ${b.computeMs.toFixed(1)} + spill ${b.spillMs.toFixed(1)} + fetch ${b.fetchMs.toFixed(1)} + codec ${b.codecMs.toFixed(1)} + stall ${b.stallMs.toFixed(1)}; second core busy ${r.secondCoreBusyMs.toFixed(1)} ms`,
     '',
   ].join('\n');
@@ -68,14 +82,14 @@ function tableCell(got: number | null, paper: number | null | undefined): string
   return `${g} / ${paper} (${pct >= 0 ? '+' : ''}${pct.toFixed(1)}%)`;
 }
 
-function textTable(modelArg: string, t: LatencyTable, target: TargetProfile, seed: number | null, paper: boolean): string {
+function textTable(modelArg: string, t: LatencyTable, target: TargetProfile, inputs: PayloadInputs, paper: boolean): string {
   const headers = ['step', 'peak B', ...STORAGE_KINDS.map((s) => `${s[0]?.toUpperCase()}${s.slice(1)} ms${paper ? ' (got / paper)' : ''}`)];
   const rows = t.rows.map((r) => [r.label, r.peakBytes, ...STORAGE_KINDS.map((s) => tableCell(r.ms[s], paper ? TINYSEG_TABLE5_PAPER_MS[r.step][s] : undefined))]);
   const cal = target.computeCalibration[t.library];
   return [
     `TinySeg Table 5 for ${modelArg}: target ${t.target}, kernels ${t.library}${t.scratchFree ? '' : ', paper scratch step only (no scratch-free TransposeConv)'}`,
     renderTable(headers, rows),
-    `compute ${cal === undefined ? 'uncalibrated' : `scale ${cal.scale.toFixed(4)} from ${cal.source}`}; compressed payloads from a run of the final model with ${seed === null ? 'all-zero' : `seed ${seed}`} inputs`,
+    `compute ${cal === undefined ? 'uncalibrated' : `scale ${cal.scale.toFixed(4)} from ${cal.source}`}; compressed payloads from a run of the final model with ${describePayloadInputs(inputs)}`,
     '',
   ].join('\n');
 }
@@ -93,16 +107,16 @@ function checkTableOptions(opts: LatencyCliOptions): void {
   }
 }
 
-function runTable(modelArg: string, model: Model, target: TargetProfile, library: KernelLibrary, seed: number | null, opts: LatencyCliOptions): number {
+function runTable(modelArg: string, model: Model, target: TargetProfile, library: KernelLibrary, inputs: PayloadInputs, opts: LatencyCliOptions): number {
   const table = tinysegLatencyTable(model, {
-    target, library, seed, scratchFree: opts.scratchFree !== false,
+    target, library, payloadInputs: inputs, scratchFree: opts.scratchFree !== false,
     log: (line) => void process.stderr.write(`${line}\n`),
   });
   if (opts.json) {
     const rows = opts.paper ? table.rows.map((r) => ({ ...r, paperMs: TINYSEG_TABLE5_PAPER_MS[r.step] })) : table.rows;
-    process.stdout.write(`${JSON.stringify({ model: modelArg, ...table, rows })}\n`);
+    process.stdout.write(`${JSON.stringify({ model: modelArg, ...table, payloadInputs: inputs, rows })}\n`);
   } else {
-    process.stdout.write(textTable(modelArg, table, target, seed, opts.paper === true));
+    process.stdout.write(textTable(modelArg, table, target, inputs, opts.paper === true));
   }
   return 0;
 }
@@ -112,27 +126,27 @@ export function runLatency(modelArg: string, opts: LatencyCliOptions): number {
   const library = parseLibrary(opts.kernels);
   const storage = opts.storage ?? 'internal';
   if (!isStorageKind(storage)) throw new UsageError(`unknown --storage '${storage}'; known: ${STORAGE_KINDS.join(', ')}`);
-  const seed = parseSeed(opts.seed);
+  const inputs = payloadInputsOf(opts);
   checkTableOptions(opts);
   const model = loadModel(modelArg);
-  if (opts.table === true) return runTable(modelArg, model, target, library, seed, opts);
+  if (opts.table === true) return runTable(modelArg, model, target, library, inputs, opts);
   const report = estimateModelLatency(model, {
-    target, library, storage, asyncErase: opts.asyncErase === true, compress: opts.compress === true, seed,
+    target, library, storage, asyncErase: opts.asyncErase === true, compress: opts.compress === true, inputs,
   });
   if (opts.svg !== undefined) {
     writeOutputFile(opts.svg, renderTimelineSvg(report));
   }
   if (opts.json) {
     const { timeline: _timeline, ...rest } = report;
-    process.stdout.write(`${JSON.stringify(rest)}\n`);
+    process.stdout.write(`${JSON.stringify(report.compress ? { ...rest, payloadInputs: inputs } : rest)}\n`);
   } else {
-    process.stdout.write(textReport(report));
+    process.stdout.write(textReport(report, inputs));
   }
   return 0;
 }
 
 export function registerLatency(program: Command, setExit: (code: number) => void): void {
-  program
+  const cmd = program
     .command('latency')
     .description('estimate one inference\'s latency on a board: compute, spill, fetch, codec, stall (TinySeg Table 5)')
     .argument('<model>', 'a .tflite file or zoo:<name>')
@@ -140,8 +154,8 @@ export function registerLatency(program: Command, setExit: (code: number) => voi
     .option('--kernels <lib>', `kernel library (${LIBRARIES.join(', ')})`, 'reference')
     .option('--storage <kind>', `spill storage (${STORAGE_KINDS.join(', ')}; default internal)`)
     .option('--async-erase', 'erase flash on the second core ahead of the next spill (TinySeg §5.2)')
-    .option('--compress', 'most-frequent-value compression of spilled tensors (TinySeg §5.1)')
-    .option('--seed <n>', 'seeded random inputs for the compression run (default: all-zero inputs)')
+    .option('--compress', 'most-frequent-value compression of spilled tensors (TinySeg §5.1)');
+  addPayloadInputOptions(cmd)
     .option('--json', 'print one JSON document')
     .option('--svg <file>', 'write the two-core timeline as SVG')
     .option('--table', 'TinySeg Table 5 grid: tinyseg step models x internal / external / remote (progress on stderr)')

@@ -1,4 +1,4 @@
-// `mcusim sweep MODEL [--storage internal|external|remote] [--async-erase] [--compress] [--steps N]
+// `mcusim sweep MODEL [--storage internal|external|remote] [--async-erase] [--compress [--seed N | --zero-input]] [--steps N]
 // [--svg FILE] [--json]`: TinySeg Figure 14 (§6.2.2), the tinyseg pass at spill percentages 0..100
 // with the peak and the latency (Figure 13 breakdown) of each point, as a table, JSON or an SVG plot.
 // Progress goes to stderr, one line per point.
@@ -10,12 +10,15 @@ import { STORAGE_KINDS, isStorageKind } from '../../sim/index.ts';
 import { bytesAndKb, renderTable } from '../format.ts';
 import { loadModel } from '../load-model.ts';
 import { writeOutputFile } from '../output-file.ts';
+import { addPayloadInputOptions, payloadInputsOf } from './latency.ts';
 import { tinysegScratchFlags } from './optimize.ts';
 
 interface SweepCliOptions {
   readonly storage: string;
   readonly asyncErase?: boolean;
   readonly compress?: boolean;
+  readonly seed?: string;
+  readonly zeroInput?: boolean;
   readonly steps: string;
   readonly svg?: string;
   readonly json?: boolean;
@@ -76,6 +79,7 @@ export function runSweep(modelArg: string, opts: SweepCliOptions): number {
     storage: opts.storage,
     asyncErase: opts.asyncErase === true,
     compress: opts.compress === true,
+    payloadInputs: payloadInputsOf(opts),
     steps,
     passFlags: tinysegScratchFlags(opts),
     onProgress: (row, i, n) => void process.stderr.write(
@@ -89,13 +93,14 @@ export function runSweep(modelArg: string, opts: SweepCliOptions): number {
 }
 
 export function registerSweep(program: Command, setExit: (code: number) => void): void {
-  program
+  const cmd = program
     .command('sweep')
     .description('partial-spilling sweep: tinyseg at spill 0..100% with peak and latency per point (TinySeg Figure 14)')
     .argument('<model>', 'a .tflite file or zoo:<name>')
     .option('--storage <kind>', `spill storage (${STORAGE_KINDS.join(', ')})`, 'internal')
     .option('--async-erase', 'erase flash on the second core ahead of the next spill (TinySeg §5.2)')
-    .option('--compress', 'most-frequent-value compression of spilled tensors, bytes from an all-zero-input run (TinySeg §5.1)')
+    .option('--compress', 'most-frequent-value compression of spilled tensors, bytes from a real run (TinySeg §5.1)');
+  addPayloadInputOptions(cmd)
     .option('--steps <n>', `equal steps from 0% to 100% (${DEFAULT_SWEEP_STEPS}: 0, 10, ..., 100)`, String(DEFAULT_SWEEP_STEPS))
     .option('--no-scratch-quant', 'tinyseg: keep TransposeConv int32 scratch (no int16, no scratch-free form)')
     .option('--no-scratch-free', 'tinyseg: only the paper\'s int16 scratch quantization (no scratch-free TransposeConv)')
