@@ -36,6 +36,32 @@ describe('mcusim latency', () => {
   });
 });
 
+describe('mcusim latency --compress payload inputs', () => {
+  it('measures the codec on a seed-1 random-input run by default, on zeros with --zero-input; --seed with --zero-input is exit 2', () => {
+    const tu = join(tmp, 'tu.tflite');
+    expect(mcusim('optimize', 'zoo:tiny-unet', '--passes', 'tinyseg', '-o', tu).code).toBe(0);
+    const cell = (...args: string[]): { payloadInputs: unknown; slots: { storedBytes: number; rawBytes: number }[] } => {
+      const r = mcusim('latency', tu, '--storage', 'remote', '--compress', '--json', ...args);
+      expect(r.code, args.join(' ')).toBe(0);
+      return JSON.parse(r.stdout);
+    };
+    const byDefault = cell();
+    const zero = cell('--zero-input');
+    expect(byDefault.payloadInputs).toEqual({ seed: 1 });
+    expect(cell('--seed', '1')).toEqual(byDefault);
+    expect(cell('--seed', '2').payloadInputs).toEqual({ seed: 2 });
+    expect(zero.payloadInputs).toBe('zero');
+    // A zero image leaves 6 of the 8 skip channels at one value: far more compressible than random input.
+    expect(zero.slots[0]?.storedBytes).toBeLessThan((byDefault.slots[0]?.storedBytes ?? 0) * 0.7);
+    expect(byDefault.slots[0]?.storedBytes).toBeLessThan(byDefault.slots[0]?.rawBytes ?? 0);
+    for (const args of [['--seed', '1', '--zero-input'], ['--seed', '-1'], ['--seed', 'x']]) {
+      const r = mcusim('latency', tu, '--compress', ...args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/^E_USAGE: /);
+    }
+  });
+});
+
 describe('mcusim latency --table', () => {
   it('prints the Table 5 grid as JSON: 6 steps x 3 storages, remote async null, paper cells with --paper', () => {
     const r = mcusim('latency', 'zoo:tiny-unet', '--table', '--paper', '--json');
