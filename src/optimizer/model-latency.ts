@@ -52,6 +52,6 @@ export interface ModelLatencyOptions extends Omit<LatencyOptions, 'payloadOf'>, 
 /** One latency cell: payloads are captured only when compression needs them. */
 export function estimateModelLatency(model: Model, opts: ModelLatencyOptions): LatencyReport {
   const { inputs, payloadOf: given, ...latency } = opts;
-  const payloadOf = opts.compress === true ? (given !== undefined ? given : captureSpillPayloads(model, inputs === undefined ? {} : { inputs })) : null;
+  const payloadOf = opts.compress === true ? (given !== undefined ? given : captureSpillPayloads(model, { inputs: inputs ?? DEFAULT_PAYLOAD_INPUTS })) : null;
   return estimateLatency(model.graph, { ...latency, ...(payloadOf ? { payloadOf } : {}) });
 }

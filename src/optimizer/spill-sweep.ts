@@ -88,7 +88,7 @@ function measureLatency(model: Model, options: SpillSweepOptions, target: Target
     storage: options.storage ?? 'internal',
     asyncErase: options.asyncErase === true,
     compress: options.compress === true,
-    ...(options.payloadInputs === undefined ? {} : { inputs: options.payloadInputs }),
+    inputs: options.payloadInputs ?? DEFAULT_PAYLOAD_INPUTS,
   });
   return { latencyMs: report.totalMs, breakdown: report.breakdown };
 }
