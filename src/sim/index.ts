@@ -12,3 +12,4 @@ export * from './latency.ts';
 export * from './latency/compute-cost.ts';
 export * from './latency/storage-traffic.ts';
 export * from './timeline-svg.ts';
+export * from './target-overrides.ts';

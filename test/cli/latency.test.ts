@@ -1,6 +1,6 @@
 // Spawns the real bin for `mcusim latency`: one JSON document with the DESIGN.md §9 shape, the SVG
 // timeline, and exit code 2 with a coded message for bad options.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { BinRun } from './bin-helpers.ts';
@@ -32,6 +32,31 @@ describe('mcusim latency', () => {
       const r = mcusim('latency', 'zoo:tiny-unet', ...args);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/^E_USAGE: /);
+    }
+  });
+});
+
+describe('mcusim latency --target-file', () => {
+  it('applies a JSON profile over its base (here a doubled compute scale) and refuses bad files with exit 2', () => {
+    const file = join(tmp, 'board.json');
+    writeFileSync(file, JSON.stringify({ base: 'nicla-vision', computeCalibration: { reference: { scale: 2 * 0.17044 } } }));
+    const r = mcusim('latency', 'zoo:tiny-unet', '--target-file', file, '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.target).toBe(`nicla-vision+${file}`);
+    expect(doc.totalMs / 1190).toBeCloseTo(2, 2);
+    const bad: [string, string][] = [['not json', 'not JSON'], ['[1]', 'one JSON object'], ['{"base":"esp32"}', 'unknown target'], ['{"remoteHost":{"speed":1}}', 'remoteHost.speed: unknown key']];
+    for (const [text, why] of bad) {
+      writeFileSync(file, text);
+      const e = mcusim('latency', 'zoo:tiny-unet', '--target-file', file);
+      expect(e.code, text).toBe(2);
+      expect(e.stderr).toMatch(/^E_USAGE: /);
+      expect(e.stderr).toContain(why);
+    }
+    for (const args of [['--target-file', join(tmp, 'missing.json')], ['--target', 'nicla-vision', '--target-file', file]]) {
+      const e = mcusim('latency', 'zoo:tiny-unet', ...args);
+      expect(e.code, args.join(' ')).toBe(2);
+      expect(e.stderr).toMatch(/^E_USAGE: /);
     }
   });
 });

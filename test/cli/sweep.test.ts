@@ -1,6 +1,6 @@
 // Spawns the real bin for `mcusim sweep`: JSON rows and the SVG plot, one progress line per point on
 // stderr, the human table, a model spilling cannot help, and exit code 2 with a coded message.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { BinRun } from './bin-helpers.ts';
@@ -35,6 +35,19 @@ describe('mcusim sweep', () => {
     expect(none.stdout).toMatch(/\n0% +none /);
     expect(none.stdout).not.toMatch(/\n50% /);
     expect(none.stdout).toMatch(/spilling cannot help/);
+  });
+
+  it('times its points on a --target-file profile', () => {
+    const file = join(tmp, 'slow-usb.json');
+    writeFileSync(file, JSON.stringify({ name: 'slow-usb', remoteHost: { readCyclesPerByte: 3300 } }));
+    const run = (...args: string[]): { target: string; rows: { latencyMs: number; breakdown: { fetchMs: number } }[] } =>
+      JSON.parse(mcusim('sweep', 'zoo:tiny-unet', '--steps', '1', '--storage', 'remote', '--json', ...args).stdout);
+    const base = run();
+    const slow = run('--target-file', file);
+    expect(base.target).toBe('nicla-vision');
+    expect(slow.target).toBe('slow-usb');
+    // 76,800 B fetched x 3,000 more cycles per byte at 480 MHz.
+    expect((slow.rows[1]?.breakdown.fetchMs ?? 0) - (base.rows[1]?.breakdown.fetchMs ?? 0)).toBeCloseTo(480, 0);
   });
 
   it('exits 2 with a coded message for bad options', () => {

@@ -1,4 +1,4 @@
-// `mcusim latency MODEL [--target NAME] [--kernels reference|cmsis-nn] [--storage internal|external|remote]
+// `mcusim latency MODEL [--target NAME | --target-file FILE] [--kernels reference|cmsis-nn] [--storage internal|external|remote]
 // [--async-erase] [--compress] [--seed N | --zero-input] [--json] [--svg FILE]`: one inference's latency
 // on a board (DESIGN.md §9; TinySeg Table 5 / Figure 13 breakdown). With --compress the spilled tensors'
 // bytes come from a real run with seeded random inputs (seed 1 unless --seed), or all-zero ones
@@ -8,15 +8,16 @@ import type { Command } from 'commander';
 import type { Model } from '../../ir/index.ts';
 import { UsageError } from '../../ir/index.ts';
 import type { LatencyTable, PayloadInputs } from '../../optimizer/index.ts';
-import { DEFAULT_PAYLOAD_INPUTS, TINYSEG_TABLE5_PAPER_MS, describePayloadInputs, estimateModelLatency, tinysegLatencyTable } from '../../optimizer/index.ts';
+import { TINYSEG_TABLE5_PAPER_MS, describePayloadInputs, estimateModelLatency, tinysegLatencyTable } from '../../optimizer/index.ts';
 import type { KernelLibrary, LatencyReport, TargetProfile } from '../../sim/index.ts';
-import { DEFAULT_TARGET_NAME, STORAGE_KINDS, getTarget, isStorageKind, listTargets, renderTimelineSvg } from '../../sim/index.ts';
+import { STORAGE_KINDS, isStorageKind, renderTimelineSvg } from '../../sim/index.ts';
 import { renderTable } from '../format.ts';
 import { loadModel } from '../load-model.ts';
 import { writeOutputFile } from '../output-file.ts';
+import type { TargetCliOptions } from '../latency-options.ts';
+import { addPayloadInputOptions, addTargetOptions, payloadInputsOf, resolveTarget } from '../latency-options.ts';
 
-interface LatencyCliOptions {
-  readonly target: string;
+interface LatencyCliOptions extends TargetCliOptions {
   readonly kernels: string;
   readonly storage?: string;
   readonly asyncErase?: boolean;
@@ -37,25 +38,6 @@ function parseLibrary(name: string): KernelLibrary {
   const lib = LIBRARIES.find((l) => l === name);
   if (lib === undefined) throw new UsageError(`unknown --kernels '${name}'; known: ${LIBRARIES.join(', ')}`);
   return lib;
-}
-
-/** The compression run's inputs from `--seed N` / `--zero-input` (latency, sweep). */
-export function payloadInputsOf(opts: { readonly seed?: string; readonly zeroInput?: boolean }): PayloadInputs {
-  if (opts.zeroInput === true) {
-    if (opts.seed !== undefined) throw new UsageError('--seed and --zero-input exclude each other');
-    return 'zero';
-  }
-  if (opts.seed === undefined) return DEFAULT_PAYLOAD_INPUTS;
-  const n = Number(opts.seed);
-  if (opts.seed.trim() === '' || !Number.isSafeInteger(n) || n < 0) throw new UsageError(`--seed must be a non-negative integer, got '${opts.seed}'`);
-  return { seed: n };
-}
-
-/** Commander options for payloadInputsOf. */
-export function addPayloadInputOptions(cmd: Command): Command {
-  return cmd
-    .option('--seed <n>', `seeded random inputs for the compression run (default ${describePayloadInputs()})`)
-    .option('--zero-input', 'all-zero inputs for the compression run, as TinySeg\'s benchmark sketch');
 }
 
 function textReport(r: LatencyReport, inputs: PayloadInputs): string {
@@ -122,7 +104,7 @@ function runTable(modelArg: string, model: Model, target: TargetProfile, library
 }
 
 export function runLatency(modelArg: string, opts: LatencyCliOptions): number {
-  const target = getTarget(opts.target);
+  const target = resolveTarget(opts);
   const library = parseLibrary(opts.kernels);
   const storage = opts.storage ?? 'internal';
   if (!isStorageKind(storage)) throw new UsageError(`unknown --storage '${storage}'; known: ${STORAGE_KINDS.join(', ')}`);
@@ -149,8 +131,8 @@ export function registerLatency(program: Command, setExit: (code: number) => voi
   const cmd = program
     .command('latency')
     .description('estimate one inference\'s latency on a board: compute, spill, fetch, codec, stall (TinySeg Table 5)')
-    .argument('<model>', 'a .tflite file or zoo:<name>')
-    .option('--target <name>', `board profile (${listTargets().join(', ')})`, DEFAULT_TARGET_NAME)
+    .argument('<model>', 'a .tflite file or zoo:<name>');
+  addTargetOptions(cmd)
     .option('--kernels <lib>', `kernel library (${LIBRARIES.join(', ')})`, 'reference')
     .option('--storage <kind>', `spill storage (${STORAGE_KINDS.join(', ')}; default internal)`)
     .option('--async-erase', 'erase flash on the second core ahead of the next spill (TinySeg §5.2)')

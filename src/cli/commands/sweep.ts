@@ -1,4 +1,4 @@
-// `mcusim sweep MODEL [--storage internal|external|remote] [--async-erase] [--compress [--seed N | --zero-input]] [--steps N]
+// `mcusim sweep MODEL [--target NAME | --target-file FILE] [--storage internal|external|remote] [--async-erase] [--compress [--seed N | --zero-input]] [--steps N]
 // [--svg FILE] [--json]`: TinySeg Figure 14 (§6.2.2), the tinyseg pass at spill percentages 0..100
 // with the peak and the latency (Figure 13 breakdown) of each point, as a table, JSON or an SVG plot.
 // Progress goes to stderr, one line per point.
@@ -10,10 +10,11 @@ import { STORAGE_KINDS, isStorageKind } from '../../sim/index.ts';
 import { bytesAndKb, renderTable } from '../format.ts';
 import { loadModel } from '../load-model.ts';
 import { writeOutputFile } from '../output-file.ts';
-import { addPayloadInputOptions, payloadInputsOf } from './latency.ts';
+import type { TargetCliOptions } from '../latency-options.ts';
+import { addPayloadInputOptions, addTargetOptions, payloadInputsOf, resolveTarget } from '../latency-options.ts';
 import { tinysegScratchFlags } from './optimize.ts';
 
-interface SweepCliOptions {
+interface SweepCliOptions extends TargetCliOptions {
   readonly storage: string;
   readonly asyncErase?: boolean;
   readonly compress?: boolean;
@@ -74,8 +75,10 @@ function textReport(model: string, r: SpillSweepResult): string {
 export function runSweep(modelArg: string, opts: SweepCliOptions): number {
   if (!isStorageKind(opts.storage)) throw new UsageError(`unknown --storage '${opts.storage}'; known: ${STORAGE_KINDS.join(', ')}`);
   const steps = parseSteps(opts.steps);
+  const target = resolveTarget(opts);
   const model = loadModel(modelArg);
   const result = sweepPartialSpill(model, {
+    target,
     storage: opts.storage,
     asyncErase: opts.asyncErase === true,
     compress: opts.compress === true,
@@ -96,7 +99,8 @@ export function registerSweep(program: Command, setExit: (code: number) => void)
   const cmd = program
     .command('sweep')
     .description('partial-spilling sweep: tinyseg at spill 0..100% with peak and latency per point (TinySeg Figure 14)')
-    .argument('<model>', 'a .tflite file or zoo:<name>')
+    .argument('<model>', 'a .tflite file or zoo:<name>');
+  addTargetOptions(cmd)
     .option('--storage <kind>', `spill storage (${STORAGE_KINDS.join(', ')})`, 'internal')
     .option('--async-erase', 'erase flash on the second core ahead of the next spill (TinySeg §5.2)')
     .option('--compress', 'most-frequent-value compression of spilled tensors, bytes from a real run (TinySeg §5.1)');
