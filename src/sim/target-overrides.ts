@@ -7,6 +7,7 @@
 import { McusimError, UsageError } from '../ir/index.ts';
 import { STORAGE_KINDS, createStorage } from './storage/index.ts';
 import type { KernelLibrary, TargetProfile } from './targets/index.ts';
+import { KERNEL_LIBRARIES } from './targets/index.ts';
 
 /** Leaf keys that divide or size something: zero would be meaningless. */
 const POSITIVE_KEYS: ReadonlySet<string> = new Set([
@@ -24,8 +25,6 @@ const INTEGER_KEYS: ReadonlySet<string> = new Set([
 
 /** The simulator holds a device's bytes: larger storage sizes are refused rather than failing mid-run. */
 export const MAX_STORAGE_BYTES = 1 << 30;
-
-const LIBRARIES: readonly KernelLibrary[] = ['reference', 'cmsis-nn'];
 
 type Json = unknown;
 
@@ -88,9 +87,9 @@ function mergeCalibration(base: TargetProfile['computeCalibration'], over: Json,
   }
   const out: Partial<Record<KernelLibrary, { scale: number; source: string }>> = { ...base };
   for (const [k, v] of Object.entries(over)) {
-    const lib = LIBRARIES.find((l) => l === k);
+    const lib = KERNEL_LIBRARIES.find((l) => l === k);
     if (lib === undefined) {
-      problems.push(`computeCalibration.${k}: unknown kernel library (known: ${LIBRARIES.join(', ')})`);
+      problems.push(`computeCalibration.${k}: unknown kernel library (known: ${KERNEL_LIBRARIES.join(', ')})`);
       continue;
     }
     const shape = base[lib] ?? { scale: 1, source: '' };

@@ -10,7 +10,7 @@ import { UsageError } from '../../ir/index.ts';
 import type { LatencyTable, PayloadInputs } from '../../optimizer/index.ts';
 import { TINYSEG_TABLE5_PAPER_MS, describePayloadInputs, estimateModelLatency, tinysegLatencyTable } from '../../optimizer/index.ts';
 import type { KernelLibrary, LatencyReport, TargetProfile } from '../../sim/index.ts';
-import { STORAGE_KINDS, isStorageKind, renderTimelineSvg } from '../../sim/index.ts';
+import { KERNEL_LIBRARIES, STORAGE_KINDS, isStorageKind, renderTimelineSvg } from '../../sim/index.ts';
 import { renderTable } from '../format.ts';
 import { loadModel } from '../load-model.ts';
 import { writeOutputFile } from '../output-file.ts';
@@ -32,11 +32,10 @@ interface LatencyCliOptions extends TargetCliOptions {
   readonly scratchFree?: boolean;
 }
 
-const LIBRARIES: readonly KernelLibrary[] = ['reference', 'cmsis-nn'];
 
 function parseLibrary(name: string): KernelLibrary {
-  const lib = LIBRARIES.find((l) => l === name);
-  if (lib === undefined) throw new UsageError(`unknown --kernels '${name}'; known: ${LIBRARIES.join(', ')}`);
+  const lib = KERNEL_LIBRARIES.find((l) => l === name);
+  if (lib === undefined) throw new UsageError(`unknown --kernels '${name}'; known: ${KERNEL_LIBRARIES.join(', ')}`);
   return lib;
 }
 
@@ -133,7 +132,7 @@ export function registerLatency(program: Command, setExit: (code: number) => voi
     .description('estimate one inference\'s latency on a board: compute, spill, fetch, codec, stall (TinySeg Table 5)')
     .argument('<model>', 'a .tflite file or zoo:<name>');
   addTargetOptions(cmd)
-    .option('--kernels <lib>', `kernel library (${LIBRARIES.join(', ')})`, 'reference')
+    .option('--kernels <lib>', `kernel library (${KERNEL_LIBRARIES.join(', ')})`, 'reference')
     .option('--storage <kind>', `spill storage (${STORAGE_KINDS.join(', ')}; default internal)`)
     .option('--async-erase', 'erase flash on the second core ahead of the next spill (TinySeg §5.2)')
     .option('--compress', 'most-frequent-value compression of spilled tensors (TinySeg §5.1)');

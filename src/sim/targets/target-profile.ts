@@ -6,6 +6,8 @@
 /** TFLM kernel implementations the latency model can assume (DESIGN.md §3 cost model). */
 export type KernelLibrary = 'reference' | 'cmsis-nn';
 
+export const KERNEL_LIBRARIES: readonly KernelLibrary[] = ['reference', 'cmsis-nn'];
+
 /** Kernels whose cost scales with multiply-accumulates. */
 export type MacKernelClass = 'conv2d' | 'depthwiseConv2d' | 'fullyConnected' | 'transposeConv';
 
