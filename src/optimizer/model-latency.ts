@@ -23,8 +23,8 @@ export type PayloadInputs = 'zero' | { readonly seed: number };
 export const DEFAULT_PAYLOAD_INPUTS: PayloadInputs = { seed: 1 };
 
 export interface SpillPayloadOptions {
-  /** Absent: DEFAULT_PAYLOAD_INPUTS. */
-  readonly inputs?: PayloadInputs;
+  /** Absent or undefined: DEFAULT_PAYLOAD_INPUTS (resolved here only). */
+  readonly inputs?: PayloadInputs | undefined;
 }
 
 /** "seed 1 random inputs" / "all-zero inputs", for reports. */
@@ -52,6 +52,6 @@ export interface ModelLatencyOptions extends Omit<LatencyOptions, 'payloadOf'>, 
 /** One latency cell: payloads are captured only when compression needs them. */
 export function estimateModelLatency(model: Model, opts: ModelLatencyOptions): LatencyReport {
   const { inputs, payloadOf: given, ...latency } = opts;
-  const payloadOf = opts.compress === true ? (given !== undefined ? given : captureSpillPayloads(model, { inputs: inputs ?? DEFAULT_PAYLOAD_INPUTS })) : null;
+  const payloadOf = opts.compress === true ? (given !== undefined ? given : captureSpillPayloads(model, { inputs })) : null;
   return estimateLatency(model.graph, { ...latency, ...(payloadOf ? { payloadOf } : {}) });
 }

@@ -88,7 +88,7 @@ function measureLatency(model: Model, options: SpillSweepOptions, target: Target
     storage: options.storage ?? 'internal',
     asyncErase: options.asyncErase === true,
     compress: options.compress === true,
-    inputs: options.payloadInputs ?? DEFAULT_PAYLOAD_INPUTS,
+    inputs: options.payloadInputs,
   });
   return { latencyMs: report.totalMs, breakdown: report.breakdown };
 }

@@ -8,7 +8,7 @@ import type { KernelLibrary, StorageKind, TargetProfile } from '../sim/index.ts'
 import { STORAGE_KINDS, storageTransfers } from '../sim/index.ts';
 import { greedyPeakBytes } from './cold-ranges.ts';
 import type { PayloadInputs, PayloadOf } from './model-latency.ts';
-import { DEFAULT_PAYLOAD_INPUTS, captureSpillPayloads, estimateModelLatency } from './model-latency.ts';
+import { captureSpillPayloads, estimateModelLatency } from './model-latency.ts';
 import { runTinySeg } from './tinyseg-pass.ts';
 
 export type Table5Step = 'original' | 'tempQuant' | 'spilling' | 'fusedFetching' | 'compression' | 'asyncErase';
@@ -98,7 +98,7 @@ export function tinysegLatencyTable(model: Model, options: LatencyTableOptions):
   const variants = stepVariants(model, scratchFree);
   const payloads = new Map<Model, PayloadOf | null>();
   const payloadsOf = (m: Model): PayloadOf | null => {
-    if (!payloads.has(m)) payloads.set(m, captureSpillPayloads(m, { inputs: options.payloadInputs ?? DEFAULT_PAYLOAD_INPUTS }));
+    if (!payloads.has(m)) payloads.set(m, captureSpillPayloads(m, { inputs: options.payloadInputs }));
     return payloads.get(m) ?? null;
   };
   const rows = variants.map((v): LatencyTableRow => {
