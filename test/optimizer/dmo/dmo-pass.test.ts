@@ -1,7 +1,7 @@
 // DMO pass and registry entry (DMO paper §II-D, §IV, Table III): overlap-pair rules, the
 // zoo's MobileNet v1 0.25 128 at <= 65,741 B, the heap baseline, and plans written as metadata.
 import { describe, expect, it } from 'vitest';
-import { GraphBuilder, buildZooModel, readOfflinePlan } from '../../src/ir/index.ts';
+import { GraphBuilder, buildZooModel, readOfflinePlan } from '../../../src/ir/index.ts';
 import {
   computeModelBufferRequests,
   dmoPass,
@@ -11,7 +11,7 @@ import {
   planDmoGraph,
   planGreedy,
   verifyPlanWithOverlaps,
-} from '../../src/optimizer/index.ts';
+} from '../../../src/optimizer/index.ts';
 
 const q = { scale: 0.05, zeroPoint: 0 };
 

@@ -3,9 +3,9 @@
 // minR/maxW definition at byte granularity. Also the paper's Table II number.
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
-import { DTYPE_BYTES, convOutputSize, convPadding } from '../../src/ir/index.ts';
-import type { DType, Graph, Op, Tensor } from '../../src/ir/index.ts';
-import { analyticSafeOverlap, primaryInputPosition } from '../../src/optimizer/safe-overlap-analytic.ts';
+import { DTYPE_BYTES, convOutputSize, convPadding } from '../../../src/ir/index.ts';
+import type { DType, Graph, Op, Tensor } from '../../../src/ir/index.ts';
+import { analyticSafeOverlap, primaryInputPosition } from '../../../src/optimizer/overlap/index.ts';
 
 type Rng = () => number;
 const int = (rng: Rng, lo: number, hi: number): number => lo + Math.floor(rng() * (hi - lo + 1));

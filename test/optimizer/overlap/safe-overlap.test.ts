@@ -4,13 +4,12 @@
 // DMO paper's Table II op (float32 element size).
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
-import type { BuiltinKind, Padding } from '../../src/ir/index.ts';
-import { byteSize } from '../../src/ir/index.ts';
-import { KERNELS } from '../../src/kernels/index.ts';
-import type { SingleOpSpec } from '../../src/optimizer/index.ts';
-import { buildSingleOpGraph, layoutOp, runLayout, safeOverlap, safeOverlapReport } from '../../src/optimizer/index.ts';
-import type { OpLayout } from '../../src/optimizer/index.ts';
-import { Tracer } from '../../src/sim/index.ts';
+import type { BuiltinKind, Padding } from '../../../src/ir/index.ts';
+import { byteSize } from '../../../src/ir/index.ts';
+import { KERNELS } from '../../../src/kernels/index.ts';
+import type { SingleOpSpec, OpLayout } from '../../../src/optimizer/index.ts';
+import { buildSingleOpGraph, layoutOp, runLayout, safeOverlap, safeOverlapReport } from '../../../src/optimizer/index.ts';
+import { Tracer } from '../../../src/sim/index.ts';
 
 type Rng = () => number;
 const int = (rng: Rng, lo: number, hi: number): number => lo + Math.floor(rng() * (hi - lo + 1));

@@ -1,11 +1,11 @@
 // computeBufferRequests on synthetic graphs: which tensors are planned, TFLM lifetimes,
 // scratch requests (MEAN, TRANSPOSE_CONV), offline offsets and coded errors.
 import { describe, expect, it } from 'vitest';
-import { ModelError, withOfflinePlan } from '../../src/ir/index.ts';
-import type { Model, Op, Tensor } from '../../src/ir/index.ts';
-import { scratchRequests } from '../../src/kernels/index.ts';
-import { computeBufferRequests, computeModelBufferRequests } from '../../src/optimizer/index.ts';
-import { act, constant, graphOf } from './helpers.ts';
+import { ModelError, withOfflinePlan } from '../../../src/ir/index.ts';
+import type { Model, Op, Tensor } from '../../../src/ir/index.ts';
+import { scratchRequests } from '../../../src/kernels/index.ts';
+import { computeBufferRequests, computeModelBufferRequests } from '../../../src/optimizer/index.ts';
+import { act, constant, graphOf } from '../helpers.ts';
 
 const conv = (inputs: number[], outputs: number[]): Op => ({
   kind: 'conv2d',

@@ -2,12 +2,9 @@
 // best is never worse than tflm-greedy, and the overlap saves what the paper says it saves.
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
-import { planGreedy } from '../../src/optimizer/greedy-planner.ts';
-import type { BufferRequest } from '../../src/optimizer/plan-types.ts';
-import { lowerBoundBytes } from '../../src/optimizer/verify-plan.ts';
-import { planDmo, planDmoDetailed, verifyPlanWithOverlaps } from '../../src/optimizer/dmo-planner.ts';
-import type { SafeOverlapPair } from '../../src/optimizer/dmo-planner.ts';
-import { req } from './helpers.ts';
+import { planGreedy, lowerBoundBytes, planDmo, planDmoDetailed, verifyPlanWithOverlaps } from '../../../src/optimizer/planners/index.ts';
+import type { BufferRequest, SafeOverlapPair } from '../../../src/optimizer/planners/index.ts';
+import { req } from '../helpers.ts';
 
 describe('planDmo', () => {
   it('overlaps a dying input with its output by O_s (MobileNet v1 0.25: 32 KB -> conv -> 64 KB -> depthwise -> 16 KB)', () => {

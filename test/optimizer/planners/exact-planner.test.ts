@@ -3,11 +3,11 @@
 import { readFileSync } from 'node:fs';
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
-import { buildZooModel, importTflite, listZooModels } from '../../src/ir/index.ts';
-import type { Model } from '../../src/ir/index.ts';
-import { computeModelBufferRequests, planBuffers, planExact, planGreedy, verifyPlan } from '../../src/optimizer/index.ts';
-import type { BufferRequest } from '../../src/optimizer/index.ts';
-import { ORACLE_MODELS, oracleModelNames, req } from './helpers.ts';
+import { buildZooModel, importTflite, listZooModels } from '../../../src/ir/index.ts';
+import type { Model } from '../../../src/ir/index.ts';
+import { computeModelBufferRequests, planBuffers, planExact, planGreedy, verifyPlan } from '../../../src/optimizer/index.ts';
+import type { BufferRequest } from '../../../src/optimizer/index.ts';
+import { ORACLE_MODELS, oracleModelNames, req } from '../helpers.ts';
 
 function randomRequests(seed: string, n: number, steps: number): BufferRequest[] {
   const rng = seedrandom(seed);

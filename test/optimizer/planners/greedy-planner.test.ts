@@ -1,8 +1,8 @@
 // planGreedy against hand-worked placements (sort ties, gaps, offline buffers) and against
 // TFLM's offsets when fed the oracle's own buffer list.
 import { describe, expect, it } from 'vitest';
-import { greedyPlacementOrder, planGreedy, verifyPlan } from '../../src/optimizer/index.ts';
-import { oracleMeta, oracleModelNames, req, requestsFromMeta } from './helpers.ts';
+import { greedyPlacementOrder, planGreedy, verifyPlan } from '../../../src/optimizer/index.ts';
+import { oracleMeta, oracleModelNames, req, requestsFromMeta } from '../helpers.ts';
 
 describe('planGreedy', () => {
   it('places the largest buffer first at 0 and reuses space across disjoint lifetimes', () => {

@@ -3,9 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PlanError, importTflite } from '../../src/ir/index.ts';
-import { computeModelBufferRequests, planGreedy, verifyPlan } from '../../src/optimizer/index.ts';
-import { ORACLE_MODELS, oracleMeta, oracleModelNames } from './helpers.ts';
+import { PlanError, importTflite } from '../../../src/ir/index.ts';
+import { computeModelBufferRequests, planGreedy, verifyPlan } from '../../../src/optimizer/index.ts';
+import { ORACLE_MODELS, oracleMeta, oracleModelNames } from '../helpers.ts';
 
 describe('TFLM memory plans of the oracle models', () => {
   for (const name of oracleModelNames()) {

@@ -2,10 +2,10 @@
 // and seeded random request sets through both planners.
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
-import { PlanError } from '../../src/ir/index.ts';
-import { lowerBoundBytes, planGreedy, planLinear, verifyPlan } from '../../src/optimizer/index.ts';
-import type { BufferRequest, Plan } from '../../src/optimizer/index.ts';
-import { req } from './helpers.ts';
+import { PlanError } from '../../../src/ir/index.ts';
+import { lowerBoundBytes, planGreedy, planLinear, verifyPlan } from '../../../src/optimizer/index.ts';
+import type { BufferRequest, Plan } from '../../../src/optimizer/index.ts';
+import { req } from '../helpers.ts';
 
 function codeOf(f: () => void): string | undefined {
   try {

@@ -1,8 +1,8 @@
 // Replacement pass on zoo:cifar10-cnn (Sakr et al. Table III): 45,056 B -> 32,768 B of
 // activations as the paper counts them; full arena including the 3,072 B input <= 35,840 B.
 import { describe, expect, it } from 'vitest';
-import { buildZooModel } from '../../src/ir/index.ts';
-import { computeModelBufferRequests, planBuffers, planGreedy, planReplacementGraph, replacementPass } from '../../src/optimizer/index.ts';
+import { buildZooModel } from '../../../src/ir/index.ts';
+import { computeModelBufferRequests, planBuffers, planGreedy, planReplacementGraph, replacementPass } from '../../../src/optimizer/index.ts';
 
 describe('replacement on zoo:cifar10-cnn', () => {
   const model = buildZooModel('cifar10-cnn');

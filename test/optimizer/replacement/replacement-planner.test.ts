@@ -1,11 +1,11 @@
 // Replacement strategy (Sakr et al. §IV-V): the CIFAR-10 CNN of Table II gives Table III's
 // 45,056 B -> 32,768 B of activations; the full arena adds the 3,072 B input image.
 import { describe, expect, it } from 'vitest';
-import type { BufferRequest } from '../../src/optimizer/plan-types.ts';
-import { planGreedy } from '../../src/optimizer/greedy-planner.ts';
-import { planReplacement, replacementFootprint } from '../../src/optimizer/replacement-planner.ts';
-import type { ReplacementOp } from '../../src/optimizer/replacement-planner.ts';
-import { req } from './helpers.ts';
+import type { BufferRequest } from '../../../src/optimizer/planners/index.ts';
+import { planGreedy } from '../../../src/optimizer/planners/index.ts';
+import { planReplacement, replacementFootprint } from '../../../src/optimizer/replacement/index.ts';
+import type { ReplacementOp } from '../../../src/optimizer/replacement/index.ts';
+import { req } from '../helpers.ts';
 
 /** Table II chain with TFLM lifetimes (graph input at step 0, op i at step i+1). */
 function cifar10(): { requests: BufferRequest[]; ops: ReplacementOp[] } {

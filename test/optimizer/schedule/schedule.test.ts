@@ -3,7 +3,7 @@
 // best of all topological orders whenever it claims optimality (always on series-parallel ones).
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
-import type { Graph, Op, Tensor } from '../../src/ir/index.ts';
+import type { Graph, Op, Tensor } from '../../../src/ir/index.ts';
 import {
   buildMemoryModel,
   computeBufferRequests,
@@ -15,8 +15,8 @@ import {
   scheduleHillValley,
   schedulePeakBytes,
   scheduleSeriesParallel,
-} from '../../src/optimizer/index.ts';
-import { act } from './helpers.ts';
+} from '../../../src/optimizer/index.ts';
+import { act } from '../helpers.ts';
 
 type Rng = () => number;
 

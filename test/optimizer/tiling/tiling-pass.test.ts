@@ -2,9 +2,9 @@
 // pipeline, shrink the layout where the paper's blocks apply, never add MACs with FDT, report each
 // applied configuration, and keep outputs bit-identical (runPlanned against the original).
 import { describe, expect, it } from 'vitest';
-import { McusimError, buildZooModel } from '../../src/ir/index.ts';
-import type { Model } from '../../src/ir/index.ts';
-import { PASSES, graphMacs, preparePlannedModel, runPipeline, runPlanned } from '../../src/optimizer/index.ts';
+import { McusimError, buildZooModel } from '../../../src/ir/index.ts';
+import type { Model } from '../../../src/ir/index.ts';
+import { PASSES, graphMacs, preparePlannedModel, runPipeline, runPlanned } from '../../../src/optimizer/index.ts';
 
 function sameOutputs(a: Model, b: Model, seeds: readonly number[]): boolean {
   const pa = preparePlannedModel(a);

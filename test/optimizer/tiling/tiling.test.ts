@@ -2,9 +2,9 @@
 // padding handling at tile borders (FFMT MACs may even drop: outputs no later op reads are not computed), partition counts, and coded errors for invalid paths.
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
-import { GraphBuilder, McusimError, buildZooModel, findModelIssues } from '../../src/ir/index.ts';
-import type { Model } from '../../src/ir/index.ts';
-import { applyFdt, applyFfmt, graphMacs, preparePlannedModel, runPlanned, splitSizes } from '../../src/optimizer/index.ts';
+import { GraphBuilder, McusimError, buildZooModel, findModelIssues } from '../../../src/ir/index.ts';
+import type { Model } from '../../../src/ir/index.ts';
+import { applyFdt, applyFfmt, graphMacs, preparePlannedModel, runPlanned, splitSizes } from '../../../src/optimizer/index.ts';
 
 function sameOutputs(a: Model, b: Model, seeds: readonly number[]): boolean {
   const pa = preparePlannedModel(a);

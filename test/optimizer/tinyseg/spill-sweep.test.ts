@@ -2,10 +2,10 @@
 // model, peak falls and latency rises with the spilled share, 100% is the tinyseg pass at
 // spillPercent 100; a model spilling cannot help repeats its 0% row; the SVG plot's elements.
 import { describe, expect, it } from 'vitest';
-import { McusimError, buildZooModel } from '../../src/ir/index.ts';
-import type { SpillSweepRow, TinySegDetails } from '../../src/optimizer/index.ts';
-import { renderSpillSweepSvg, runTinySeg, sweepPartialSpill, sweepPercents } from '../../src/optimizer/index.ts';
-import { DEFAULT_TARGET_NAME, estimateLatency, getTarget } from '../../src/sim/index.ts';
+import { McusimError, buildZooModel } from '../../../src/ir/index.ts';
+import type { SpillSweepRow, TinySegDetails } from '../../../src/optimizer/index.ts';
+import { renderSpillSweepSvg, runTinySeg, sweepPartialSpill, sweepPercents } from '../../../src/optimizer/index.ts';
+import { DEFAULT_TARGET_NAME, estimateLatency, getTarget } from '../../../src/sim/index.ts';
 
 const unet = buildZooModel('tiny-unet');
 const progress: number[] = [];

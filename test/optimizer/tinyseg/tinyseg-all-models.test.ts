@@ -3,10 +3,10 @@
 // cannot help and returns the model unchanged (issue 5: "works on any shared or zoo model").
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { Model } from '../../src/ir/index.ts';
-import { buildZooModel, exportTflite, importTflite, listZooModels } from '../../src/ir/index.ts';
-import { preparePlannedModel, runPlanned, runTinySeg } from '../../src/optimizer/index.ts';
-import { ORACLE_MODELS, oracleModelNames } from './helpers.ts';
+import type { Model } from '../../../src/ir/index.ts';
+import { buildZooModel, exportTflite, importTflite, listZooModels } from '../../../src/ir/index.ts';
+import { preparePlannedModel, runPlanned, runTinySeg } from '../../../src/optimizer/index.ts';
+import { ORACLE_MODELS, oracleModelNames } from '../helpers.ts';
 
 const MODELS: readonly (readonly [string, () => Model])[] = [
   ...oracleModelNames().map((n) => [n, () => importTflite(readFileSync(`${ORACLE_MODELS}/${n}.tflite`))] as const),

@@ -3,9 +3,9 @@
 // the same step models, peaks per step, and the orderings of the paper's narrative that the model is
 // robust to. Closeness to the paper's numbers is test/sim/latency-table5.test.ts's business.
 import { describe, expect, it } from 'vitest';
-import { buildZooModel } from '../../src/ir/index.ts';
-import { TABLE5_STEPS, TINYSEG_TABLE5_PAPER_MS, estimateModelLatency, greedyPeakBytes, runTinySeg, tinysegLatencyTable } from '../../src/optimizer/index.ts';
-import { STORAGE_KINDS, estimateLatency, niclaVision } from '../../src/sim/index.ts';
+import { buildZooModel } from '../../../src/ir/index.ts';
+import { TABLE5_STEPS, TINYSEG_TABLE5_PAPER_MS, estimateModelLatency, greedyPeakBytes, runTinySeg, tinysegLatencyTable } from '../../../src/optimizer/index.ts';
+import { STORAGE_KINDS, estimateLatency, niclaVision } from '../../../src/sim/index.ts';
 
 const unet = buildZooModel('tiny-unet');
 const lines: string[] = [];

@@ -4,11 +4,11 @@
 // is a ModelError (E_MODEL_INVALID).
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { Model, Op } from '../../src/ir/index.ts';
-import { buildZooModel, exportTflite, importTflite } from '../../src/ir/index.ts';
-import * as S from '../../src/ir/tflite/schema-generated.ts';
+import type { Model, Op } from '../../../src/ir/index.ts';
+import { buildZooModel, exportTflite, importTflite } from '../../../src/ir/index.ts';
+import * as S from '../../../src/ir/tflite/schema-generated.ts';
 import { ByteBuffer } from 'flatbuffers';
-import { runPipeline } from '../../src/optimizer/index.ts';
+import { runPipeline } from '../../../src/optimizer/index.ts';
 
 const optimized = runPipeline(buildZooModel('tiny-unet'), ['tinyseg'], { flags: {} }).model;
 

@@ -3,10 +3,10 @@
 // trip, partial spilling (Figure 14), a model spilling cannot help. Custom-op bytes:
 // test/ir/custom-ops.test.ts and tinyseg-tflite.test.ts.
 import { describe, expect, it } from 'vitest';
-import type { Model } from '../../src/ir/index.ts';
-import { buildZooModel, exportTflite, importTflite } from '../../src/ir/index.ts';
-import type { TinySegDetails } from '../../src/optimizer/index.ts';
-import { computeColdRanges, getPass, preparePlannedModel, quantizeScratch, runPlanned, runTinySeg } from '../../src/optimizer/index.ts';
+import type { Model } from '../../../src/ir/index.ts';
+import { buildZooModel, exportTflite, importTflite } from '../../../src/ir/index.ts';
+import type { TinySegDetails } from '../../../src/optimizer/index.ts';
+import { computeColdRanges, getPass, preparePlannedModel, quantizeScratch, runPlanned, runTinySeg } from '../../../src/optimizer/index.ts';
 
 const unet = buildZooModel('tiny-unet');
 const details = (d: unknown): TinySegDetails => d as TinySegDetails;
