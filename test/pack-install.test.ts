@@ -55,7 +55,7 @@ describe('npm pack -> install -> import mcusim', () => {
     expect(r.code, r.out).toBe(0);
     const names = JSON.parse(r.out) as string[];
     const doc = readFileSync(join(ROOT, 'docs/api.md'), 'utf8');
-    const documented = [...doc.matchAll(/^#{3} `(\w+)`/gm)].map((m) => m[1] as string).sort();
+    const documented = [...doc.matchAll(/^### (.*)$/gm)].flatMap((h) => [...(h[1] as string).matchAll(/`(\w+)`/g)].map((m) => m[1] as string)).sort();
     expect(names).toEqual(documented);
     for (const k of ['checkOverlapFormula', 'safeOverlap', 'verify', 'estimateLatency', 'loadModel', 'planModel', 'runModel', 'Tracer']) expect(names).toContain(k);
   });
