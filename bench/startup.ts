@@ -4,7 +4,6 @@
 // Run alone (`node --import tsx bench/startup.ts`) or from `npm run bench`. Ratios, not asserts.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,8 +55,7 @@ function measure(name: string, args: readonly string[], runs: number): StartupRo
 }
 
 export function benchStartup(runs = 5): StartupResult {
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  const build = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
+  const build = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { stdio: 'inherit' });
   if (build.status !== 0) throw new Error('npm run build failed');
   const rows = [measure('--version', [BIN, '--version'], runs), measure('--help', [BIN, '--help'], runs)];
   if (existsSync(PERSON_DETECT)) {
