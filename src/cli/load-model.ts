@@ -1,6 +1,6 @@
 // Resolves a MODEL argument: `zoo:<name>` builds a zoo model, anything else is read as a
 // .tflite file. Unreadable files are usage errors; bytes the importer cannot parse are model
-// errors even if the importer fails with a raw exception (the CLI's last line of defence).
+// errors even if the importer fails with a raw exception (the API's loadModel guarantees it).
 import { readFileSync } from 'node:fs';
 import { UsageError, buildZooModel } from '../ir/index.ts';
 import type { Model } from '../ir/index.ts';
