@@ -8,8 +8,8 @@ import { UsageError } from '../../ir/index.ts';
 import { DEFAULT_PLANNER, getPlanner, ordinalCharacter, plannerNames, renderPlanAscii, renderPlanSvg } from '../../optimizer/index.ts';
 import { bytesAndKb, formatShape, renderTable, truncate } from '../format.ts';
 import { loadModel } from '../load-model.ts';
-import { inspectModel } from './inspect-report.ts';
-import type { InspectReport } from './inspect-report.ts';
+import { inspectModel } from '../../api/index.ts';
+import type { InspectReport } from '../../api/index.ts';
 
 interface InspectOptions {
   readonly planner: string;

@@ -1,10 +1,11 @@
-// The data `mcusim inspect` reports (DESIGN.md §9): the verified plan with its lower bound,
-// every op with shapes and MACs, every tensor. Built once; printed as JSON or as tables.
-import { DTYPE_BYTES, elementCount } from '../../ir/index.ts';
-import type { Graph, Model } from '../../ir/index.ts';
-import { countMacs } from '../../kernels/index.ts';
-import { computeModelBufferRequests, lowerBoundBytes, planBuffers } from '../../optimizer/index.ts';
-import type { BufferRequest, Plan, PlannerOptions } from '../../optimizer/index.ts';
+// What a model is and how TFLM would lay out its arena (DESIGN.md §9): the verified plan with its
+// lower bound, every op with shapes and MACs, every tensor. `mcusim inspect` prints it as JSON or
+// tables; planModel is the plan part alone.
+import { DTYPE_BYTES, elementCount } from '../ir/index.ts';
+import type { Graph, Model } from '../ir/index.ts';
+import { countMacs } from '../kernels/index.ts';
+import { DEFAULT_PLANNER, computeModelBufferRequests, lowerBoundBytes, planBuffers } from '../optimizer/index.ts';
+import type { BufferRequest, Plan, PlannerOptions } from '../optimizer/index.ts';
 
 export interface PlanBufferJson {
   readonly tensor: number | null;
@@ -80,7 +81,19 @@ function searchFields(plan: Plan): { proven?: boolean; gapBytes?: number } {
   };
 }
 
-export function inspectModel(model: Model, plannerName: string, options: PlannerOptions = {}): Inspection {
+export interface PlanModelOptions extends PlannerOptions {
+  /** A planner name (see PLANNERS; default tflm-greedy, TFLM's GreedyMemoryPlanner). */
+  readonly planner?: string;
+}
+
+/** Plan the model's arena (offline plans honoured) and verify the plan: peak, lower bound, every buffer. */
+export function planModel(model: Model, options: PlanModelOptions = {}): InspectReport['plan'] {
+  const { planner, ...plannerOptions } = options;
+  return inspectModel(model, planner ?? DEFAULT_PLANNER, plannerOptions).report.plan;
+}
+
+/** Ops (shapes, MACs), tensors and the verified plan of `plannerName`. */
+export function inspectModel(model: Model, plannerName: string = DEFAULT_PLANNER, options: PlannerOptions = {}): Inspection {
   const graph = model.graph;
   const requests = computeModelBufferRequests(model);
   const plan = planBuffers(plannerName, requests, graph, options);
