@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importTflite } from '../../src/ir/index.ts';
 import { computeModelBufferRequests, planGreedy, preparePlannedModel, runPlanned } from '../../src/optimizer/index.ts';
-import { Tracer } from '../../src/sim/index.ts';
+import { Tracer, getTarget, opComputeCycles } from '../../src/sim/index.ts';
 import { ORACLE } from '../oracle-paths.ts';
 
 const OP_MODELS = join(ORACLE, 'op-models');
@@ -69,6 +69,13 @@ describe('math op-models against TFLM', () => {
         tracer.finish();
         expect(tracer.violations()).toEqual([]);
         traced.outputs.forEach((o, i) => expect(firstDiff(o, r.outputs[i] as Uint8Array), `${name} traced output ${i}`).toBe(-1));
+
+        // The latency model knows the op: a kernel class and positive cycles for both libraries.
+        for (const library of ['reference', 'cmsis-nn'] as const) {
+          const cost = opComputeCycles(model.graph, 0, getTarget('nicla-vision'), library);
+          expect(cost.costClass.type, name).not.toBe('none');
+          expect(cost.cycles, `${name} ${library}`).toBeGreaterThan(0);
+        }
       });
     }
   }
