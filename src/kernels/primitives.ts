@@ -5,6 +5,7 @@
 // The 32x32->64-bit product of SRDHM is computed exactly in doubles by splitting b into 16-bit halves.
 
 import { GEMMLOWP_PRIMITIVES } from './primitives-gemmlowp.ts';
+import { FLOAT_PRIMITIVES } from './primitives-float.ts';
 import { MATH_PRIMITIVES } from './primitives-math.ts';
 
 export interface Primitive {
@@ -172,6 +173,7 @@ const table: readonly Primitive[] = [
   },
   ...GEMMLOWP_PRIMITIVES,
   ...MATH_PRIMITIVES,
+  ...FLOAT_PRIMITIVES,
 ];
 
 export const PRIMITIVES: Readonly<Record<string, Primitive>> = Object.fromEntries(table.map((p) => [p.name, p]));

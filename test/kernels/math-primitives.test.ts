@@ -86,6 +86,34 @@ describe('math primitives', () => {
     expect([mult(0), shift(0), mult(1), shift(1)]).toEqual([2147483647, 0, 2147483647, 0]);
   });
 
+  it.skipIf(!hasGcc)(`expf32 / logf32: JS == C == the host libm's expf / logf on seeded floats (seed ${SEED})`, () => {
+    const rng = seedrandom(SEED);
+    const bits: number[] = [];
+    for (let i = 0; i < 20000; i++) bits.push(Math.floor(rng() * 2 ** 32) | 0);
+    for (let v = -110; v < 90; v += 0.0173) bits.push(fn('f32Bits')(Math.fround(v)));
+    const finite = bits.filter((b) => Number.isFinite(fn('f32FromBits')(b)));
+    const prims = primitiveClosure(['expf32', 'logf32', 'f32Bits', 'f32FromBits']).map((p) => p.c).join('\n');
+    const data = finite.map((v) => (v === -2147483648 ? '(-2147483647 - 1)' : String(v))).join(', ');
+    const src = `#include <stdint.h>\n#include <stdio.h>\n#include <math.h>\n${prims}\nstatic const int32_t in[] = { ${data} };\n` +
+      'int main(void) {\n  for (unsigned i = 0; i < sizeof in / sizeof in[0]; ++i) {\n    const float x = mcu_f32FromBits(in[i]);\n' +
+      '    printf("%d %d %d %d\\n", mcu_f32Bits(mcu_expf32(x)), mcu_f32Bits(expf(x)), mcu_f32Bits(mcu_logf32(x)), mcu_f32Bits(logf(x)));\n  }\n  return 0;\n}\n';
+    const lines = compileAndRunC(src, ['-fsanitize=undefined', '-fno-sanitize-recover=all', '-lm']).trim().split('\n');
+    expect(lines.length).toBe(finite.length);
+    const isNan = (b: number): boolean => Number.isNaN(fn('f32FromBits')(b));
+    lines.forEach((l, i) => {
+      const [ce, le, cl, ll] = l.split(' ').map(Number) as [number, number, number, number];
+      const x = fn('f32FromBits')(finite[i] as number);
+      expect(ce, `expf32(${x}) C vs libm`).toBe(le);
+      expect(fn('f32Bits')(fn('expf32')(x)), `expf32(${x}) JS vs C`).toBe(ce);
+      if (!isNan(ll)) {
+        expect(cl, `logf32(${x}) C vs libm`).toBe(ll);
+        expect(fn('f32Bits')(fn('logf32')(x)), `logf32(${x}) JS vs C`).toBe(cl);
+      } else {
+        expect(isNan(cl) && Number.isNaN(fn('logf32')(x)), `logf32(${x}) NaN`).toBe(true);
+      }
+    });
+  });
+
   it.skipIf(!hasGcc)(`C text equals JS text on seeded inputs under UBSan (seed ${SEED})`, () => {
     const all = cases(seedrandom(SEED));
     const names = Object.keys(all);

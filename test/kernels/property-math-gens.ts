@@ -1,7 +1,8 @@
 // Seeded random generators of the math kernels (HARD_SWISH, LOG_SOFTMAX, TANH, ELU, PRELU,
 // L2_NORMALIZATION, RESIZE_NEAREST_NEIGHBOR, RESIZE_BILINEAR) for property.test.ts, which passes
 // in its own case builders: random shapes, ranks, scales and zero points, broadcast alphas
-// (constant or not), resize sizes (up and down) and every align_corners / half_pixel_centers pair.
+// (constant or not), resize sizes (up and down) and every align_corners / half_pixel_centers pair,
+// float32 LOG_SOFTMAX.
 import type { BuiltinKind, DType, OpOptionsMap } from '../../src/ir/index.ts';
 import type { ConformanceSetup } from '../../src/sim/index.ts';
 
@@ -38,7 +39,12 @@ export function mathGenerators(h: GenHelpers): { readonly [K in BuiltinKind]?: G
     hardSwish: unary('hardSwish', {}, (r) => q(r, 0.004, 0.12), (r) => q(r, 0.004, 0.12)),
     tanh: unary('tanh', {}, (r) => q(r, 0.002, 0.3), (r) => (r() < 0.8 ? { scale: [1 / 128], zp: [0] } : q(r))),
     elu: unary('elu', {}, (r) => q(r, 0.005, 0.1), (r) => q(r, 0.005, 0.1)),
-    logSoftmax: unary('logSoftmax', {}, (r) => q(r, 0.01, 0.5), () => ({ scale: [16 / 256], zp: [127] })),
+    logSoftmax: (r) => {
+      if (r() < 0.7) return unary('logSoftmax', {}, (g) => q(g, 0.01, 0.5), () => ({ scale: [16 / 256], zp: [127] }))(r);
+      // float32 (after a DEQUANTIZE): glibc expf / logf.
+      const shape = shapeOf(r, int(r, 1, 4), 9);
+      return setup(r, 'logSoftmax', {}, [{ dtype: 'float32', shape }], [{ dtype: 'float32', shape }]);
+    },
     l2Normalization: unary('l2Normalization', { activation: 'none' }, (r) => q(r, 0.005, 0.1), (r) => (r() < 0.8 ? { scale: [1 / 128], zp: [0] } : q(r))),
     prelu: (r) => {
       const out = shapeOf(r, int(r, 1, 4));

@@ -2,6 +2,8 @@
 // ELU, PRELU, L2_NORMALIZATION, RESIZE_NEAREST_NEIGHBOR and RESIZE_BILINEAR: every variant present
 // runs with the TFLM greedy plan, outputs and every dumped tensor byte-identical; the plan (buffers,
 // offsets, peak) equals meta.json; fast and traced executors agree with a clean tracer report.
+// Also the public real models that need these ops (models-real: RESIZE_NEAREST_NEIGHBOR in
+// mcunet_detection, float LOG_SOFTMAX in mcunet_lenet300, RESIZE_BILINEAR in nanou_int8_seg).
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -78,5 +80,24 @@ describe('math op-models against TFLM', () => {
         }
       });
     }
+  }
+});
+
+describe('real models using the math ops against TFLM', () => {
+  const REAL = join(ORACLE, 'models-real');
+  for (const name of ['mcunet_detection', 'mcunet_lenet300', 'nanou_int8_seg']) {
+    it(`${name}: outputs and every dumped tensor match TFLM`, () => {
+      const dir = join(REAL, name, 'seed1');
+      const pm = preparePlannedModel(importTflite(read(join(REAL, `${name}.tflite`))));
+      const inputs = filesIn(dir, /^input\d+\.bin$/).map((f) => read(join(dir, f)));
+      const r = runPlanned(pm, { inputs, captureTensors: true });
+      const outs = filesIn(dir, /^output\d+\.bin$/);
+      expect(r.outputs.length).toBe(outs.length);
+      outs.forEach((f, i) => expect(firstDiff(r.outputs[i] as Uint8Array, read(join(dir, f))), `${name} ${f}`).toBe(-1));
+      for (const f of filesIn(dir, /^tensor_\d+\.bin$/)) {
+        const t = Number(f.slice('tensor_'.length, -'.bin'.length));
+        expect(firstDiff(r.tensors?.[t] as Uint8Array, read(join(dir, f))), `${name} ${f}`).toBe(-1);
+      }
+    }, 60_000);
   }
 });
