@@ -6,6 +6,8 @@
 
 import type { Primitive } from './primitive.ts';
 import { GEMMLOWP_PRIMITIVES } from './primitives-gemmlowp.ts';
+import { FLOAT_PRIMITIVES } from './primitives-float.ts';
+import { MATH_PRIMITIVES } from './primitives-math.ts';
 
 export type { Primitive } from './primitive.ts';
 
@@ -160,6 +162,8 @@ const table: readonly Primitive[] = [
     costOps: 2,
   },
   ...GEMMLOWP_PRIMITIVES,
+  ...MATH_PRIMITIVES,
+  ...FLOAT_PRIMITIVES,
 ];
 
 export const PRIMITIVES: Readonly<Record<string, Primitive>> = Object.fromEntries(table.map((p) => [p.name, p]));

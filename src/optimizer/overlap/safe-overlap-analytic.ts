@@ -5,6 +5,7 @@
 // line under its reads (eq 9) and maxW(i) = i (eq 10) give eq 11. Derivations: docs/safe-overlap.md.
 import { DTYPE_BYTES, ModelError, convPadding, elementCount, UsageError } from '../../ir/index.ts';
 import type { Graph, Op, Tensor } from '../../ir/index.ts';
+import { bilinearTaps, nearestIndices, resizeSize } from '../../kernels/index.ts';
 
 /**
  * One write per step, steps in increasing output-element order. Step index of loop point v
@@ -206,6 +207,36 @@ function stridedSliceNest(op: Op & { kind: 'stridedSlice' }, graph: Graph, p: Pa
   return overOutput(extents, reads, readOffset);
 }
 
+/**
+ * RESIZE_*: output-ordered copies / 4-tap sums reading input pixel (b, rows[y], cols[x]) at the
+ * lowest; rows[y] >= ay*y + min_y(rows[y] - ay*y) with ay the chord slope, likewise for columns,
+ * so the affine bound is exact at its minimum (a tiny margin absorbs rounding of the slopes).
+ */
+function resizeNest(op: Op, graph: Graph, p: Pair, rowsOf: (inSize: number, outSize: number) => Int32Array): AffineNest {
+  const n = elementCount(p.output.shape);
+  const size = resizeSize(graph.tensors[op.inputs[1] ?? -1] ?? null);
+  if (p.inputPosition !== 0 || size === null) return unknownGather(n);
+  const [b, h, w, c] = nhwc(op, p.input, 'input');
+  const [, oh, ow] = nhwc(op, p.output, 'output');
+  const line = (idx: Int32Array): { slope: number; offset: number } => {
+    const last = idx.length - 1;
+    const slope = last > 0 ? ((idx[last] ?? 0) - (idx[0] ?? 0)) / last : 0;
+    let offset = Infinity;
+    idx.forEach((v, k) => (offset = Math.min(offset, v - slope * k)));
+    return { slope, offset };
+  };
+  const ry = line(rowsOf(h, oh));
+  const rx = line(rowsOf(w, ow));
+  return {
+    mode: 'gather',
+    extents: [b, oh, ow, c],
+    stepWeights: stridesOf(p.output.shape),
+    readWeights: [h * w * c, ry.slope * w * c, rx.slope * c, 1],
+    stepOffset: 0,
+    readOffset: ry.offset * w * c + rx.offset * c - 1e-6,
+  };
+}
+
 /** The loop-nest description of `op` for one (input, output) pair. */
 export function overlapShapeOf(op: Op, graph: Graph, p: Pair): OverlapShape {
   const n = elementCount(p.output.shape);
@@ -276,7 +307,19 @@ export function overlapShapeOf(op: Op, graph: Graph, p: Pair): OverlapShape {
       if (!perm || perm.length !== p.output.shape.length) return nest(unknownGather(n));
       return nest(overOutput(p.output.shape, perm.map((d) => inStrides[d] ?? 0), 0));
     }
+    case 'prelu':
+      return nest(broadcastNest(p));
+    case 'resizeNearestNeighbor': {
+      const o = op.options;
+      return nest(resizeNest(op, graph, p, (i, k) => nearestIndices(i, k, o.alignCorners, o.halfPixelCenters)));
+    }
+    case 'resizeBilinear': {
+      const o = op.options;
+      return nest(resizeNest(op, graph, p, (i, k) => bilinearTaps(i, k, o.alignCorners, o.halfPixelCenters).lower));
+    }
     case 'softmax':
+    case 'logSoftmax':
+    case 'l2Normalization':
     // Per row: max pass and sum pass read the row before its first write, then element c is
     // read right before it is written, so step (row, c) reads nothing below row*depth + c.
     case 'reshape':
@@ -286,6 +329,9 @@ export function overlapShapeOf(op: Op, graph: Graph, p: Pair): OverlapShape {
     case 'relu':
     case 'relu6':
     case 'leakyRelu':
+    case 'hardSwish':
+    case 'tanh':
+    case 'elu':
       return nest(elementwise(n));
     case 'spill':
     case 'fetching':

@@ -27,6 +27,8 @@ export interface SingleOpSpec {
   readonly perm?: readonly number[];
   /** stridedSlice begin / end / strides (one per dim, masks zero). */
   readonly slice?: { readonly begin: readonly number[]; readonly end: readonly number[]; readonly strides: readonly number[] };
+  /** resizeNearestNeighbor / resizeBilinear: output [height, width] (default 2x) and flags. */
+  readonly resize?: { readonly size: readonly [number, number]; readonly alignCorners?: boolean; readonly halfPixelCenters?: boolean };
   readonly seed?: string;
 }
 
@@ -115,7 +117,7 @@ function window(s: SingleOpSpec, c: Ctx, x: number): { op: Op; out: readonly num
 function build(s: SingleOpSpec, c: Ctx): { op: Op; inputs: number[] } {
   const rank = s.input.length;
   const x = (): number => act(c, 'input', s.input);
-  const same = (kind: 'relu' | 'relu6' | 'logistic' | 'quantize' | 'dequantize', outQuant: Quantization | null, dtype: Tensor['dtype'] = 'int8'): { op: Op; inputs: number[] } => {
+  const same = (kind: 'relu' | 'relu6' | 'logistic' | 'quantize' | 'dequantize' | 'hardSwish' | 'tanh' | 'elu' | 'logSoftmax', outQuant: Quantization | null, dtype: Tensor['dtype'] = 'int8'): { op: Op; inputs: number[] } => {
     const i = x();
     const o = act(c, 'output', s.input, outQuant, dtype);
     return { op: { kind, inputs: [i], outputs: [o], options: {} }, inputs: [i] };
@@ -240,6 +242,41 @@ function build(s: SingleOpSpec, c: Ctx): { op: Op; inputs: number[] } {
       const o = act(c, 'output', s.input.map((_, k) => Math.max(0, Math.ceil(((sl.end[k] ?? 0) - (sl.begin[k] ?? 0)) / (sl.strides[k] ?? 1)))));
       const options = { beginMask: 0, endMask: 0, ellipsisMask: 0, newAxisMask: 0, shrinkAxisMask: 0, offset: false };
       return { op: { kind: 'stridedSlice', inputs: ins, outputs: [o], options }, inputs: [i] };
+    }
+    case 'hardSwish':
+    case 'elu':
+      return same(s.kind, q(0.05, -3));
+    case 'tanh':
+      return same('tanh', q(1 / 128, 0));
+    case 'logSoftmax':
+      return same('logSoftmax', q(16 / 256, 127));
+    case 'l2Normalization': {
+      const i = x();
+      const o = act(c, 'output', s.input, q(1 / 128, 0));
+      return { op: { kind: 'l2Normalization', inputs: [i], outputs: [o], options: { activation: 'none' } }, inputs: [i] };
+    }
+    case 'prelu': {
+      const shape = Array.isArray(s.second) ? s.second : s.input.slice(-1);
+      const i = x();
+      const n = shape.reduce((a, d) => a * d, 1);
+      const data = new Uint8Array(n);
+      for (let k = 0; k < n; k++) data[k] = Math.floor(c.rng() * 64);
+      const alpha = add(c, { name: 'alpha', dtype: 'int8', shape: [...shape], quant: q(0.004, 0), data, isVariable: false });
+      const o = act(c, 'output', s.input, q(0.04, -10));
+      return { op: { kind: 'prelu', inputs: [i, alpha], outputs: [o], options: {} }, inputs: [i] };
+    }
+    case 'resizeNearestNeighbor':
+    case 'resizeBilinear': {
+      const [n, h, w, ch] = nhwc(s);
+      const r = s.resize ?? { size: [2 * h, 2 * w] as const };
+      const i = x();
+      const size = ints(c, 'size', [...r.size]);
+      const o = act(c, 'output', [n, r.size[0], r.size[1], ch]);
+      const options = { alignCorners: r.alignCorners ?? false, halfPixelCenters: r.halfPixelCenters ?? false };
+      const op: Op = s.kind === 'resizeBilinear'
+        ? { kind: 'resizeBilinear', inputs: [i, size], outputs: [o], options }
+        : { kind: 'resizeNearestNeighbor', inputs: [i, size], outputs: [o], options };
+      return { op, inputs: [i] };
     }
     case 'spill':
     case 'fetching':

@@ -17,7 +17,7 @@ export interface FdtPath {
   readonly partitions: number;
 }
 
-const PART_KINDS = new Set(['depthwiseConv2d', 'maxPool2d', 'averagePool2d', 'relu', 'relu6', 'leakyRelu', 'logistic', 'quantize', 'pad', 'mean', 'reshape']);
+const PART_KINDS = new Set(['depthwiseConv2d', 'maxPool2d', 'averagePool2d', 'relu', 'relu6', 'leakyRelu', 'logistic', 'quantize', 'pad', 'mean', 'reshape', 'hardSwish', 'tanh', 'elu']);
 
 function lastDim(t: Tensor): number {
   return t.shape[t.shape.length - 1] ?? 0;

@@ -17,7 +17,7 @@ export interface FfmtPath {
   readonly gridW: number;
 }
 
-const ELEMENTWISE = new Set(['relu', 'relu6', 'leakyRelu', 'logistic', 'quantize']);
+const ELEMENTWISE = new Set(['relu', 'relu6', 'leakyRelu', 'logistic', 'quantize', 'hardSwish', 'tanh', 'elu']);
 
 interface Range {
   readonly lo: number;

@@ -91,6 +91,16 @@ function randomSpec(kind: BuiltinKind, rng: Rng, seed: string): SingleOpSpec {
       const end = input.map((d, k) => int(rng, (begin[k] as number) + 1, d));
       return { ...base, input, slice: { begin, end, strides: input.map(() => int(rng, 1, 2)) } };
     }
+    case 'prelu': {
+      const input = shapeN(rng);
+      return { ...base, input, second: input.slice(int(rng, 0, input.length - 1)).map((d) => (rng() < 0.4 ? 1 : d)) };
+    }
+    case 'resizeNearestNeighbor':
+    case 'resizeBilinear': {
+      const alignCorners = rng() < 0.4;
+      const halfPixelCenters = rng() < 0.4 && !(kind === 'resizeBilinear' && alignCorners);
+      return { ...base, input: shape4(rng, 6, 4), resize: { size: [int(rng, 1, 11), int(rng, 1, 11)], alignCorners, halfPixelCenters } };
+    }
     default:
       return { ...base, input: shapeN(rng) };
   }
