@@ -5,7 +5,7 @@
 // inputs against glibc 2.36). A float32 nest value travels as its int32 bit pattern; f32Bits
 // takes a float32 load, f32LogSoftmaxOut returns the float for a float32 store. NaN payloads are
 // not modelled.
-import type { Primitive } from './primitives.ts';
+import type { Primitive } from './primitive.ts';
 
 /** logf: (invc, logc) per subinterval, as %.17g of glibc's __logf_data.tab. */
 const LOGF_TAB = [

@@ -4,7 +4,7 @@
 // SaturatingLeftShift / SaturatingDoublingHighMul (hard_swish.h), gemmlowp::tanh with
 // one_minus_x_over_one_plus_x_for_x_in_0_1, TFLM's log_x_for_x_greater_than_or_equal_to_1 and
 // GetInvSqrtQuantizedMultiplierExp (kernels/internal/common.h), each bit-exact.
-import type { Primitive } from './primitives.ts';
+import type { Primitive } from './primitive.ts';
 
 export const MATH_PRIMITIVES: readonly Primitive[] = [
   {
