@@ -121,6 +121,22 @@ export interface FetchingConv2dOptions extends Conv2dOptions, FetchingOptions {}
 export interface MergeOptions extends Conv2dOptions {
   readonly base: 'conv2d' | 'fullyConnected';
 }
+/** SVDF (TFLite SVDFOptions): rank of the feature/time factorisation, fused activation. */
+export interface SvdfOptions {
+  readonly rank: number;
+  readonly activation: Activation;
+  readonly asymmetricQuantizeInputs: boolean;
+}
+/** UNIDIRECTIONAL_SEQUENCE_LSTM (TFLite UnidirectionalSequenceLSTMOptions). */
+export interface UnidirectionalSequenceLstmOptions {
+  /** The cell gate's (and hidden state's) activation; TFLM's integer kernel takes tanh. */
+  readonly activation: Activation;
+  readonly cellClip: number;
+  readonly projClip: number;
+  readonly timeMajor: boolean;
+  readonly asymmetricQuantizeInputs: boolean;
+  readonly diagonalRecurrentTensors: boolean;
+}
 export type NoOptions = Readonly<Record<string, never>>;
 
 /** Options type per builtin op kind. Adding an op kind starts here. */
@@ -152,6 +168,8 @@ export interface OpOptionsMap {
   fetching: FetchingOptions;
   fetchingConv2d: FetchingConv2dOptions;
   merge: MergeOptions;
+  svdf: SvdfOptions;
+  unidirectionalSequenceLstm: UnidirectionalSequenceLstmOptions;
 }
 export type BuiltinKind = keyof OpOptionsMap;
 

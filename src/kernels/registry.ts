@@ -27,6 +27,7 @@ import { transposeConvSpec } from './specs/transpose-conv.ts';
 import { spillSpec } from './specs/spill.ts';
 import { fetchingSpec } from './specs/fetching.ts';
 import { fetchingConv2dSpec } from './specs/fetching-conv2d.ts';
+import { svdfSpec } from './specs/svdf.ts';
 
 export type KernelRegistry = { readonly [K in BuiltinKind]?: KernelSpec<K> };
 
@@ -58,6 +59,7 @@ export const KERNELS: KernelRegistry = {
   spill: spillSpec,
   fetching: fetchingSpec,
   fetchingConv2d: fetchingConv2dSpec,
+  svdf: svdfSpec,
 };
 
 export function kernelSpecOf<K extends BuiltinKind>(kind: K): KernelSpec<K> | undefined {

@@ -247,6 +247,9 @@ function build(s: SingleOpSpec, c: Ctx): { op: Op; inputs: number[] } {
       throw new UsageError(`--op ${s.kind} needs a storage device and is not a single-op overlap case`);
     case 'merge':
       throw new UsageError('--op merge (FDT partial-accumulator merge) is not a single-op overlap case');
+    case 'svdf':
+    case 'unidirectionalSequenceLstm':
+      throw new UsageError(`--op ${s.kind} needs weights and persistent state tensors and is not a single-op overlap case`);
     default: {
       const never: never = s.kind;
       throw new UsageError(`unsupported op kind ${String(never)}`);

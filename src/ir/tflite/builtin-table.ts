@@ -255,6 +255,34 @@ export const BUILTIN_TABLE: BuiltinTable = {
   relu6: simple('relu6', Code.RELU6, 2, noOptions),
   leakyRelu: withOptions('leakyRelu', Code.LEAKY_RELU, 2, OptionsType.LeakyReluOptions, S.LeakyReluOptions, (t) => ({ alpha: t?.alpha() ?? 0 }), (b, o) => S.LeakyReluOptions.createLeakyReluOptions(b, o.alpha)),
   transpose: simple('transpose', Code.TRANSPOSE, 2, noOptions, OptionsType.TransposeOptions),
+  svdf: withOptions(
+    'svdf',
+    Code.SVDF,
+    3,
+    OptionsType.SVDFOptions,
+    S.SVDFOptions,
+    (t) => ({ rank: t?.rank() ?? 0, activation: fusedActivation(t), asymmetricQuantizeInputs: t?.asymmetricQuantizeInputs() ?? false }),
+    (b, o) => S.SVDFOptions.createSVDFOptions(b, o.rank, activationToCode(o.activation), o.asymmetricQuantizeInputs),
+  ),
+  unidirectionalSequenceLstm: withOptions(
+    'unidirectionalSequenceLstm',
+    Code.UNIDIRECTIONAL_SEQUENCE_LSTM,
+    3,
+    OptionsType.UnidirectionalSequenceLSTMOptions,
+    S.UnidirectionalSequenceLSTMOptions,
+    (t) => ({
+      activation: fusedActivation(t),
+      cellClip: t?.cellClip() ?? 0,
+      projClip: t?.projClip() ?? 0,
+      timeMajor: t?.timeMajor() ?? false,
+      asymmetricQuantizeInputs: t?.asymmetricQuantizeInputs() ?? false,
+      diagonalRecurrentTensors: t?.diagonalRecurrentTensors() ?? false,
+    }),
+    (b, o) =>
+      S.UnidirectionalSequenceLSTMOptions.createUnidirectionalSequenceLSTMOptions(
+        b, activationToCode(o.activation), o.cellClip, o.projClip, o.timeMajor, o.asymmetricQuantizeInputs, o.diagonalRecurrentTensors,
+      ),
+  ),
 };
 
 const KIND_BY_CODE: ReadonlyMap<number, BuiltinKind> = new Map(

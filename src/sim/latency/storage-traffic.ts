@@ -30,7 +30,7 @@ const TRAFFIC_ROLE: Readonly<Record<OpKind, TrafficRole>> = {
   maxPool2d: 'none', averagePool2d: 'none', add: 'none', mul: 'none', relu: 'none', relu6: 'none',
   leakyRelu: 'none', logistic: 'none', quantize: 'none', dequantize: 'none', mean: 'none', softmax: 'none',
   concatenation: 'none', reshape: 'none', pad: 'none', split: 'none', splitV: 'none', stridedSlice: 'none',
-  transpose: 'none', custom: 'none',
+  transpose: 'none', custom: 'none', svdf: 'none', unidirectionalSequenceLstm: 'none',
 };
 
 function invalid(opIndex: number, kind: OpKind, message: string): ModelError {
