@@ -5,6 +5,7 @@
 // The 32x32->64-bit product of SRDHM is computed exactly in doubles by splitting b into 16-bit halves.
 
 import { GEMMLOWP_PRIMITIVES } from './primitives-gemmlowp.ts';
+import { LUT16_PRIMITIVES } from './primitives-lut16.ts';
 
 export interface Primitive {
   readonly name: string;
@@ -170,6 +171,7 @@ const table: readonly Primitive[] = [
     costOps: 2,
   },
   ...GEMMLOWP_PRIMITIVES,
+  ...LUT16_PRIMITIVES,
 ];
 
 export const PRIMITIVES: Readonly<Record<string, Primitive>> = Object.fromEntries(table.map((p) => [p.name, p]));

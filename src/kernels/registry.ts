@@ -28,6 +28,7 @@ import { spillSpec } from './specs/spill.ts';
 import { fetchingSpec } from './specs/fetching.ts';
 import { fetchingConv2dSpec } from './specs/fetching-conv2d.ts';
 import { svdfSpec } from './specs/svdf.ts';
+import { unidirectionalSequenceLstmSpec } from './specs/unidirectional-sequence-lstm.ts';
 
 export type KernelRegistry = { readonly [K in BuiltinKind]?: KernelSpec<K> };
 
@@ -60,6 +61,7 @@ export const KERNELS: KernelRegistry = {
   fetching: fetchingSpec,
   fetchingConv2d: fetchingConv2dSpec,
   svdf: svdfSpec,
+  unidirectionalSequenceLstm: unidirectionalSequenceLstmSpec,
 };
 
 export function kernelSpecOf<K extends BuiltinKind>(kind: K): KernelSpec<K> | undefined {
