@@ -92,6 +92,10 @@ function randomSpec(kind: BuiltinKind, rng: Rng, seed: string): SingleOpSpec {
       const end = input.map((d, k) => int(rng, (begin[k] as number) + 1, d));
       return { ...base, input, slice: { begin, end, strides: input.map(() => int(rng, 1, 2)) } };
     }
+    case 'svdf':
+      return { ...base, input: [int(rng, 1, 3), int(rng, 1, 12)], outChannels: int(rng, 1, 6), filter: [int(rng, 1, 2), int(rng, 1, 5)] };
+    case 'unidirectionalSequenceLstm':
+      return { ...base, input: [int(rng, 1, 2), int(rng, 1, 5), int(rng, 1, 6)], outChannels: int(rng, 1, 6) };
     default:
       return { ...base, input: shapeN(rng) };
   }
