@@ -348,8 +348,10 @@ export const OP_RULES: { readonly [K in BuiltinKind]: OpRule<K> } = {
   }),
   quantize: rule([1, 1], (c) => {
     const y = c.outputs[0]!;
-    dtypeIn(c, c.inputs[0]!, 0, ['float32', 'int8', 'uint8', 'int16'], 'input');
-    dtypeIn(c, y, -1, ['int8', 'uint8', 'int16'], 'output');
+    // The dtypes TFLM's PrepareQuantizeReference accepts (e.g. int16 -> int32 ends keyword_scrambled);
+    // which pairs have a kernel is the kernel spec's constraint.
+    dtypeIn(c, c.inputs[0]!, 0, ['float32', 'int8', 'uint8', 'int16', 'int32'], 'input');
+    dtypeIn(c, y, -1, ['int8', 'uint8', 'int16', 'int32'], 'output');
     if (y.quant === null) c.report('E_MODEL_INVALID', 'quantize output has no quantization parameters', -1);
     outputShape(c, 0, c.inputs[0]!.shape);
   }),

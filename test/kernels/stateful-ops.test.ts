@@ -3,7 +3,8 @@
 // variable state tensors after the op), plan exactly like TFLM (variables outside the plan, the
 // ops' scratch buffers in it), and trace clean. State persists across runs as across Invoke():
 // an LSTM sequence fed one step per run equals the whole sequence in one run, and an SVDF of
-// memory M forgets an input after M more runs. Unsupported variants are refused with their rule id.
+// memory M forgets an input after M more runs. keyword_scrambled's SVDF chain (int8 states with a
+// non-zero zero point) matches op by op. Unsupported variants are refused with their rule id.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -56,6 +57,34 @@ describe('SVDF / UNIDIRECTIONAL_SEQUENCE_LSTM goldens (TFLM reference kernels)',
         expect(pm.requests.some((q) => q.tensor === i)).toBe(false);
         expect(pm.tensorOffsets[i] ?? -1).toBeGreaterThanOrEqual(pm.plan.peakBytes);
       });
+    });
+  }
+});
+
+describe('keyword_scrambled (7 SVDFs, int16 and int8 state): the SVDF / FC chain from the golden QUANTIZE output', () => {
+  // The model's first QUANTIZE (int16 -> int8) and its int16 SOFTMAX / QUANTIZE tail are other
+  // kernels; ops 1..n-3 are SVDF and FULLY_CONNECTED only, fed here with TFLM's tensor_<q>.bin.
+  for (const name of ['keyword_scrambled', 'keyword_scrambled_8bit']) {
+    it(`${name}: every SVDF / FC output and SVDF state equals TFLM's dump`, () => {
+      const base = join(ORACLE, 'models-extra', name);
+      const dir = join(base, 'seed1');
+      const model = load(base);
+      const g = model.graph;
+      const ops = g.ops.slice(1, -2);
+      expect(new Set(ops.map((o) => o.kind))).toEqual(new Set(['svdf', 'fullyConnected']));
+      const first = ops[0]?.inputs[0] ?? -1;
+      const last = ops[ops.length - 1]?.outputs[0] ?? -1;
+      const pm = preparePlannedModel({ ...model, graph: { ...g, ops, inputs: [first], outputs: [last] } });
+      const r = runPlanned(pm, { inputs: [read(join(dir, `tensor_${first}.bin`))], captureTensors: true });
+      const touched = new Set(ops.flatMap((o) => [...o.outputs, ...(o.kind === 'svdf' ? [o.inputs[4] ?? -1] : [])]));
+      let checked = 0;
+      for (const t of touched) {
+        const f = join(dir, `tensor_${t}.bin`);
+        if (!existsSync(f)) continue;
+        expect(hex(r.tensors?.[t] ?? new Uint8Array(0)), `${name} tensor ${t}`).toBe(hex(read(f)));
+        checked++;
+      }
+      expect(checked).toBe(touched.size);
     });
   }
 });

@@ -1,7 +1,7 @@
 // SVDF, int8 input/output with int16 or int8 weights_time and activation state: TFLM
 // svdf_common.cc PrepareSvdf + EvalIntegerSvdfReference<T>. The activation state (input 4) is a
 // variable tensor updated in place: shift left by one, feature matmul into each filter's newest
-// slot (zero point added before the saturating clamp to T), time dot products into scratch 0
+// slot (saturated to T, then the zero point added), time dot products into scratch 0
 // (int32, batch x filters), bias + rank reduction into scratch 1 (int32, batch x units), then
 // requantize to int8. The integer path applies no fused activation (TFLM ignores it there).
 import { For, Let, Set, Store, Val } from '../nest.ts';
@@ -85,7 +85,9 @@ export const svdfSpec: KernelSpec<'svdf'> = {
         Let('fBase', 'r * inputSize'),
         Val('acc', '0'),
         For('k', '0', 'inputSize', [Set('acc', 'acc + wf[fBase + k] * (input[inBase + k] - inZp)', 'mac')]),
-        Store('state', '(b * filters + r) * memory + memory - 1', 'clamp(stateZp + mbqm(acc, m1, sh1), stateMin, stateMax)'),
+        // Clamped to T's range first, then the zero point added and narrowed to T (wrapping), as
+        // this TFLM revision does (keyword_scrambled_8bit's int8 states show the wrap).
+        Store('state', '(b * filters + r) * memory + memory - 1', 'stateZp + clamp(mbqm(acc, m1, sh1), stateMin, stateMax)'),
       ]),
     ]),
     // Time: one dot product per filter over its memory.
