@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Graph, Model } from '../../src/ir/index.ts';
 import { importTflite } from '../../src/ir/index.ts';
-import { validateOp } from '../../src/kernels/index.ts';
+import { countCost, countMacs, validateOp } from '../../src/kernels/index.ts';
 import { preparePlannedModel, runPlanned } from '../../src/optimizer/index.ts';
 import { Tracer } from '../../src/sim/index.ts';
 import { ORACLE } from '../oracle-paths.ts';
@@ -51,6 +51,8 @@ describe('SVDF / UNIDIRECTIONAL_SEQUENCE_LSTM goldens (TFLM reference kernels)',
       const want = meta.memory_plan.map((e) => ({ kind: e.kind, index: e.kind === 'tensor' ? e.tensor_index : e.scratch_index, offset: e.offset }));
       expect(got).toEqual(want);
       expect(pm.plan.peakBytes).toBe(meta.planner_max_memory_bytes);
+      // The nests' 'mac' statements equal the closed-form MAC rule of macs.ts.
+      pm.runtime.instances.forEach((inst, i) => expect(countCost(inst).macs, `${name} op ${i}`).toBe(countMacs(pm.graph.ops[i]!, pm.graph)));
       // Variable state is never planned: it sits after the planned head.
       pm.graph.tensors.forEach((t, i) => {
         if (!t.isVariable) return;
