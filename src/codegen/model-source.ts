@@ -60,6 +60,21 @@ function ioEntry(g: Graph, t: number, offsets: readonly (number | null)[], what:
   return { expr: `arena + ${off}`, bytes, note };
 }
 
+/**
+ * TFLM ResetVariableTensors (once, at AllocateTensors): each variable tensor filled with its zero
+ * point when int8, else 0; later runs keep the state, as successive Invoke() calls do.
+ */
+function variableReset(input: ModelSourceInput): string {
+  const lines = input.graph.tensors.flatMap((t, i) => {
+    const off = input.tensorOffsets[i];
+    if (!t.isVariable || t.data !== null || off === null || off === undefined) return [];
+    const fill = t.dtype === 'int8' ? (t.quant?.zeroPoint[0] ?? 0) & 0xff : 0;
+    return [`    for (uint32_t k = 0; k < ${byteSize(t.dtype, t.shape)}u; k++) arena[${off}u + k] = ${fill}u; /* variable tensor ${i} */\n`];
+  });
+  if (lines.length === 0) return '';
+  return `  static int variables_reset = 0;\n  if (!variables_reset) {\n${lines.join('')}    variables_reset = 1;\n  }\n`;
+}
+
 /** Argument text of one kernel buffer: a cast pointer into the arena or to a constant array. */
 function bufferArg(b: CKernel['buffers'][number], usedConsts: Map<number, Uint8Array>, input: ModelSourceInput): string {
   const { binding } = b;
@@ -200,7 +215,7 @@ ${outputs.map((e, i) => `    case ${i}u: return ${e.expr};\n`).join('')}    defa
 }
 
 int model_run(void) {
-${input.storage !== null ? '  int rc;\n' : ''}${calls}  return 0;
+${input.storage !== null ? '  int rc;\n' : ''}${variableReset(input)}${calls}  return 0;
 }
 `;
   let constantBytes = 0;

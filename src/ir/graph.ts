@@ -126,6 +126,22 @@ export interface ResizeOptions {
   readonly alignCorners: boolean;
   readonly halfPixelCenters: boolean;
 }
+/** SVDF (TFLite SVDFOptions): rank of the feature/time factorisation, fused activation. */
+export interface SvdfOptions {
+  readonly rank: number;
+  readonly activation: Activation;
+  readonly asymmetricQuantizeInputs: boolean;
+}
+/** UNIDIRECTIONAL_SEQUENCE_LSTM (TFLite UnidirectionalSequenceLSTMOptions). */
+export interface UnidirectionalSequenceLstmOptions {
+  /** The cell gate's (and hidden state's) activation; TFLM's integer kernel takes tanh. */
+  readonly activation: Activation;
+  readonly cellClip: number;
+  readonly projClip: number;
+  readonly timeMajor: boolean;
+  readonly asymmetricQuantizeInputs: boolean;
+  readonly diagonalRecurrentTensors: boolean;
+}
 export type NoOptions = Readonly<Record<string, never>>;
 
 /** Options type per builtin op kind. Adding an op kind starts here. */
@@ -165,6 +181,8 @@ export interface OpOptionsMap {
   l2Normalization: ActivationOptions;
   resizeNearestNeighbor: ResizeOptions;
   resizeBilinear: ResizeOptions;
+  svdf: SvdfOptions;
+  unidirectionalSequenceLstm: UnidirectionalSequenceLstmOptions;
 }
 export type BuiltinKind = keyof OpOptionsMap;
 

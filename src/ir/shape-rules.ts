@@ -348,8 +348,10 @@ export const OP_RULES: { readonly [K in BuiltinKind]: OpRule<K> } = {
   }),
   quantize: rule([1, 1], (c) => {
     const y = c.outputs[0]!;
-    dtypeIn(c, c.inputs[0]!, 0, ['float32', 'int8', 'uint8', 'int16'], 'input');
-    dtypeIn(c, y, -1, ['int8', 'uint8', 'int16'], 'output');
+    // The dtypes TFLM's PrepareQuantizeReference accepts (e.g. int16 -> int32 ends keyword_scrambled);
+    // which pairs have a kernel is the kernel spec's constraint.
+    dtypeIn(c, c.inputs[0]!, 0, ['float32', 'int8', 'uint8', 'int16', 'int32'], 'input');
+    dtypeIn(c, y, -1, ['int8', 'uint8', 'int16', 'int32'], 'output');
     if (y.quant === null) c.report('E_MODEL_INVALID', 'quantize output has no quantization parameters', -1);
     outputShape(c, 0, c.inputs[0]!.shape);
   }),
@@ -416,6 +418,27 @@ export const OP_RULES: { readonly [K in BuiltinKind]: OpRule<K> } = {
     outputShape(c, 0, stridedSliceShape(c.options, x.shape, begin, end, strides));
   }),
   logistic: elementwise(),
+  svdf: rule([5, 5], (c) => {
+    const [x, wf, wt, state] = [c.inputs[0]!, c.inputs[1]!, c.inputs[2]!, c.inputs[4]!];
+    const r = c.options.rank;
+    if (!(positive(c, { rank: r }) && rank(c, x, 0, 2, 'input') && rank(c, wf, 1, 2, 'weights_feature') && rank(c, wt, 2, 2, 'weights_time'))) return;
+    const [batch = 0, inputSize = 0] = x.shape;
+    const [filters = 0, memory = 0] = [wf.shape[0], wt.shape[1]];
+    if (wf.shape[1] !== inputSize) c.report('E_MODEL_SHAPE', `weights_feature has shape ${formatShape(wf.shape)}, expected [filters, ${inputSize}]`, 1);
+    if (wt.shape[0] !== filters) c.report('E_MODEL_SHAPE', `weights_time has shape ${formatShape(wt.shape)}, expected [${filters}, memory]`, 2);
+    if (filters % r !== 0) c.report('E_MODEL_SHAPE', `${filters} filters are not a multiple of rank ${r}`, 1);
+    biasCount(c, 3, filters / r);
+    if (!sameShape(state.shape, [batch, memory * filters])) c.report('E_MODEL_SHAPE', `activation state has shape ${formatShape(state.shape)}, expected ${formatShape([batch, memory * filters])}`, 4);
+    sameDtype(c, c.outputs[0]!, -1, x, 'output');
+    outputShape(c, 0, [batch, filters / r]);
+  }, [3]),
+  unidirectionalSequenceLstm: rule([24, 24], (c) => {
+    const x = c.inputs[0]!;
+    const forget = c.inputs[2]!;
+    if (!(rank(c, x, 0, 3, 'input') && rank(c, forget, 2, 2, 'input_to_forget_weights'))) return;
+    sameDtype(c, c.outputs[0]!, -1, x, 'output');
+    outputShape(c, 0, [x.shape[0] ?? 0, x.shape[1] ?? 0, forget.shape[0] ?? 0]);
+  }, [1, 5, 9, 10, 11, 12, 16, 17, 20, 21, 22, 23]),
   relu: elementwise(),
   relu6: elementwise(),
   leakyRelu: elementwise(),

@@ -67,6 +67,18 @@ export function countMacs(op: Op, graph: Graph): number {
     case 'add':
     case 'mul':
       return outElems();
+    case 'svdf': {
+      // Feature matmul (filters x input) plus time dot products (filters x memory), per batch.
+      const wf = mustTensor(graph, op, 'input', 1).shape; // [filters, input]
+      const wt = mustTensor(graph, op, 'input', 2).shape; // [filters, memory]
+      return dim(mustTensor(graph, op, 'input', 0).shape, 0) * dim(wf, 0) * (dim(wf, 1) + dim(wt, 1));
+    }
+    case 'unidirectionalSequenceLstm': {
+      // Per time step and batch: four gates, each an input FC and a recurrent FC.
+      const x = mustTensor(graph, op, 'input', 0).shape; // [B, T, I] (or [T, B, I])
+      const units = dim(mustTensor(graph, op, 'input', 2).shape, 0);
+      return dim(x, 0) * dim(x, 1) * 4 * units * (dim(x, 2) + units);
+    }
     case 'maxPool2d':
     case 'concatenation':
     case 'softmax':

@@ -8,6 +8,7 @@ import type { Primitive } from './primitive.ts';
 import { GEMMLOWP_PRIMITIVES } from './primitives-gemmlowp.ts';
 import { FLOAT_PRIMITIVES } from './primitives-float.ts';
 import { MATH_PRIMITIVES } from './primitives-math.ts';
+import { LUT16_PRIMITIVES } from './primitives-lut16.ts';
 
 export type { Primitive } from './primitive.ts';
 
@@ -164,6 +165,7 @@ const table: readonly Primitive[] = [
   ...GEMMLOWP_PRIMITIVES,
   ...MATH_PRIMITIVES,
   ...FLOAT_PRIMITIVES,
+  ...LUT16_PRIMITIVES,
 ];
 
 export const PRIMITIVES: Readonly<Record<string, Primitive>> = Object.fromEntries(table.map((p) => [p.name, p]));

@@ -35,6 +35,8 @@ import { preluSpec } from './specs/prelu.ts';
 import { l2NormalizationSpec } from './specs/l2-normalization.ts';
 import { resizeNearestNeighborSpec } from './specs/resize-nearest-neighbor.ts';
 import { resizeBilinearSpec } from './specs/resize-bilinear.ts';
+import { svdfSpec } from './specs/svdf.ts';
+import { unidirectionalSequenceLstmSpec } from './specs/unidirectional-sequence-lstm.ts';
 
 export type KernelRegistry = { readonly [K in BuiltinKind]?: KernelSpec<K> };
 
@@ -74,6 +76,8 @@ export const KERNELS: KernelRegistry = {
   l2Normalization: l2NormalizationSpec,
   resizeNearestNeighbor: resizeNearestNeighborSpec,
   resizeBilinear: resizeBilinearSpec,
+  svdf: svdfSpec,
+  unidirectionalSequenceLstm: unidirectionalSequenceLstmSpec,
 };
 
 export function kernelSpecOf<K extends BuiltinKind>(kind: K): KernelSpec<K> | undefined {

@@ -101,7 +101,10 @@ export interface RunPlannedOptions {
 export interface PlannedRunResult {
   readonly inputs: readonly Uint8Array[];
   readonly outputs: readonly Uint8Array[];
-  /** By tensor index when captureTensors: bytes after the producing op; null for constants and never-produced tensors. */
+  /**
+   * By tensor index when captureTensors: bytes after the producing op (variables: after the last op
+   * that reads and updates them); null for constants and never-produced tensors.
+   */
   readonly tensors: readonly (Uint8Array | null)[] | null;
 }
 
@@ -138,7 +141,10 @@ export function runPlanned(pm: PlannedModel, opts: RunPlannedOptions = {}): Plan
   const outputs = runtime.run(inputs, {
     ...(opts.trace ? { trace: opts.trace } : {}),
     onOp: (i) => {
-      if (tensors !== null) for (const t of graph.ops[i]?.outputs ?? []) if (t >= 0) capture(t);
+      // Variable state an op updates in place (SVDF, LSTM inputs) is captured like its outputs.
+      const op = graph.ops[i];
+      const variables = op?.inputs.filter((t) => t >= 0 && graph.tensors[t]?.isVariable === true) ?? [];
+      if (tensors !== null) for (const t of [...(op?.outputs ?? []), ...variables]) if (t >= 0) capture(t);
       opts.onOp?.(i);
     },
   });

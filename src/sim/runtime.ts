@@ -62,6 +62,20 @@ export class Runtime {
         : instantiateOp(graph, p, opts.tensorOffsets, scratch);
     });
     this.kernels = this.instances.map((inst) => compileKernel(inst, this.arena.views));
+    this.resetVariables();
+  }
+
+  /**
+   * TFLM MicroInterpreterGraph::ResetVariableTensors (run once by AllocateTensors): every variable
+   * tensor is memset to its zero point when int8, else to 0. The state then persists across run()
+   * calls, updated in place by the ops that own it, as across TFLM Invoke() calls.
+   */
+  resetVariables(): void {
+    this.graph.tensors.forEach((t, i) => {
+      if (!t.isVariable || t.data !== null) return;
+      const fill = t.dtype === 'int8' ? (t.quant?.zeroPoint[0] ?? 0) & 0xff : 0;
+      this.arena.write(this.offsetOf(i), new Uint8Array(byteSize(t.dtype, t.shape)).fill(fill));
+    });
   }
 
   /** Copy the inputs in, run every op, return copies of the graph outputs. */

@@ -11,6 +11,7 @@ import type { ConformanceSetup } from '../../src/sim/index.ts';
 import { layoutSingleOp } from '../../src/sim/index.ts';
 import { execute, hasGcc, hex, runC, runSetup } from './replay-helpers.ts';
 import { mathGenerators } from './property-math-gens.ts';
+import { lstmCase, svdfCase } from './stateful-generators.ts';
 
 const SEED = 'kernel-props-1';
 const CASES_PER_KIND = 100;
@@ -262,6 +263,8 @@ const GENERATORS: { readonly [K in BuiltinKind]?: Gen } = {
     const out = shape.map((d, i) => (i === axis ? ins.reduce((a, s) => a + (s[i] ?? 0), 0) : d));
     return setup(r, 'concatenation', { axis: r() < 0.3 ? axis - rank : axis, activation: 'none' }, ins.map((s) => i8(r, s, qq)), [i8(r, out, qq)]);
   },
+  svdf: svdfCase,
+  unidirectionalSequenceLstm: lstmCase,
 };
 
 /** Wave-2 custom kinds (TinySeg spill/fetching, FDT merge) whose generators are not written yet:

@@ -279,6 +279,34 @@ export const BUILTIN_TABLE: BuiltinTable = {
     (t) => ({ alignCorners: t?.alignCorners() ?? false, halfPixelCenters: t?.halfPixelCenters() ?? false }),
     (b, o) => S.ResizeBilinearOptions.createResizeBilinearOptions(b, 0, 0, o.alignCorners, o.halfPixelCenters),
   ),
+  svdf: withOptions(
+    'svdf',
+    Code.SVDF,
+    3,
+    OptionsType.SVDFOptions,
+    S.SVDFOptions,
+    (t) => ({ rank: t?.rank() ?? 0, activation: fusedActivation(t), asymmetricQuantizeInputs: t?.asymmetricQuantizeInputs() ?? false }),
+    (b, o) => S.SVDFOptions.createSVDFOptions(b, o.rank, activationToCode(o.activation), o.asymmetricQuantizeInputs),
+  ),
+  unidirectionalSequenceLstm: withOptions(
+    'unidirectionalSequenceLstm',
+    Code.UNIDIRECTIONAL_SEQUENCE_LSTM,
+    3,
+    OptionsType.UnidirectionalSequenceLSTMOptions,
+    S.UnidirectionalSequenceLSTMOptions,
+    (t) => ({
+      activation: fusedActivation(t),
+      cellClip: t?.cellClip() ?? 0,
+      projClip: t?.projClip() ?? 0,
+      timeMajor: t?.timeMajor() ?? false,
+      asymmetricQuantizeInputs: t?.asymmetricQuantizeInputs() ?? false,
+      diagonalRecurrentTensors: t?.diagonalRecurrentTensors() ?? false,
+    }),
+    (b, o) =>
+      S.UnidirectionalSequenceLSTMOptions.createUnidirectionalSequenceLSTMOptions(
+        b, activationToCode(o.activation), o.cellClip, o.projClip, o.timeMajor, o.asymmetricQuantizeInputs, o.diagonalRecurrentTensors,
+      ),
+  ),
 };
 
 const KIND_BY_CODE: ReadonlyMap<number, BuiltinKind> = new Map(

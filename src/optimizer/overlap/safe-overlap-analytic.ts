@@ -295,6 +295,10 @@ export function overlapShapeOf(op: Op, graph: Graph, p: Pair): OverlapShape {
     // TFLM's int8 MEAN zeroes its output (and int32 sums) before reading any input element.
     case 'mean':
       return { kind: 'writesFirst' };
+    // TFLM's integer SVDF reads the whole input in its feature matmul (into the state) before
+    // its last phase writes any output byte.
+    case 'svdf':
+      return { kind: 'readsFirst' };
     case 'split':
       return nest(splitNest(op, graph, p, op.inputs[0]));
     case 'splitV':
@@ -339,6 +343,10 @@ export function overlapShapeOf(op: Op, graph: Graph, p: Pair): OverlapShape {
     // merge reads its int32 accumulator input and writes the same positions: no closed form is
     // derived yet, so the bound is the always-safe "no overlap".
     case 'merge':
+    // The LSTM writes output row t (a copy of the hidden state) at the end of step t and reads
+    // input row t+1 afterwards: an affine bound exists but is not derived yet, so it takes the
+    // always-safe "no overlap".
+    case 'unidirectionalSequenceLstm':
     case 'custom':
       return { kind: 'writesFirst' };
     default: {

@@ -114,6 +114,57 @@ function window(s: SingleOpSpec, c: Ctx, x: number): { op: Op; out: readonly num
   }
 }
 
+function variable(c: Ctx, name: string, shape: readonly number[], quant: Quantization, dtype: Tensor['dtype']): number {
+  return add(c, { name, dtype, shape: [...shape], quant, data: null, isVariable: true });
+}
+function int16s(c: Ctx, name: string, shape: readonly number[], scale: number): number {
+  const n = shape.reduce((a, b) => a * b, 1);
+  const data = new Uint8Array(2 * n);
+  const dv = new DataView(data.buffer);
+  for (let i = 0; i < n; i++) dv.setInt16(2 * i, Math.floor(c.rng() * 2001) - 1000, true);
+  return add(c, { name, dtype: 'int16', shape: [...shape], quant: q(scale, 0), data, isVariable: false });
+}
+
+/** SVDF: input BxI, --out-channels units, --filter RANKxMEMORY; int16 weights_time and state. */
+function svdf(s: SingleOpSpec, c: Ctx): { op: Op; inputs: number[] } {
+  if (s.input.length !== 2) throw new UsageError('--op svdf needs a 2-D input BxI');
+  const [b = 1, k = 1] = s.input;
+  const units = need(s.outChannels ?? 4, '--out-channels');
+  const [rank, memory] = s.filter ?? [1, 4];
+  need(rank, 'rank (--filter RANKxMEMORY)');
+  need(memory, 'memory (--filter RANKxMEMORY)');
+  const filters = units * rank;
+  const stateScale = 0.01;
+  const timeScale = 0.0002;
+  const i = act(c, 'input', s.input);
+  const wf = weights(c, [filters, k], 1, 0);
+  const wt = int16s(c, 'weights_time', [filters, memory], timeScale);
+  // TFLM's integer SVDF requires bias scale = state scale x weights_time scale.
+  const bi = bias(c, units);
+  c.tensors[bi] = { ...(c.tensors[bi] as Tensor), quant: q(Math.fround(stateScale) * Math.fround(timeScale), 0) };
+  const st = variable(c, 'activation_state', [b, memory * filters], q(stateScale, 0), 'int16');
+  const o = act(c, 'output', [b, units], q(0.02, 0));
+  return { op: { kind: 'svdf', inputs: [i, wf, wt, bi, st], outputs: [o], options: { rank, activation: 'none', asymmetricQuantizeInputs: false } }, inputs: [i] };
+}
+
+/** UNIDIRECTIONAL_SEQUENCE_LSTM: batch-major input BxTxI, --out-channels units; int16 cell state. */
+function lstm(s: SingleOpSpec, c: Ctx): { op: Op; inputs: number[] } {
+  if (s.input.length !== 3) throw new UsageError('--op unidirectionalSequenceLstm needs a 3-D input BxTxI');
+  const [b = 1, t = 1, k = 1] = s.input;
+  const units = need(s.outChannels ?? 4, '--out-channels');
+  const i = act(c, 'input', s.input);
+  const inW = [0, 1, 2, 3].map(() => weights(c, [units, k], 1, 0));
+  const recW = [0, 1, 2, 3].map(() => weights(c, [units, units], 1, 0));
+  const biases = [0, 1, 2, 3].map(() => bias(c, units));
+  const hQ = q(1 / 128, 0);
+  const hidden = variable(c, 'output_state', [b, units], hQ, 'int8');
+  const cell = variable(c, 'cell_state', [b, units], q(2 ** -11, 0), 'int16');
+  const o = act(c, 'output', [b, t, units], hQ);
+  const inputs = [i, ...inW, ...recW, -1, -1, -1, ...biases, -1, -1, hidden, cell, -1, -1, -1, -1];
+  const options = { activation: 'tanh' as const, cellClip: 0, projClip: 0, timeMajor: false, asymmetricQuantizeInputs: false, diagonalRecurrentTensors: false };
+  return { op: { kind: 'unidirectionalSequenceLstm', inputs, outputs: [o], options }, inputs: [i] };
+}
+
 function build(s: SingleOpSpec, c: Ctx): { op: Op; inputs: number[] } {
   const rank = s.input.length;
   const x = (): number => act(c, 'input', s.input);
@@ -284,6 +335,10 @@ function build(s: SingleOpSpec, c: Ctx): { op: Op; inputs: number[] } {
       throw new UsageError(`--op ${s.kind} needs a storage device and is not a single-op overlap case`);
     case 'merge':
       throw new UsageError('--op merge (FDT partial-accumulator merge) is not a single-op overlap case');
+    case 'svdf':
+      return svdf(s, c);
+    case 'unidirectionalSequenceLstm':
+      return lstm(s, c);
     default: {
       const never: never = s.kind;
       throw new UsageError(`unsupported op kind ${String(never)}`);

@@ -25,6 +25,9 @@ export const COST_CLASS: Readonly<Record<OpKind, CostClass>> = {
   depthwiseConv2d: mac('depthwiseConv2d'),
   transposeConv: mac('transposeConv'),
   fullyConnected: mac('fullyConnected'),
+  // Both are sequences of fully-connected dot products (plus elementwise gate work for the LSTM).
+  svdf: mac('fullyConnected'),
+  unidirectionalSequenceLstm: mac('fullyConnected'),
   fetchingConv2d: mac('conv2d'),
   merge: mac('conv2d'),
   // Pooling cost follows the window elements read (TFLM loops over every tap).

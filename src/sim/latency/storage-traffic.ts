@@ -32,7 +32,7 @@ const TRAFFIC_ROLE: Readonly<Record<OpKind, TrafficRole>> = {
   concatenation: 'none', reshape: 'none', pad: 'none', split: 'none', splitV: 'none', stridedSlice: 'none',
   transpose: 'none', custom: 'none',
   hardSwish: 'none', logSoftmax: 'none', tanh: 'none', elu: 'none', prelu: 'none', l2Normalization: 'none',
-  resizeNearestNeighbor: 'none', resizeBilinear: 'none',
+  resizeNearestNeighbor: 'none', resizeBilinear: 'none', svdf: 'none', unidirectionalSequenceLstm: 'none',
 };
 
 function invalid(opIndex: number, kind: OpKind, message: string): ModelError {

@@ -176,10 +176,10 @@ describe('importTflite: tensors', () => {
 
 describe('importTflite: operators', () => {
   it('refuses unsupported builtins, naming the op index and builtin', () => {
-    const raw = rawAddModel({ opcodes: [{ builtin: S.BuiltinOperator.SVDF }] });
+    const raw = rawAddModel({ opcodes: [{ builtin: S.BuiltinOperator.LSH_PROJECTION }] });
     const err = errorOf(() => importTflite(buildRaw(raw)));
     expect(err.code).toBe('E_MODEL_UNSUPPORTED_OP');
-    expect(err.issues[0]).toMatchObject({ opIndex: 0, opKind: 'SVDF' });
+    expect(err.issues[0]).toMatchObject({ opIndex: 0, opKind: 'LSH_PROJECTION' });
     const big = errorOf(() => importTflite(buildRaw(rawAddModel({ opcodes: [{ builtin: S.BuiltinOperator.GELU, deprecated: 127 }] }))));
     expect(big.issues[0]).toMatchObject({ opIndex: 0, opKind: 'GELU' });
   });
@@ -224,13 +224,13 @@ describe('importTflite: operators', () => {
   });
 
   it('reports several problems in one error', () => {
-    const raw = rawAddModel({ opcodes: [{ builtin: S.BuiltinOperator.ADD }, { builtin: S.BuiltinOperator.SVDF }] });
+    const raw = rawAddModel({ opcodes: [{ builtin: S.BuiltinOperator.ADD }, { builtin: S.BuiltinOperator.LSH_PROJECTION }] });
     const sg = raw.subgraphs[0]!;
     const tensors = [sg.tensors[0]!, { type: S.TensorType.STRING, shape: [1, 4] }, { type: S.TensorType.INT8, shape: [1 << 30, 1 << 30] }];
     const ops = [...sg.ops, { opcode: 1, inputs: [2], outputs: [2] }];
     const err = errorOf(() => importTflite(buildRaw({ ...raw, subgraphs: [{ ...sg, tensors, ops }] })));
     expect(new Set(err.issues.map((i) => i.code))).toEqual(new Set(['E_MODEL_DTYPE', 'E_MODEL_TENSOR_SIZE', 'E_MODEL_UNSUPPORTED_OP']));
-    expect(err.issues.find((i) => i.code === 'E_MODEL_UNSUPPORTED_OP')).toMatchObject({ opIndex: 1, opKind: 'SVDF' });
+    expect(err.issues.find((i) => i.code === 'E_MODEL_UNSUPPORTED_OP')).toMatchObject({ opIndex: 1, opKind: 'LSH_PROJECTION' });
   });
 
   it('round-trips custom ops with their option bytes', () => {

@@ -101,6 +101,10 @@ function randomSpec(kind: BuiltinKind, rng: Rng, seed: string): SingleOpSpec {
       const halfPixelCenters = rng() < 0.4 && !(kind === 'resizeBilinear' && alignCorners);
       return { ...base, input: shape4(rng, 6, 4), resize: { size: [int(rng, 1, 11), int(rng, 1, 11)], alignCorners, halfPixelCenters } };
     }
+    case 'svdf':
+      return { ...base, input: [int(rng, 1, 3), int(rng, 1, 12)], outChannels: int(rng, 1, 6), filter: [int(rng, 1, 2), int(rng, 1, 5)] };
+    case 'unidirectionalSequenceLstm':
+      return { ...base, input: [int(rng, 1, 2), int(rng, 1, 5), int(rng, 1, 6)], outChannels: int(rng, 1, 6) };
     default:
       return { ...base, input: shapeN(rng) };
   }
