@@ -27,6 +27,16 @@ import { transposeConvSpec } from './specs/transpose-conv.ts';
 import { spillSpec } from './specs/spill.ts';
 import { fetchingSpec } from './specs/fetching.ts';
 import { fetchingConv2dSpec } from './specs/fetching-conv2d.ts';
+import { subSpec } from './specs/sub.ts';
+import { maximumSpec, minimumSpec } from './specs/maximum-minimum.ts';
+import { squaredDifferenceSpec } from './specs/squared-difference.ts';
+import { gatherSpec } from './specs/gather.ts';
+import { shapeSpec } from './specs/shape.ts';
+import { packSpec, unpackSpec } from './specs/pack.ts';
+import { fillSpec } from './specs/fill.ts';
+import { expandDimsSpec, squeezeSpec } from './specs/expand-dims.ts';
+import { depthToSpaceSpec, spaceToDepthSpec } from './specs/space-to-depth.ts';
+import { batchToSpaceNdSpec, spaceToBatchNdSpec } from './specs/space-to-batch.ts';
 
 export type KernelRegistry = { readonly [K in BuiltinKind]?: KernelSpec<K> };
 
@@ -58,6 +68,21 @@ export const KERNELS: KernelRegistry = {
   spill: spillSpec,
   fetching: fetchingSpec,
   fetchingConv2d: fetchingConv2dSpec,
+  sub: subSpec,
+  maximum: maximumSpec,
+  minimum: minimumSpec,
+  squaredDifference: squaredDifferenceSpec,
+  gather: gatherSpec,
+  shape: shapeSpec,
+  pack: packSpec,
+  unpack: unpackSpec,
+  fill: fillSpec,
+  expandDims: expandDimsSpec,
+  squeeze: squeezeSpec,
+  spaceToDepth: spaceToDepthSpec,
+  depthToSpace: depthToSpaceSpec,
+  spaceToBatchNd: spaceToBatchNdSpec,
+  batchToSpaceNd: batchToSpaceNdSpec,
 };
 
 export function kernelSpecOf<K extends BuiltinKind>(kind: K): KernelSpec<K> | undefined {

@@ -31,6 +31,9 @@ const TRAFFIC_ROLE: Readonly<Record<OpKind, TrafficRole>> = {
   leakyRelu: 'none', logistic: 'none', quantize: 'none', dequantize: 'none', mean: 'none', softmax: 'none',
   concatenation: 'none', reshape: 'none', pad: 'none', split: 'none', splitV: 'none', stridedSlice: 'none',
   transpose: 'none', custom: 'none',
+  sub: 'none', maximum: 'none', minimum: 'none', squaredDifference: 'none', gather: 'none', shape: 'none', pack: 'none',
+  unpack: 'none', fill: 'none', expandDims: 'none', squeeze: 'none', spaceToDepth: 'none', depthToSpace: 'none',
+  spaceToBatchNd: 'none', batchToSpaceNd: 'none',
 };
 
 function invalid(opIndex: number, kind: OpKind, message: string): ModelError {
