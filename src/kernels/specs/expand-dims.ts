@@ -24,7 +24,10 @@ export const expandDimsSpec: KernelSpec<'expandDims'> = {
   constraints: [
     constraint('expandDims.types', 'input and output must have the same dtype (int8, int16 or int32)', (c) => isCopyable(c.input(0)) && sameDtype(c.input(0), c.output(0))),
     constraint('expandDims.axis', 'axis must be a constant int32 tensor of one element in [-rank-1, rank] (TFLM: non-constant axis is not supported)', (c) => expandedShape(c) !== null),
-    constraint('expandDims.output-shape', 'output dims must be the input dims with a 1 inserted at axis', (c) => sameShape(expandedShape(c) ?? [], c.output(0).shape)),
+    constraint('expandDims.output-shape', 'output dims must be the input dims with a 1 inserted at axis', (c) => {
+      const want = expandedShape(c);
+      return want === null || sameShape(want, c.output(0).shape);
+    }),
   ],
   prepare: (c) => unaryPrepared({ n: countOf(c.input(0)) }),
   body: copyBody,

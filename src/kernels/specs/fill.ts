@@ -13,7 +13,10 @@ export const fillSpec: KernelSpec<'fill'> = {
   kind: 'fill',
   constraints: [
     constraint('fill.dims', 'dims must be a constant int32 tensor (TFLM: non-constant dims tensor is not supported)', (c) => constInt32s(c.input(0)) !== null),
-    constraint('fill.output-shape', 'output shape must equal the dims values', (c) => sameShape(constInt32s(c.input(0)) ?? [-1], c.output(0).shape)),
+    constraint('fill.output-shape', 'output shape must equal the dims values', (c) => {
+      const dims = constInt32s(c.input(0));
+      return dims === null || sameShape(dims, c.output(0).shape);
+    }),
     constraint('fill.value', 'value must be a scalar (rank 0) of the output dtype, int8 or int32', (c) =>
       c.input(1)?.shape.length === 0 && sameDtype(c.input(1), c.output(0)) && FILL_DTYPES.includes(c.output(0).dtype)),
   ],
