@@ -2,11 +2,11 @@
 // SUB, MAXIMUM, MINIMUM, SQUARED_DIFFERENCE, GATHER, SHAPE, PACK, UNPACK, FILL, EXPAND_DIMS,
 // SQUEEZE, SPACE_TO_DEPTH, DEPTH_TO_SPACE, SPACE_TO_BATCH_ND, BATCH_TO_SPACE_ND): every variant
 // present runs with TFLM's greedy plan to byte-identical outputs and dumped tensors, and its
-// buffer plan (offsets, lifetimes, peak) equals meta.json's.
+// buffer plan (offsets, lifetimes, peak) equals meta.json's; import -> export -> import keeps the ops.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importTflite } from '../../src/ir/index.ts';
+import { exportTflite, importTflite } from '../../src/ir/index.ts';
 import { computeModelBufferRequests, planGreedy, preparePlannedModel, runPlanned } from '../../src/optimizer/index.ts';
 import { ORACLE } from '../oracle-paths.ts';
 
@@ -53,6 +53,10 @@ describe('op-models (data movement, SUB / MAXIMUM / MINIMUM / SQUARED_DIFFERENCE
       expect(requests.map((q, i) => ({ tensor: q.tensor, offset: plan.offsets[i], first: q.firstStep, last: q.lastStep }))).toEqual(
         meta.memory_plan.map((e) => ({ tensor: e.tensor_index ?? null, offset: e.offset, first: e.first_time_used, last: e.last_time_used })));
       expect(plan.peakBytes).toBe(meta.planner_max_memory_bytes);
+      // import -> export -> import keeps every op, its options and the tensors.
+      const again = importTflite(exportTflite(model));
+      expect(again.graph.ops).toEqual(model.graph.ops);
+      expect(again.graph.tensors.map((t) => [t.name, t.dtype, t.shape, t.quant])).toEqual(model.graph.tensors.map((t) => [t.name, t.dtype, t.shape, t.quant]));
     });
   }
 });
