@@ -208,6 +208,18 @@ describe('refusals TFLM makes in Prepare', () => {
     expect(codeAndIds(() => prepareOp(o.graph, 0))).toEqual({ code: 'E_KERNEL_CONSTRAINT', ids: ['gather.indices'] });
   });
 
+  it('dtypes TFLM does not evaluate: pack int16, gather int32, expandDims int32, spaceToDepth int16', () => {
+    const t = (dtype: 'int16' | 'int32', shape: readonly number[]): TensorDesc => ({ dtype, shape });
+    const p = setupOp('pack', { valuesCount: 2, axis: 0 }, [t('int16', [2]), t('int16', [2])], [t('int16', [2, 2])], [[], []], [[]]);
+    expect(codeAndIds(() => prepareOp(p.graph, 0)).ids).toEqual(['pack.types']);
+    const g = setupOp('gather', { axis: 0, batchDims: 0 }, [t('int32', [3]), i32([1], [0])], [t('int32', [1])], [[]], [[]]);
+    expect(codeAndIds(() => prepareOp(g.graph, 0)).ids).toEqual(['gather.types']);
+    const e = setupOp('expandDims', {}, [t('int32', [2]), i32([1], [0])], [t('int32', [1, 2])], [[]], [[]]);
+    expect(codeAndIds(() => prepareOp(e.graph, 0)).ids).toEqual(['expandDims.types']);
+    const d = setupOp('spaceToDepth', { blockSize: 1 }, [t('int16', [1, 1, 1, 1])], [t('int16', [1, 1, 1, 1])], [[]], [[]]);
+    expect(codeAndIds(() => prepareOp(d.graph, 0)).ids).toEqual(['spaceToDepth.types']);
+  });
+
   it('shape with a non-int32 output, spaceToBatchNd on float32', () => {
     const s = setupOp('shape', { outType: 'int64' }, [i8([2, 3])], [{ dtype: 'int64', shape: [2] }], [[]], [[]]);
     expect(codeAndIds(() => prepareOp(s.graph, 0)).ids).toEqual(['shape.output-type']);

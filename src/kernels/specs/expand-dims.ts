@@ -22,7 +22,8 @@ function expandedShape(c: OpContext<'expandDims'>): number[] | null {
 export const expandDimsSpec: KernelSpec<'expandDims'> = {
   kind: 'expandDims',
   constraints: [
-    constraint('expandDims.types', 'input and output must have the same dtype (int8, int16 or int32)', (c) => isCopyable(c.input(0)) && sameDtype(c.input(0), c.output(0))),
+    constraint('expandDims.types', 'input and output must have the same dtype, int8 or int16 (TFLM copies no int32)', (c) =>
+      ['int8', 'int16'].includes(c.input(0)?.dtype ?? '') && sameDtype(c.input(0), c.output(0))),
     constraint('expandDims.axis', 'axis must be a constant int32 tensor of one element in [-rank-1, rank] (TFLM: non-constant axis is not supported)', (c) => expandedShape(c) !== null),
     constraint('expandDims.output-shape', 'output dims must be the input dims with a 1 inserted at axis', (c) => {
       const want = expandedShape(c);

@@ -16,8 +16,8 @@ const unpackAxis = (c: UnpackCtx): number | null => normalizeAxis(c.op.options.a
 export const packSpec: KernelSpec<'pack'> = {
   kind: 'pack',
   constraints: [
-    constraint('pack.types', 'inputs and output must share one dtype (int8, int16 or int32)', (c) =>
-      isCopyable(c.output(0)) && c.op.inputs.every((_, i) => sameDtype(c.input(i), c.output(0)))),
+    constraint('pack.types', 'inputs and output must share one dtype, int8 or int32 (TFLM packs no int16)', (c) =>
+      ['int8', 'int32'].includes(c.output(0).dtype) && c.op.inputs.every((_, i) => sameDtype(c.input(i), c.output(0)))),
     constraint('pack.axis', 'axis must lie in [-rank, rank) of the output', (c) => packAxis(c) !== null),
     constraint('pack.shape', 'values_count must equal the number of inputs, each shaped as the output without the axis dim, which is values_count', (c) => {
       const axis = packAxis(c);

@@ -6,7 +6,7 @@ import { For, Let, Store } from '../nest.ts';
 import type { BlockSizeOptions } from '../../ir/index.ts';
 import type { KernelSpec, OpContext } from '../spec.ts';
 import { constraint, unaryPrepared } from './common.ts';
-import { isCopyable, sameDtype, sameShape } from './copy-common.ts';
+import { sameDtype, sameShape } from './copy-common.ts';
 
 type Kind = 'spaceToDepth' | 'depthToSpace';
 type Ctx = Pick<OpContext, 'input' | 'output'> & { readonly op: { readonly options: BlockSizeOptions } };
@@ -24,7 +24,7 @@ function blockSpec<K extends Kind>(kind: K, toSpace: boolean): KernelSpec<K> {
   return {
     kind,
     constraints: [
-      constraint(`${kind}.types`, 'input and output must have the same dtype (int8, int16 or int32)', (c) => isCopyable(c.input(0)) && sameDtype(c.input(0), c.output(0))),
+      constraint(`${kind}.types`, 'input and output must be int8 (TFLM evaluates float32 and int8 only)', (c) => c.input(0)?.dtype === 'int8' && sameDtype(c.input(0), c.output(0))),
       constraint(`${kind}.shape`, toSpace
         ? 'input must be 4-D with depth a multiple of block_size^2; output [N, H*bs, W*bs, D/bs^2]'
         : 'input must be 4-D with height and width multiples of block_size; output [N, H/bs, W/bs, D*bs^2]',

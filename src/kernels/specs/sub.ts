@@ -9,6 +9,8 @@ import { binaryNest, binaryPrepared, binaryQuant, binaryTypesConstraint, broadca
 import { activationConstraint, constraint, scaleOf } from './common.ts';
 
 const LEFT_SHIFT = 20;
+/** BroadcastQuantSubSlow's NdArrayDesc<5>. */
+const MAX_RANK = 5;
 
 /** The three real multipliers as TFLM computes them (float32 arithmetic, then double). */
 function realMultipliers(c: OpContext<'sub'>): { in1: number; in2: number; out: number } {
@@ -26,7 +28,7 @@ export const subSpec: KernelSpec<'sub'> = {
   kind: 'sub',
   constraints: [
     binaryTypesConstraint('sub'),
-    broadcastConstraint('sub'),
+    broadcastConstraint('sub', MAX_RANK),
     constraint('sub.multipliers', 'scales must give input and output multipliers in (0, 1) (QuantizeMultiplierSmallerThanOneExp)', (c) => {
       const m = realMultipliers(c);
       return [m.in1, m.in2, m.out].every((x) => x > 0 && x < 1 && quantizeMultiplier(x).shift <= 0);
