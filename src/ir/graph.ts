@@ -143,6 +143,28 @@ export interface UnidirectionalSequenceLstmOptions {
   readonly diagonalRecurrentTensors: boolean;
 }
 export type NoOptions = Readonly<Record<string, never>>;
+export interface GatherOptions {
+  readonly axis: number;
+  readonly batchDims: number;
+}
+export interface ShapeOptions {
+  /** Element type of the output (ShapeOptions.out_type); TFLM writes int32 only. */
+  readonly outType: DType;
+}
+export interface PackOptions {
+  readonly valuesCount: number;
+  readonly axis: number;
+}
+export interface UnpackOptions {
+  readonly num: number;
+  readonly axis: number;
+}
+export interface SqueezeOptions {
+  readonly squeezeDims: readonly number[];
+}
+export interface BlockSizeOptions {
+  readonly blockSize: number;
+}
 
 /** Options type per builtin op kind. Adding an op kind starts here. */
 export interface OpOptionsMap {
@@ -183,6 +205,21 @@ export interface OpOptionsMap {
   resizeBilinear: ResizeOptions;
   svdf: SvdfOptions;
   unidirectionalSequenceLstm: UnidirectionalSequenceLstmOptions;
+  sub: AddOptions;
+  maximum: NoOptions;
+  minimum: NoOptions;
+  squaredDifference: NoOptions;
+  gather: GatherOptions;
+  shape: ShapeOptions;
+  pack: PackOptions;
+  unpack: UnpackOptions;
+  fill: NoOptions;
+  expandDims: NoOptions;
+  squeeze: SqueezeOptions;
+  spaceToDepth: BlockSizeOptions;
+  depthToSpace: BlockSizeOptions;
+  spaceToBatchNd: NoOptions;
+  batchToSpaceNd: NoOptions;
 }
 export type BuiltinKind = keyof OpOptionsMap;
 

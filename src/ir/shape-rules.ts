@@ -470,7 +470,151 @@ export const OP_RULES: { readonly [K in BuiltinKind]: OpRule<K> } = {
   }),
   resizeNearestNeighbor: rule([2, 2], checkResize),
   resizeBilinear: rule([2, 2], checkResize),
+  sub: rule([2, 2], checkBroadcast),
+  maximum: rule([2, 2], checkBroadcast),
+  minimum: rule([2, 2], checkBroadcast),
+  squaredDifference: rule([2, 2], checkBroadcast),
+  gather: rule([2, 2], (c) => {
+    const [x, idx] = [c.inputs[0]!, c.inputs[1]!];
+    sameDtype(c, c.outputs[0]!, -1, x, 'output');
+    dtypeIn(c, idx, 1, INDEX_DTYPES, 'indices');
+    const axis = normalizeAxis(c, c.options.axis, x.shape.length);
+    const b = c.options.batchDims < 0 ? c.options.batchDims + idx.shape.length : c.options.batchDims;
+    if (axis === null) return;
+    if (!(b >= 0 && b <= idx.shape.length && b <= axis)) {
+      c.report('E_MODEL_INVALID', `batch_dims ${c.options.batchDims} out of range for indices rank ${idx.shape.length} and axis ${axis}`);
+      return;
+    }
+    outputShape(c, 0, [...x.shape.slice(0, axis), ...idx.shape.slice(b), ...x.shape.slice(axis + 1)]);
+  }),
+  shape: rule([1, 1], (c) => {
+    dtypeIn(c, c.outputs[0]!, -1, INDEX_DTYPES, 'output');
+    outputShape(c, 0, [c.inputs[0]!.shape.length]);
+  }),
+  pack: rule([1, Number.MAX_SAFE_INTEGER], (c) => {
+    const x0 = c.inputs[0]!;
+    sameDtype(c, c.outputs[0]!, -1, x0, 'output');
+    if (c.options.valuesCount !== c.inputs.length) c.report('E_MODEL_INVALID', `values_count ${c.options.valuesCount} differs from the ${c.inputs.length} inputs`);
+    let consistent = true;
+    c.inputs.forEach((x, i) => {
+      if (x === null || i === 0) return;
+      sameDtype(c, x, i, x0, `input ${i}`);
+      if (!sameShape(x.shape, x0.shape)) {
+        c.report('E_MODEL_SHAPE', `input ${i} shape ${formatShape(x.shape)} differs from input 0 ${formatShape(x0.shape)}`, i);
+        consistent = false;
+      }
+    });
+    const axis = normalizeAxis(c, c.options.axis, x0.shape.length + 1);
+    if (axis !== null && consistent) outputShape(c, 0, [...x0.shape.slice(0, axis), c.inputs.length, ...x0.shape.slice(axis)]);
+  }),
+  unpack: rule([1, 1], (c) => {
+    const x = c.inputs[0]!;
+    const axis = normalizeAxis(c, c.options.axis, x.shape.length);
+    if (axis === null) return;
+    if (c.options.num !== x.shape[axis]) c.report('E_MODEL_SHAPE', `num ${c.options.num} differs from dim ${x.shape[axis]} of axis ${axis}`, 0);
+    c.outputs.forEach((y, k) => {
+      sameDtype(c, y, -1 - k, x, `output ${k}`);
+      outputShape(c, k, x.shape.filter((_, i) => i !== axis));
+    });
+  }, [], (o) => o.num),
+  fill: rule([2, 2], (c) => {
+    const [dims, value] = [c.inputs[0]!, c.inputs[1]!];
+    dtypeIn(c, dims, 0, INDEX_DTYPES, 'dims');
+    if (dims.shape.length !== 1) c.report('E_MODEL_SHAPE', `dims must be 1-D, has shape ${formatShape(dims.shape)}`, 0);
+    if (value.shape.length !== 0) c.report('E_MODEL_SHAPE', `value must be a scalar, has shape ${formatShape(value.shape)}`, 1);
+    sameDtype(c, c.outputs[0]!, -1, value, 'output');
+    const v = constInts(dims);
+    if (v !== null) outputShape(c, 0, v);
+  }),
+  expandDims: rule([2, 2], (c) => {
+    const [x, a] = [c.inputs[0]!, c.inputs[1]!];
+    sameDtype(c, c.outputs[0]!, -1, x, 'output');
+    dtypeIn(c, a, 1, ['int32'], 'axis');
+    const v = constInts(a);
+    if (v === null || v.length !== 1) return;
+    const axis = normalizeAxis(c, v[0] ?? 0, x.shape.length + 1, 1);
+    if (axis !== null) outputShape(c, 0, [...x.shape.slice(0, axis), 1, ...x.shape.slice(axis)]);
+  }),
+  squeeze: rule([1, 1], (c) => {
+    const x = c.inputs[0]!;
+    sameDtype(c, c.outputs[0]!, -1, x, 'output');
+    const r = x.shape.length;
+    const dims = new Set<number>();
+    for (const d of c.options.squeezeDims) {
+      const a = normalizeAxis(c, d, r);
+      if (a === null) return;
+      if (x.shape[a] !== 1) {
+        c.report('E_MODEL_SHAPE', `squeeze dim ${d} has size ${x.shape[a]}, not 1`, 0);
+        return;
+      }
+      dims.add(a);
+    }
+    outputShape(c, 0, x.shape.filter((d, i) => (dims.size === 0 ? d !== 1 : !dims.has(i))));
+  }),
+  spaceToDepth: rule([1, 1], (c) => checkBlockSize(c, false)),
+  depthToSpace: rule([1, 1], (c) => checkBlockSize(c, true)),
+  spaceToBatchNd: rule([3, 3], (c) => checkSpaceBatch(c, false)),
+  batchToSpaceNd: rule([3, 3], (c) => checkSpaceBatch(c, true)),
 };
+
+function checkBlockSize(c: OpRuleContext<'spaceToDepth' | 'depthToSpace'>, toSpace: boolean): void {
+  const x = c.inputs[0]!;
+  sameDtype(c, c.outputs[0]!, -1, x, 'output');
+  const b = c.options.blockSize;
+  if (!(rank(c, x, 0, 4, 'input') && positive(c, { blockSize: b }))) return;
+  const [n = 0, h = 0, w = 0, ch = 0] = x.shape;
+  if (toSpace) {
+    if (ch % (b * b) !== 0) c.report('E_MODEL_SHAPE', `input depth ${ch} is not a multiple of block_size^2 = ${b * b}`, 0);
+    else outputShape(c, 0, [n, h * b, w * b, ch / (b * b)]);
+  } else if (h % b !== 0 || w % b !== 0) {
+    c.report('E_MODEL_SHAPE', `input height ${h} and width ${w} must be multiples of block_size ${b}`, 0);
+  } else {
+    outputShape(c, 0, [n, h / b, w / b, ch * b * b]);
+  }
+}
+
+/** SPACE_TO_BATCH_ND (paddings) and BATCH_TO_SPACE_ND (crops): 3-D or 4-D input, 1 or 2 spatial dims. */
+function checkSpaceBatch(c: OpRuleContext<'spaceToBatchNd' | 'batchToSpaceNd'>, toSpace: boolean): void {
+  const [x, bs, pc] = [c.inputs[0]!, c.inputs[1]!, c.inputs[2]!];
+  sameDtype(c, c.outputs[0]!, -1, x, 'output');
+  dtypeIn(c, bs, 1, ['int32'], 'block_shape');
+  dtypeIn(c, pc, 2, ['int32'], toSpace ? 'crops' : 'paddings');
+  const r = x.shape.length;
+  if (r !== 3 && r !== 4) {
+    c.report('E_MODEL_SHAPE', `input must have rank 3 or 4, has shape ${formatShape(x.shape)}`, 0);
+    return;
+  }
+  const block = constInts(bs);
+  const pads = constInts(pc);
+  if (block === null || pads === null) return;
+  const spatial = r - 2;
+  if (block.length !== spatial || pads.length !== 2 * spatial || block.some((b) => b < 1) || pads.some((p) => p < 0)) {
+    c.report('E_MODEL_INVALID', `block_shape ${formatShape(block)} / ${toSpace ? 'crops' : 'paddings'} ${formatShape(pads)} do not fit ${spatial} spatial dims`, 1);
+    return;
+  }
+  const bprod = block.reduce((a, b) => a * b, 1);
+  const out = [...x.shape];
+  if (toSpace) {
+    if ((x.shape[0] ?? 0) % bprod !== 0) {
+      c.report('E_MODEL_SHAPE', `batch ${x.shape[0]} is not a multiple of the block size product ${bprod}`, 0);
+      return;
+    }
+    out[0] = (x.shape[0] ?? 0) / bprod;
+    block.forEach((b, k) => (out[k + 1] = (x.shape[k + 1] ?? 0) * b - (pads[2 * k] ?? 0) - (pads[2 * k + 1] ?? 0)));
+  } else {
+    out[0] = (x.shape[0] ?? 0) * bprod;
+    for (let k = 0; k < spatial; k++) {
+      const padded = (x.shape[k + 1] ?? 0) + (pads[2 * k] ?? 0) + (pads[2 * k + 1] ?? 0);
+      const b = block[k] ?? 1;
+      if (padded % b !== 0) {
+        c.report('E_MODEL_SHAPE', `padded spatial dim ${padded} is not a multiple of block size ${b}`, 0);
+        return;
+      }
+      out[k + 1] = padded / b;
+    }
+  }
+  outputShape(c, 0, out);
+}
 
 /** RESIZE_*: a 4-D input and a 1-D int32 size [h, w] (resize_*.cc Prepare); output [n, h, w, c]. */
 function checkResize(c: OpRuleContext<'resizeNearestNeighbor' | 'resizeBilinear'>): void {
@@ -488,7 +632,7 @@ function checkResize(c: OpRuleContext<'resizeNearestNeighbor' | 'resizeBilinear'
   else outputShape(c, 0, [x.shape[0] ?? 0, v[0] ?? 0, v[1] ?? 0, x.shape[3] ?? 0]);
 }
 
-function checkBroadcast(c: OpRuleContext<'add' | 'mul'>): void {
+function checkBroadcast(c: OpRuleContext<'add' | 'mul' | 'sub' | 'maximum' | 'minimum' | 'squaredDifference'>): void {
   const [a, b] = [c.inputs[0]!, c.inputs[1]!];
   sameDtype(c, b, 1, a, 'input 1');
   sameDtype(c, c.outputs[0]!, -1, a, 'output');

@@ -2,7 +2,7 @@
 // inner-product ops multiply-accumulate: conv2d out*kh*kw*cin, depthwiseConv2d out*kh*kw,
 // transposeConv in*kh*kw*cout (TFLM scatters every input element), fullyConnected out*in.
 // Accumulating ops count one per tap: averagePool2d out*fh*fw, mean one per input element;
-// add and mul one per output element. Data movement, compares and lookups count 0.
+// add, sub, mul and squaredDifference one per output element. Data movement, compares and lookups count 0.
 import { ModelError, assertNever, elementCount } from '../ir/index.ts';
 import type { Graph, Op, Tensor } from '../ir/index.ts';
 
@@ -66,6 +66,8 @@ export function countMacs(op: Op, graph: Graph): number {
       return elementCount(mustTensor(graph, op, 'input', 0).shape);
     case 'add':
     case 'mul':
+    case 'sub':
+    case 'squaredDifference':
       return outElems();
     case 'svdf': {
       // Feature matmul (filters x input) plus time dot products (filters x memory), per batch.
@@ -101,6 +103,19 @@ export function countMacs(op: Op, graph: Graph): number {
     case 'prelu':
     case 'resizeNearestNeighbor':
     case 'resizeBilinear':
+    case 'maximum':
+    case 'minimum':
+    case 'gather':
+    case 'shape':
+    case 'pack':
+    case 'unpack':
+    case 'fill':
+    case 'expandDims':
+    case 'squeeze':
+    case 'spaceToDepth':
+    case 'depthToSpace':
+    case 'spaceToBatchNd':
+    case 'batchToSpaceNd':
     case 'spill':
     case 'fetching':
     case 'custom':

@@ -37,6 +37,16 @@ import { resizeNearestNeighborSpec } from './specs/resize-nearest-neighbor.ts';
 import { resizeBilinearSpec } from './specs/resize-bilinear.ts';
 import { svdfSpec } from './specs/svdf.ts';
 import { unidirectionalSequenceLstmSpec } from './specs/unidirectional-sequence-lstm.ts';
+import { subSpec } from './specs/sub.ts';
+import { maximumSpec, minimumSpec } from './specs/maximum-minimum.ts';
+import { squaredDifferenceSpec } from './specs/squared-difference.ts';
+import { gatherSpec } from './specs/gather.ts';
+import { shapeSpec } from './specs/shape.ts';
+import { packSpec, unpackSpec } from './specs/pack.ts';
+import { fillSpec } from './specs/fill.ts';
+import { expandDimsSpec, squeezeSpec } from './specs/expand-dims.ts';
+import { depthToSpaceSpec, spaceToDepthSpec } from './specs/space-to-depth.ts';
+import { batchToSpaceNdSpec, spaceToBatchNdSpec } from './specs/space-to-batch.ts';
 
 export type KernelRegistry = { readonly [K in BuiltinKind]?: KernelSpec<K> };
 
@@ -78,6 +88,21 @@ export const KERNELS: KernelRegistry = {
   resizeBilinear: resizeBilinearSpec,
   svdf: svdfSpec,
   unidirectionalSequenceLstm: unidirectionalSequenceLstmSpec,
+  sub: subSpec,
+  maximum: maximumSpec,
+  minimum: minimumSpec,
+  squaredDifference: squaredDifferenceSpec,
+  gather: gatherSpec,
+  shape: shapeSpec,
+  pack: packSpec,
+  unpack: unpackSpec,
+  fill: fillSpec,
+  expandDims: expandDimsSpec,
+  squeeze: squeezeSpec,
+  spaceToDepth: spaceToDepthSpec,
+  depthToSpace: depthToSpaceSpec,
+  spaceToBatchNd: spaceToBatchNdSpec,
+  batchToSpaceNd: batchToSpaceNdSpec,
 };
 
 export function kernelSpecOf<K extends BuiltinKind>(kind: K): KernelSpec<K> | undefined {

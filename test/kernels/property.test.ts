@@ -1,7 +1,9 @@
 // Seeded random single-op property cases across every op kind in the kernel registry (random
 // shapes, strides, dilations, paddings, activations, depth multipliers, broadcasts, axes, masks,
 // per-tensor/per-channel quantization): fast executor == traced executor == gcc build of the
-// emitted C, byte for byte, and the address-only walk emits exactly the traced events.
+// emitted C, byte for byte, and the address-only walk emits exactly the traced events. Also the
+// data-movement kinds (gather, shape, pack, unpack, fill, expandDims, squeeze, space/depth/batch)
+// and sub, maximum, minimum, squaredDifference.
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
 import type { Activation, BuiltinKind, DType, Graph, OpOptionsMap, Padding, Tensor } from '../../src/ir/index.ts';
@@ -131,6 +133,13 @@ const sameShapeUnary = (kind: 'relu' | 'relu6' | 'leakyRelu' | 'logistic'): Gen 
   return setup(r, kind, opts as OpOptionsMap[typeof kind], [i8(r, shape)], [i8(r, shape, outQ)]);
 };
 
+const maxMin = (r: Rng, kind: 'maximum' | 'minimum'): ConformanceSetup | null => {
+  const out = shapeOf(r, int(r, 1, 5));
+  const [a, b] = r() < 0.5 ? [out, broadcastFrom(r, out)] : [broadcastFrom(r, out), out];
+  const qq = q(r);
+  return setup(r, kind, {}, [i8(r, a, qq), i8(r, b, qq)], [i8(r, out, qq)]);
+};
+
 const GENERATORS: { readonly [K in BuiltinKind]?: Gen } = {
   ...mathGenerators({ setup, int, q, shapeOf }),
   conv2d: (r) => convLike(r, false),
@@ -253,6 +262,110 @@ const GENERATORS: { readonly [K in BuiltinKind]?: Gen } = {
     const perm = Array.from({ length: rank }, (_, i) => i).sort(() => r() - 0.5);
     const qq = q(r);
     return setup(r, 'transpose', {}, [i8(r, shape, qq), ints([rank], perm)], [i8(r, perm.map((p) => shape[p] ?? 1), qq)]);
+  },
+  sub: (r) => {
+    const out = shapeOf(r, int(r, 1, 4));
+    const [a, b] = r() < 0.5 ? [out, broadcastFrom(r, out)] : [broadcastFrom(r, out), out];
+    return setup(r, 'sub', { activation: pick(r, ACTS), potScaleInt16: false }, [i8(r, a), i8(r, b)], [i8(r, out, q(r, 0.05, 0.2))]);
+  },
+  squaredDifference: (r) => {
+    const out = shapeOf(r, int(r, 1, 4));
+    const [a, b] = r() < 0.5 ? [out, broadcastFrom(r, out)] : [broadcastFrom(r, out), out];
+    return setup(r, 'squaredDifference', {}, [i8(r, a, q(r, 0.01, 0.05)), i8(r, b, q(r, 0.01, 0.05))], [i8(r, out, q(r, 0.001, 0.05))]);
+  },
+  maximum: (r) => maxMin(r, 'maximum'),
+  minimum: (r) => maxMin(r, 'minimum'),
+  gather: (r) => {
+    const rank = int(r, 1, 4);
+    const shape = shapeOf(r, rank);
+    const axis = int(r, 0, rank - 1);
+    const idx = shapeOf(r, int(r, 1, 2), 3).map(() => 0);
+    const indices = Array.from({ length: idx.length === 1 ? int(r, 1, 5) : 4 }, () => int(r, 0, (shape[axis] ?? 1) - 1));
+    const idxShape = idx.length === 1 ? [indices.length] : [2, 2];
+    const qq = q(r);
+    return setup(r, 'gather', { axis: r() < 0.3 ? axis - rank : axis, batchDims: 0 }, [i8(r, shape, qq), ints(idxShape, indices)],
+      [i8(r, [...shape.slice(0, axis), ...idxShape, ...shape.slice(axis + 1)], qq)]);
+  },
+  shape: (r) => {
+    // Rank >= 1: a rank-0 input gives an empty output, which the C harness prints as no line.
+    const shape = shapeOf(r, int(r, 1, 5));
+    return setup(r, 'shape', { outType: 'int32' }, [i8(r, shape)], [{ dtype: 'int32', shape: [shape.length] }]);
+  },
+  pack: (r) => {
+    const shape = shapeOf(r, int(r, 0, 3));
+    const n = int(r, 1, 4);
+    const axis = int(r, 0, shape.length);
+    const qq = q(r);
+    return setup(r, 'pack', { valuesCount: n, axis: r() < 0.3 ? axis - shape.length - 1 : axis }, Array.from({ length: n }, () => i8(r, shape, qq)),
+      [i8(r, [...shape.slice(0, axis), n, ...shape.slice(axis)], qq)]);
+  },
+  unpack: (r) => {
+    const shape = shapeOf(r, int(r, 1, 4));
+    const axis = int(r, 0, shape.length - 1);
+    const qq = q(r);
+    return setup(r, 'unpack', { num: shape[axis] ?? 1, axis: r() < 0.3 ? axis - shape.length : axis }, [i8(r, shape, qq)],
+      Array.from({ length: shape[axis] ?? 1 }, () => i8(r, shape.filter((_, k) => k !== axis), qq)));
+  },
+  fill: (r) => {
+    const shape = shapeOf(r, int(r, 1, 4));
+    const qq = q(r);
+    const int32 = r() < 0.3;
+    const value: T = int32 ? { dtype: 'int32', shape: [] } : i8(r, [], qq);
+    return setup(r, 'fill', {}, [ints([shape.length], shape), value], [int32 ? { dtype: 'int32', shape } : i8(r, shape, qq)]);
+  },
+  expandDims: (r) => {
+    const shape = shapeOf(r, int(r, 0, 4));
+    const axis = int(r, 0, shape.length);
+    const qq = q(r);
+    return setup(r, 'expandDims', {}, [i8(r, shape, qq), ints([1], [r() < 0.3 ? axis - shape.length - 1 : axis])], [i8(r, [...shape.slice(0, axis), 1, ...shape.slice(axis)], qq)]);
+  },
+  squeeze: (r) => {
+    const shape = shapeOf(r, int(r, 1, 5), 3).map((d) => (r() < 0.4 ? 1 : d));
+    const ones = shape.flatMap((d, k) => (d === 1 ? [k] : []));
+    const dims = r() < 0.4 ? [] : ones.filter(() => r() < 0.6);
+    const out = shape.filter((d, k) => (dims.length === 0 ? d !== 1 : !dims.includes(k)));
+    const qq = q(r);
+    return setup(r, 'squeeze', { squeezeDims: dims.map((d) => (r() < 0.3 ? d - shape.length : d)) }, [i8(r, shape, qq)], [i8(r, out, qq)]);
+  },
+  spaceToDepth: (r) => {
+    const b = int(r, 1, 3);
+    const [n, h, w, c] = [int(r, 1, 2), b * int(r, 1, 3), b * int(r, 1, 3), int(r, 1, 4)];
+    const qq = q(r);
+    return setup(r, 'spaceToDepth', { blockSize: b }, [i8(r, [n, h, w, c], qq)], [i8(r, [n, h / b, w / b, c * b * b], qq)]);
+  },
+  depthToSpace: (r) => {
+    const b = int(r, 1, 3);
+    const [n, h, w, c] = [int(r, 1, 2), int(r, 1, 3), int(r, 1, 3), b * b * int(r, 1, 3)];
+    const qq = q(r);
+    return setup(r, 'depthToSpace', { blockSize: b }, [i8(r, [n, h, w, c], qq)], [i8(r, [n, h * b, w * b, c / (b * b)], qq)]);
+  },
+  spaceToBatchNd: (r) => {
+    const four = r() < 0.7;
+    const [bh, bw] = [int(r, 1, 3), four ? int(r, 1, 3) : 1];
+    const [pt, pl] = [int(r, 0, 2), four ? int(r, 0, 2) : 0];
+    const [h, w] = [bh * int(r, 1, 3), four ? bw * int(r, 1, 3) : 1];
+    const [pb, pr] = [bh - ((h + pt) % bh || bh), four ? bw - ((w + pl) % bw || bw) : 0];
+    const [n, c] = [int(r, 1, 2), int(r, 1, 3)];
+    const qq = q(r);
+    const out = [n * bh * bw, (h + pt + pb) / bh, (w + pl + pr) / bw, c];
+    const shape4 = [n, h, w, c];
+    const drop = (s: number[]): number[] => (four ? s : [s[0] ?? 1, s[1] ?? 1, s[3] ?? 1]);
+    return setup(r, 'spaceToBatchNd', {}, [i8(r, drop(shape4), qq), ints([four ? 2 : 1], four ? [bh, bw] : [bh]), ints([four ? 2 : 1, 2], four ? [pt, pb, pl, pr] : [pt, pb])],
+      [i8(r, drop(out), qq)]);
+  },
+  batchToSpaceNd: (r) => {
+    const four = r() < 0.7;
+    const [bh, bw] = [int(r, 1, 3), four ? int(r, 1, 3) : 1];
+    const [h, w] = [int(r, 1, 3), four ? int(r, 1, 3) : 1];
+    const [ct, cb] = [int(r, 0, Math.min(1, h * bh - 1)), 0];
+    const [cl, cr] = four ? [0, int(r, 0, Math.min(1, w * bw - 1))] : [0, 0];
+    const [n, c] = [int(r, 1, 2), int(r, 1, 3)];
+    const qq = q(r);
+    const shape4 = [n * bh * bw, h, w, c];
+    const out = [n, h * bh - ct - cb, w * bw - cl - cr, c];
+    const drop = (s: number[]): number[] => (four ? s : [s[0] ?? 1, s[1] ?? 1, s[3] ?? 1]);
+    return setup(r, 'batchToSpaceNd', {}, [i8(r, drop(shape4), qq), ints([four ? 2 : 1], four ? [bh, bw] : [bh]), ints([four ? 2 : 1, 2], four ? [ct, cb, cl, cr] : [ct, cb])],
+      [i8(r, drop(out), qq)]);
   },
   concatenation: (r) => {
     const rank = int(r, 1, 4);

@@ -4,7 +4,7 @@
 import type { Builder, Offset } from 'flatbuffers';
 import { ModelError } from '../errors.ts';
 import type { Activation, BuiltinKind, Conv2dOptions, OpOptionsMap } from '../graph.ts';
-import { activationFromCode, activationToCode, paddingFromCode, paddingToCode, weightsFormatFromCode, weightsFormatToCode } from './enums.ts';
+import { activationFromCode, activationToCode, dtypeFromTensorType, paddingFromCode, tensorTypeFromDtype, paddingToCode, weightsFormatFromCode, weightsFormatToCode } from './enums.ts';
 import * as S from './schema-generated.ts';
 import { decodeMergeOptions, encodeMergeOptions, MERGE_CUSTOM_CODE } from './merge-options.ts';
 import { decodeFetchingConv2dOptions, decodeFetchingOptions, decodeSpillOptions, encodeFetchingConv2dOptions, encodeFetchingOptions, encodeSpillOptions, TINYSEG_CUSTOM_CODES } from '../custom-ops.ts';
@@ -307,6 +307,96 @@ export const BUILTIN_TABLE: BuiltinTable = {
         b, activationToCode(o.activation), o.cellClip, o.projClip, o.timeMajor, o.asymmetricQuantizeInputs, o.diagonalRecurrentTensors,
       ),
   ),
+  sub: withOptions(
+    'sub',
+    Code.SUB,
+    2,
+    OptionsType.SubOptions,
+    S.SubOptions,
+    (t) => ({ activation: fusedActivation(t), potScaleInt16: t?.potScaleInt16() ?? true }),
+    (b, o) => S.SubOptions.createSubOptions(b, activationToCode(o.activation), o.potScaleInt16),
+  ),
+  maximum: simple('maximum', Code.MAXIMUM, 2, noOptions, OptionsType.MaximumMinimumOptions),
+  minimum: simple('minimum', Code.MINIMUM, 2, noOptions, OptionsType.MaximumMinimumOptions),
+  squaredDifference: simple('squaredDifference', Code.SQUARED_DIFFERENCE, 2, noOptions, OptionsType.SquaredDifferenceOptions),
+  gather: withOptions(
+    'gather',
+    Code.GATHER,
+    2,
+    OptionsType.GatherOptions,
+    S.GatherOptions,
+    (t) => ({ axis: t?.axis() ?? 0, batchDims: t?.batchDims() ?? 0 }),
+    (b, o) => S.GatherOptions.createGatherOptions(b, o.axis, o.batchDims),
+  ),
+  shape: withOptions(
+    'shape',
+    Code.SHAPE,
+    1,
+    OptionsType.ShapeOptions,
+    S.ShapeOptions,
+    (t) => {
+      const code = t?.outType() ?? S.TensorType.INT32;
+      const outType = dtypeFromTensorType(code);
+      if (outType === null) throw invalid(`unknown SHAPE out_type ${code}`);
+      return { outType };
+    },
+    (b, o) => S.ShapeOptions.createShapeOptions(b, tensorTypeFromDtype(o.outType)),
+  ),
+  pack: withOptions(
+    'pack',
+    Code.PACK,
+    2,
+    OptionsType.PackOptions,
+    S.PackOptions,
+    (t) => ({ valuesCount: t?.valuesCount() ?? 0, axis: t?.axis() ?? 0 }),
+    (b, o) => S.PackOptions.createPackOptions(b, o.valuesCount, o.axis),
+  ),
+  unpack: withOptions(
+    'unpack',
+    Code.UNPACK,
+    2,
+    OptionsType.UnpackOptions,
+    S.UnpackOptions,
+    (t) => ({ num: t?.num() ?? 0, axis: t?.axis() ?? 0 }),
+    (b, o) => S.UnpackOptions.createUnpackOptions(b, o.num, o.axis),
+  ),
+  fill: simple('fill', Code.FILL, 3, noOptions, OptionsType.FillOptions),
+  expandDims: simple('expandDims', Code.EXPAND_DIMS, 1, noOptions, OptionsType.ExpandDimsOptions),
+  squeeze: withOptions(
+    'squeeze',
+    Code.SQUEEZE,
+    1,
+    OptionsType.SqueezeOptions,
+    S.SqueezeOptions,
+    (t, charge) => {
+      const n = t?.squeezeDimsLength() ?? 0;
+      charge(n);
+      const squeezeDims: number[] = [];
+      for (let i = 0; i < n; i++) squeezeDims.push(t?.squeezeDims(i) ?? 0);
+      return { squeezeDims };
+    },
+    (b, o) => S.SqueezeOptions.createSqueezeOptions(b, S.SqueezeOptions.createSqueezeDimsVector(b, [...o.squeezeDims])),
+  ),
+  spaceToDepth: withOptions(
+    'spaceToDepth',
+    Code.SPACE_TO_DEPTH,
+    2,
+    OptionsType.SpaceToDepthOptions,
+    S.SpaceToDepthOptions,
+    (t) => ({ blockSize: t?.blockSize() ?? 0 }),
+    (b, o) => S.SpaceToDepthOptions.createSpaceToDepthOptions(b, o.blockSize),
+  ),
+  depthToSpace: withOptions(
+    'depthToSpace',
+    Code.DEPTH_TO_SPACE,
+    2,
+    OptionsType.DepthToSpaceOptions,
+    S.DepthToSpaceOptions,
+    (t) => ({ blockSize: t?.blockSize() ?? 0 }),
+    (b, o) => S.DepthToSpaceOptions.createDepthToSpaceOptions(b, o.blockSize),
+  ),
+  spaceToBatchNd: simple('spaceToBatchNd', Code.SPACE_TO_BATCH_ND, 2, noOptions, OptionsType.SpaceToBatchNDOptions),
+  batchToSpaceNd: simple('batchToSpaceNd', Code.BATCH_TO_SPACE_ND, 2, noOptions, OptionsType.BatchToSpaceNDOptions),
 };
 
 const KIND_BY_CODE: ReadonlyMap<number, BuiltinKind> = new Map(

@@ -11,7 +11,7 @@ import { activationRange } from '../quant.ts';
 import type { Constraint, OpContext, Prepared } from '../spec.ts';
 import { constraint, isInt8Quantized, scaleOf, zeroPointOf } from './common.ts';
 
-type BinaryCtx = OpContext<'add'> | OpContext<'mul'>;
+type BinaryCtx = OpContext<'add'> | OpContext<'mul'> | OpContext<'sub'>;
 
 /** TFLM's broadcast kernels extend every shape to 6-D. */
 export const MAX_BROADCAST_RANK = 6;
@@ -42,10 +42,10 @@ export function sameExtendedShape(a: readonly number[], b: readonly number[]): b
 }
 
 /** True when input shapes broadcast to exactly the output shape, within TFLM's 6-D limit. */
-export function broadcastsTo(in1: Tensor | null, in2: Tensor | null, out: Tensor): boolean {
+export function broadcastsTo(in1: Tensor | null, in2: Tensor | null, out: Tensor, maxRank = MAX_BROADCAST_RANK): boolean {
   if (in1 === null || in2 === null) return false;
   const b = broadcastShapes(in1.shape, in2.shape);
-  if (b === null || b.length > MAX_BROADCAST_RANK) return false;
+  if (b === null || b.length > maxRank) return false;
   const r = Math.max(b.length, out.shape.length);
   const x = extendShape(b, r);
   const y = extendShape(out.shape, r);
@@ -84,9 +84,9 @@ export function binaryTypesConstraint<K extends BuiltinKind>(kind: K): Constrain
 }
 
 /** `<kind>.broadcast`: the input shapes broadcast to the output shape. */
-export function broadcastConstraint<K extends BuiltinKind>(kind: K): Constraint<K> {
-  return constraint(`${kind}.broadcast`, 'input shapes must broadcast (numpy rules, rank <= 6) to the output shape', (c: OpContext<K>) =>
-    broadcastsTo(c.input(0), c.input(1), c.output(0)));
+export function broadcastConstraint<K extends BuiltinKind>(kind: K, maxRank = MAX_BROADCAST_RANK): Constraint<K> {
+  return constraint(`${kind}.broadcast`, `input shapes must broadcast (numpy rules, rank <= ${maxRank}) to the output shape`, (c: OpContext<K>) =>
+    broadcastsTo(c.input(0), c.input(1), c.output(0), maxRank));
 }
 
 export interface BinaryQuant {
@@ -105,7 +105,7 @@ export function binaryQuant(c: BinaryCtx): BinaryQuant {
 }
 
 /** Broadcast flags, the loop scalars then the op's `scalars`, and the input1 / input2 / output bindings. */
-export function binaryPrepared(c: BinaryCtx, scalars: Readonly<Record<string, number>>): Prepared {
+export function binaryPrepared(c: Pick<OpContext, 'input' | 'output'>, scalars: Readonly<Record<string, number>>): Prepared {
   const bc = broadcastParams(c.input(0)!, c.input(1)!, c.output(0));
   return {
     flags: bc.flags,

@@ -53,7 +53,7 @@ function fail(op: Op, what: string): never {
 /** Position in op.inputs of the activation the op streams through. */
 export function primaryInputPosition(op: Op): number {
   if (op.kind === 'transposeConv') return 2;
-  if (op.kind === 'split') return 1;
+  if (op.kind === 'split' || op.kind === 'fill') return 1;
   return 0;
 }
 
@@ -237,6 +237,67 @@ function resizeNest(op: Op, graph: Graph, p: Pair, rowsOf: (inSize: number, outS
   };
 }
 
+/**
+ * GATHER with constant indices: step (bo, k, j) writes (bo * K + k) * inner + j after reading
+ * (bo * axis + coords[k]) * inner + j >= (bo * axis + min coords) * inner + j. Non-constant
+ * indices: the universal gather bound.
+ */
+function gatherNest(graph: Graph, op: Op & { kind: 'gather' }, p: Pair): AffineNest {
+  const n = elementCount(p.output.shape);
+  const coords = constInts(graph, op.inputs[1]);
+  const x = p.input.shape;
+  const r = x.length;
+  const axis = op.options.axis < 0 ? op.options.axis + r : op.options.axis;
+  if (!coords || coords.length === 0 || axis < 0 || axis >= r) return unknownGather(n);
+  const inner = product(x.slice(axis + 1));
+  const axisSize = x[axis] ?? 0;
+  const outerAll = product(x.slice(0, axis));
+  const k = outerAll > 0 && inner > 0 ? n / (outerAll * inner) : 0;
+  if (!Number.isInteger(k) || k < 1) return unknownGather(n);
+  return { mode: 'gather', extents: [outerAll, k, inner], stepWeights: [k * inner, inner, 1], readWeights: [axisSize * inner, 0, 1], stepOffset: 0, readOffset: Math.min(...coords) * inner };
+}
+
+/**
+ * PACK (input i of N) / UNPACK (output i of N): phase i copies `copy`-element rows, outer index k,
+ * between the stacked tensor at (k * N + i) * copy and the slice at k * copy. With one outer row,
+ * or for the first input of PACK (no earlier writes; later phases read other inputs) and the
+ * last output of UNPACK (no later reads), the copy is a monotone nest like CONCATENATION's and
+ * SPLIT's; otherwise earlier phases write (PACK) or later phases read (UNPACK) across the whole
+ * stacked tensor and the bound is 0.
+ */
+function packNest(op: Op, p: Pair, count: number, axisOption: number, kind: 'pack' | 'unpack'): OverlapShape {
+  const stacked = kind === 'pack' ? p.output.shape : p.input.shape;
+  const i = kind === 'pack' ? p.inputPosition : p.outputPosition;
+  const axis = axisOf(axisOption, stacked.length, op);
+  const copy = product(stacked.slice(axis + 1));
+  const outer = product(stacked.slice(0, axis));
+  const monotone = outer === 1 || (kind === 'pack' ? i === 0 : i === count - 1);
+  if (!monotone) return { kind: 'writesFirst' };
+  if (kind === 'pack') {
+    return { kind: 'nest', nest: { mode: 'gather', extents: [outer, copy], stepWeights: [count * copy, 1], readWeights: [copy, 1], stepOffset: i * copy, readOffset: 0 } };
+  }
+  return { kind: 'nest', nest: { mode: 'stream', extents: [outer, copy], stepWeights: [copy, 1], readWeights: [count * copy, 1], stepOffset: 0, readOffset: i * copy + 1 } };
+}
+
+/**
+ * DEPTH_TO_SPACE walks the output in order; step (b, y, x, z) reads input element
+ * ((b * IH + y / bs) * IW + x / bs) * ID + ((y % bs) * bs + x % bs) * OD + z, which is at least
+ * b * IH * IW * ID + (y - bs + 1) / bs * IW * ID + (x - bs + 1) / bs * ID + z (floor(t / bs) >=
+ * (t - bs + 1) / bs, the block offset >= 0): an affine lower bound with fractional weights.
+ */
+function depthToSpaceNest(p: Pair, bs: number): AffineNest {
+  const [b = 0, oh = 0, ow = 0, od = 0] = p.output.shape;
+  const [, ih = 0, iw = 0, id = 0] = p.input.shape;
+  return {
+    mode: 'gather',
+    extents: [b, oh, ow, od],
+    stepWeights: [oh * ow * od, ow * od, od, 1],
+    readWeights: [ih * iw * id, (iw * id) / bs, id / bs, 1],
+    stepOffset: 0,
+    readOffset: -((bs - 1) / bs) * (iw * id + id),
+  };
+}
+
 /** The loop-nest description of `op` for one (input, output) pair. */
 export function overlapShapeOf(op: Op, graph: Graph, p: Pair): OverlapShape {
   const n = elementCount(p.output.shape);
@@ -337,6 +398,37 @@ export function overlapShapeOf(op: Op, graph: Graph, p: Pair): OverlapShape {
     case 'tanh':
     case 'elu':
       return nest(elementwise(n));
+    case 'sub':
+    case 'squaredDifference':
+    case 'maximum':
+    case 'minimum':
+      return nest(broadcastNest(p));
+    case 'expandDims':
+    case 'squeeze':
+      return nest(elementwise(n));
+    // SHAPE never reads its input's data: any overlap up to the output size is safe.
+    case 'shape':
+      return { kind: 'readsFirst' };
+    // FILL reads its one value element before every write: the universal gather bound.
+    case 'fill':
+    // SPACE_TO_BATCH_ND writes in output order but reads at (ob mod N_in, ob div N_in)-shifted
+    // rows: bounded below only by 0 (the universal gather bound).
+    case 'spaceToBatchNd':
+      return nest(unknownGather(n));
+    case 'gather':
+      return nest(gatherNest(graph, op, p));
+    case 'pack':
+      return packNest(op, p, op.inputs.length, op.options.axis, 'pack');
+    case 'unpack':
+      return packNest(op, p, op.outputs.length, op.options.axis, 'unpack');
+    case 'depthToSpace':
+      return nest(depthToSpaceNest(p, op.options.blockSize));
+    // SPACE_TO_DEPTH and BATCH_TO_SPACE_ND walk the input and scatter their writes (not in output
+    // order): no closed form is derived, the bound is the always-safe "no overlap" (block 1 aside).
+    case 'spaceToDepth':
+      return op.options.blockSize === 1 ? nest(elementwise(n)) : { kind: 'writesFirst' };
+    case 'batchToSpaceNd':
+      return { kind: 'writesFirst' };
     case 'spill':
     case 'fetching':
     case 'fetchingConv2d':

@@ -29,6 +29,10 @@ export interface SingleOpSpec {
   readonly slice?: { readonly begin: readonly number[]; readonly end: readonly number[]; readonly strides: readonly number[] };
   /** resizeNearestNeighbor / resizeBilinear: output [height, width] (default 2x) and flags. */
   readonly resize?: { readonly size: readonly [number, number]; readonly alignCorners?: boolean; readonly halfPixelCenters?: boolean };
+  /** gather: the constant int32 indices along the axis (default: the axis positions reversed). */
+  readonly indices?: readonly number[];
+  /** spaceToDepth / depthToSpace block size; space/batch ops block [h, w] (default 2 / [2, 2]). */
+  readonly block?: number | readonly number[];
   readonly seed?: string;
 }
 
@@ -328,6 +332,89 @@ function build(s: SingleOpSpec, c: Ctx): { op: Op; inputs: number[] } {
         ? { kind: 'resizeBilinear', inputs: [i, size], outputs: [o], options }
         : { kind: 'resizeNearestNeighbor', inputs: [i, size], outputs: [o], options };
       return { op, inputs: [i] };
+    }
+    case 'sub':
+    case 'squaredDifference':
+    case 'maximum':
+    case 'minimum': {
+      const i = x();
+      const same = s.kind === 'maximum' || s.kind === 'minimum';
+      const j = act(c, 'input2', Array.isArray(s.second) ? s.second : s.input, same ? IN_Q : q(0.04, 2));
+      const o = act(c, 'output', s.input, same ? IN_Q : q(s.kind === 'sub' ? 0.1 : 0.02, -1));
+      const op: Op = s.kind === 'sub'
+        ? { kind: 'sub', inputs: [i, j], outputs: [o], options: { activation: 'none', potScaleInt16: false } }
+        : { kind: s.kind, inputs: [i, j], outputs: [o], options: {} };
+      return { op, inputs: [i, j] };
+    }
+    case 'gather': {
+      const axis = norm(s.axis ?? 0, rank);
+      const dim = s.input[axis] ?? 1;
+      const indices = s.indices ?? Array.from({ length: dim }, (_, k) => dim - 1 - k);
+      if (indices.some((v) => !Number.isInteger(v) || v < 0 || v >= dim)) throw new UsageError(`gather indices must lie in [0, ${dim})`);
+      const i = x();
+      const idx = ints(c, 'indices', indices);
+      const o = act(c, 'output', [...s.input.slice(0, axis), indices.length, ...s.input.slice(axis + 1)]);
+      return { op: { kind: 'gather', inputs: [i, idx], outputs: [o], options: { axis, batchDims: 0 } }, inputs: [i] };
+    }
+    case 'shape': {
+      const i = x();
+      const o = act(c, 'output', [rank], null, 'int32');
+      return { op: { kind: 'shape', inputs: [i], outputs: [o], options: { outType: 'int32' } }, inputs: [i] };
+    }
+    case 'pack': {
+      const count = typeof s.splits === 'number' ? s.splits : 2;
+      const axis = norm(s.axis ?? 0, rank + 1);
+      const ins = Array.from({ length: count }, (_, k) => act(c, `input${k}`, s.input));
+      const o = act(c, 'output', [...s.input.slice(0, axis), count, ...s.input.slice(axis)]);
+      return { op: { kind: 'pack', inputs: ins, outputs: [o], options: { valuesCount: count, axis } }, inputs: ins };
+    }
+    case 'unpack': {
+      const axis = norm(s.axis ?? 0, rank);
+      const count = s.input[axis] ?? 1;
+      const i = x();
+      const outs = Array.from({ length: count }, (_, k) => act(c, `output${k}`, s.input.filter((_, d) => d !== axis)));
+      return { op: { kind: 'unpack', inputs: [i], outputs: outs, options: { num: count, axis } }, inputs: [i] };
+    }
+    case 'fill': {
+      const dims = ints(c, 'dims', s.input);
+      const v = act(c, 'value', []);
+      const o = act(c, 'output', s.input);
+      return { op: { kind: 'fill', inputs: [dims, v], outputs: [o], options: {} }, inputs: [v] };
+    }
+    case 'expandDims': {
+      const axis = norm(s.axis ?? 0, rank + 1);
+      const i = x();
+      const a = ints(c, 'axis', [axis], []);
+      const o = act(c, 'output', [...s.input.slice(0, axis), 1, ...s.input.slice(axis)]);
+      return { op: { kind: 'expandDims', inputs: [i, a], outputs: [o], options: {} }, inputs: [i] };
+    }
+    case 'squeeze': {
+      const i = x();
+      const o = act(c, 'output', s.input.filter((d) => d !== 1));
+      return { op: { kind: 'squeeze', inputs: [i], outputs: [o], options: { squeezeDims: [] } }, inputs: [i] };
+    }
+    case 'spaceToDepth':
+    case 'depthToSpace': {
+      const [n, h, w, ch] = nhwc(s);
+      const b = need(typeof s.block === 'number' ? s.block : 2, '--block');
+      const toSpace = s.kind === 'depthToSpace';
+      if (toSpace ? ch % (b * b) !== 0 : h % b !== 0 || w % b !== 0) throw new UsageError(`block ${b} does not divide the input ${s.input.join('x')}`);
+      const i = x();
+      const o = act(c, 'output', toSpace ? [n, h * b, w * b, ch / (b * b)] : [n, h / b, w / b, ch * b * b]);
+      return { op: { kind: s.kind, inputs: [i], outputs: [o], options: { blockSize: b } }, inputs: [i] };
+    }
+    case 'spaceToBatchNd':
+    case 'batchToSpaceNd': {
+      const [n, h, w, ch] = nhwc(s);
+      const [bh = 2, bw = 2] = Array.isArray(s.block) ? (s.block as readonly number[]) : [2, 2];
+      const [pt = 0, pb = 0, pl = 0, pr = 0] = s.pads ?? [];
+      const toSpace = s.kind === 'batchToSpaceNd';
+      const out = toSpace ? [n / (bh * bw), h * bh - pt - pb, w * bw - pl - pr, ch] : [n * bh * bw, (h + pt + pb) / bh, (w + pl + pr) / bw, ch];
+      if (out.some((d) => !Number.isInteger(d) || d < 1)) throw new UsageError(`block ${bh}x${bw} and pads do not fit the input ${s.input.join('x')}`);
+      const i = x();
+      const ins = [i, ints(c, 'block_shape', [bh, bw]), ints(c, toSpace ? 'crops' : 'paddings', [pt, pb, pl, pr], [2, 2])];
+      const o = act(c, 'output', out);
+      return { op: { kind: s.kind, inputs: ins, outputs: [o], options: {} }, inputs: [i] };
     }
     case 'spill':
     case 'fetching':

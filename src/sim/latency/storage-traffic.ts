@@ -33,6 +33,9 @@ const TRAFFIC_ROLE: Readonly<Record<OpKind, TrafficRole>> = {
   transpose: 'none', custom: 'none',
   hardSwish: 'none', logSoftmax: 'none', tanh: 'none', elu: 'none', prelu: 'none', l2Normalization: 'none',
   resizeNearestNeighbor: 'none', resizeBilinear: 'none', svdf: 'none', unidirectionalSequenceLstm: 'none',
+  sub: 'none', maximum: 'none', minimum: 'none', squaredDifference: 'none', gather: 'none', shape: 'none', pack: 'none',
+  unpack: 'none', fill: 'none', expandDims: 'none', squeeze: 'none', spaceToDepth: 'none', depthToSpace: 'none',
+  spaceToBatchNd: 'none', batchToSpaceNd: 'none',
 };
 
 function invalid(opIndex: number, kind: OpKind, message: string): ModelError {

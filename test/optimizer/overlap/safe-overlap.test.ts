@@ -47,7 +47,11 @@ function randomSpec(kind: BuiltinKind, rng: Rng, seed: string): SingleOpSpec {
     case 'fullyConnected':
       return { ...base, input: [int(rng, 1, 3), int(rng, 1, 12)], outChannels: int(rng, 1, 8) };
     case 'add':
-    case 'mul': {
+    case 'mul':
+    case 'sub':
+    case 'squaredDifference':
+    case 'maximum':
+    case 'minimum': {
       const input = shapeN(rng);
       const second = rng() < 0.3 ? input.map((d) => (rng() < 0.5 ? 1 : d)) : input;
       return { ...base, input, second };
@@ -105,6 +109,43 @@ function randomSpec(kind: BuiltinKind, rng: Rng, seed: string): SingleOpSpec {
       return { ...base, input: [int(rng, 1, 3), int(rng, 1, 12)], outChannels: int(rng, 1, 6), filter: [int(rng, 1, 2), int(rng, 1, 5)] };
     case 'unidirectionalSequenceLstm':
       return { ...base, input: [int(rng, 1, 2), int(rng, 1, 5), int(rng, 1, 6)], outChannels: int(rng, 1, 6) };
+    case 'gather': {
+      const input = shapeN(rng);
+      const axis = int(rng, 0, input.length - 1);
+      return { ...base, input, axis, indices: Array.from({ length: int(rng, 1, 5) }, () => int(rng, 0, (input[axis] as number) - 1)) };
+    }
+    case 'pack': {
+      const input = shapeN(rng);
+      return { ...base, input, axis: int(rng, 0, input.length), splits: int(rng, 1, 3) };
+    }
+    case 'unpack':
+    case 'expandDims': {
+      const input = shapeN(rng);
+      return { ...base, input, axis: int(rng, 0, input.length - (kind === 'unpack' ? 1 : 0)) };
+    }
+    case 'squeeze':
+      return { ...base, input: shapeN(rng).map((d) => (rng() < 0.4 ? 1 : d)) };
+    case 'spaceToDepth':
+    case 'depthToSpace': {
+      const b = int(rng, 1, 3);
+      const input = kind === 'spaceToDepth'
+        ? [int(rng, 1, 2), b * int(rng, 1, 3), b * int(rng, 1, 3), int(rng, 1, 4)]
+        : [int(rng, 1, 2), int(rng, 1, 3), int(rng, 1, 3), b * b * int(rng, 1, 3)];
+      return { ...base, input, block: b };
+    }
+    case 'spaceToBatchNd': {
+      const [bh, bw] = [int(rng, 1, 3), int(rng, 1, 3)];
+      const [pt, pl] = [int(rng, 0, 2), int(rng, 0, 2)];
+      const [h, w] = [bh * int(rng, 1, 3), bw * int(rng, 1, 3)];
+      const pads = [pt, bh - ((h + pt) % bh || bh), pl, bw - ((w + pl) % bw || bw)];
+      return { ...base, input: [int(rng, 1, 2), h, w, int(rng, 1, 3)], block: [bh, bw], pads };
+    }
+    case 'batchToSpaceNd': {
+      const [bh, bw] = [int(rng, 1, 3), int(rng, 1, 3)];
+      const [h, w] = [int(rng, 1, 3), int(rng, 1, 3)];
+      const pads = [int(rng, 0, Math.min(1, h * bh - 1)), 0, 0, int(rng, 0, Math.min(1, w * bw - 1))];
+      return { ...base, input: [int(rng, 1, 2) * bh * bw, h, w, int(rng, 1, 3)], block: [bh, bw], pads };
+    }
     default:
       return { ...base, input: shapeN(rng) };
   }
@@ -156,6 +197,28 @@ describe('safe overlap by three methods', () => {
       }
     });
   }
+
+  it('every input/output pair of pack, unpack, sub and squaredDifference: trace = algorithmic >= analytic, clean at O_s', () => {
+    for (const kind of ['pack', 'unpack', 'sub', 'squaredDifference'] as const) {
+      for (let i = 0; i < 12; i++) {
+        const seed = `${kind}-pairs-${i}`;
+        const spec = randomSpec(kind, seedrandom(seed), seed);
+        const g = buildSingleOpGraph(spec);
+        const op = g.ops[0]!;
+        const inputs = kind === 'unpack' ? [0] : op.inputs.map((_, k) => k);
+        for (const inputPosition of inputs) {
+          for (const outputPosition of op.outputs.map((_, k) => k)) {
+            const o = { inputPosition, outputPosition };
+            const ctx = `seed ${seed} pair ${inputPosition}->${outputPosition} spec ${JSON.stringify(spec)}`;
+            const alg = safeOverlap(g, 0, { ...o, method: 'algorithmic' });
+            expect(safeOverlap(g, 0, { ...o, method: 'trace' }), ctx).toBe(alg);
+            expect(alg, ctx).toBeGreaterThanOrEqual(safeOverlap(g, 0, { ...o, method: 'analytic' }));
+            expect(tracedRun(layoutOp(g, alg, o)).tracer.violations(), ctx).toEqual([]);
+          }
+        }
+      }
+    }
+  });
 
   it('transposeConv scratch-free gather form: 60 random configs', () => {
     for (let i = 0; i < 60; i++) {
