@@ -215,6 +215,14 @@ describe('graph rules', () => {
     expect(issues).toEqual([expect.objectContaining({ code: 'E_MODEL_CYCLE', opIndex: 0, opKind: 'relu', tensorIndex: 1, tensorName: 'a' })]);
   });
 
+  it('accepts a tensor no op produces, as TFLM does (Vela scratch tensors), but not one produced later', () => {
+    const unproduced = [x([4]), tensor('a', 'int8', [4]), tensor('b', 'int8', [4]), tensor('never', 'int8', [4])];
+    const add = { kind: 'add' as const, inputs: [0, 3], outputs: [1], options: { activation: 'none' as const, potScaleInt16: false } };
+    expect(codes(makeModel(unproduced, [add, relu(1, 2)], [0], [2]))).toEqual([]);
+    const later = { ...add, inputs: [0, 2] };
+    expect(codes(makeModel(unproduced, [later, relu(1, 2)], [0], [2]))).toEqual(['E_MODEL_CYCLE']);
+  });
+
   it('reports a tensor produced twice, a written constant, an output never computed, bad indices', () => {
     expect(codes(makeModel(ts(), [relu(0, 1), relu(0, 1)], [0], [1]))).toEqual(['E_MODEL_INVALID']);
     const withConst = [x([4]), tensor('c', 'int8', [4], { data: filled(4) })];

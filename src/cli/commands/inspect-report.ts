@@ -2,7 +2,7 @@
 // every op with shapes and MACs, every tensor. Built once; printed as JSON or as tables.
 import { DTYPE_BYTES, elementCount } from '../../ir/index.ts';
 import type { Graph, Model } from '../../ir/index.ts';
-import { countMacs } from '../../kernels/index.ts';
+import { countMacs, prepareGraph } from '../../kernels/index.ts';
 import { computeModelBufferRequests, lowerBoundBytes, planBuffers } from '../../optimizer/index.ts';
 import type { BufferRequest, Plan, PlannerOptions } from '../../optimizer/index.ts';
 
@@ -82,6 +82,9 @@ function searchFields(plan: Plan): { proven?: boolean; gapBytes?: number } {
 
 export function inspectModel(model: Model, plannerName: string, options: PlannerOptions = {}): Inspection {
   const graph = model.graph;
+  // Every constraint and prepare-time check `run` applies, before planning: inspect never accepts
+  // a model run refuses.
+  prepareGraph(graph);
   const requests = computeModelBufferRequests(model);
   const plan = planBuffers(plannerName, requests, graph, options);
   const ops: OpJson[] = graph.ops.map((op, index) => ({
