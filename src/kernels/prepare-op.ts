@@ -42,9 +42,14 @@ export function prepareOp(graph: Graph, opIndex: number): PreparedOp {
  * share it, so a model one of them accepts the other accepts too.
  */
 export function prepareGraph(graph: Graph): PreparedOp[] {
+  checkGraphConstraints(graph);
+  return graph.ops.map((_, i) => prepareOp(graph, i));
+}
+
+/** Every constraint of every op; one ModelError listing all failures (before planning). */
+export function checkGraphConstraints(graph: Graph): void {
   const issues = graph.ops.flatMap((_, i) => validateOp(graph, i));
   if (issues.length) throw ModelError.fromIssues(issues);
-  return graph.ops.map((_, i) => prepareOp(graph, i));
 }
 
 /**
