@@ -10,6 +10,7 @@ export * from './plan-svg.ts';
 export * from './run-planned.ts';
 export * from './pass.ts';
 export * from './pipeline.ts';
+export * from './pass-output.ts';
 export * from './single-op-graph.ts';
 export * from './safe-overlap-analytic.ts';
 export * from './safe-overlap.ts';
