@@ -29,8 +29,8 @@ describe('a Vela-compiled model', () => {
     expect(unproduced.length).toBeGreaterThan(0);
   });
 
-  it.each(['inspect', 'run'])('%s refuses it only for the ethos-u custom op, exit 2', (cmd) => {
-    const r = runMcusim([cmd, VELA, '--json']);
+  it.each([['inspect'], ['run'], ['optimize', '--passes', 'dmo', '-o', join(tmp, 'vela-opt.tflite')]])('%s refuses it only for the ethos-u custom op, exit 2', (cmd, ...rest) => {
+    const r = runMcusim([cmd, VELA, ...rest, '--json']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
