@@ -3,7 +3,7 @@
 // tables; planModel is the plan part alone.
 import { DTYPE_BYTES, elementCount } from '../ir/index.ts';
 import type { Graph, Model } from '../ir/index.ts';
-import { countMacs } from '../kernels/index.ts';
+import { countMacs, prepareGraph } from '../kernels/index.ts';
 import { DEFAULT_PLANNER, computeModelBufferRequests, lowerBoundBytes, planBuffers } from '../optimizer/index.ts';
 import type { BufferRequest, Plan, PlannerOptions } from '../optimizer/index.ts';
 
@@ -95,6 +95,9 @@ export function planModel(model: Model, options: PlanModelOptions = {}): Inspect
 /** Ops (shapes, MACs), tensors and the verified plan of `plannerName`. */
 export function inspectModel(model: Model, plannerName: string = DEFAULT_PLANNER, options: PlannerOptions = {}): Inspection {
   const graph = model.graph;
+  // Every constraint and prepare-time check `run` applies, before planning: inspect never accepts
+  // a model run refuses.
+  prepareGraph(graph);
   const requests = computeModelBufferRequests(model);
   const plan = planBuffers(plannerName, requests, graph, options);
   const ops: OpJson[] = graph.ops.map((op, index) => ({

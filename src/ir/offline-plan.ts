@@ -1,6 +1,8 @@
 // TFLM's offline memory plan: metadata "OfflineMemoryAllocation" holding little-endian int32 words
-// [version = 1, subgraph = 0, nbr_tensors, offset of tensor 0 .. n-1], -1 = plan this tensor at
-// runtime. Mirrors MicroAllocator's GetOfflinePlannedOffsets (micro_allocation_info.cc).
+// [w0, w1, nbr_tensors, offset of tensor 0 .. n-1], -1 = plan this tensor at runtime. Mirrors
+// AllocationInfoBuilder::GetOfflinePlannedOffsets (micro_allocation_info.cc): it reads only the
+// third word and the offsets, so the first two are ignored here too (Vela writes [0, 1, n], XMOS's
+// compiler [0, 0, n]); mcusim writes [1, 0, n] (version 1, subgraph 0).
 import { ModelError } from './errors.ts';
 import type { Issue } from './errors.ts';
 import type { MetadataEntry, Model } from './graph.ts';
@@ -21,9 +23,7 @@ function decodePlan(entry: MetadataEntry, tensorCount: number): Int32Array | Iss
   if (d.length % 4 !== 0 || d.length < HEADER_WORDS * 4) return bad(`${d.length} bytes is not a whole header of int32 words`);
   const view = new DataView(d.buffer, d.byteOffset, d.length);
   const word = (i: number): number => view.getInt32(i * 4, true);
-  const [version, subgraph, count] = [word(0), word(1), word(2)];
-  if (version !== OFFLINE_PLAN_VERSION) return bad(`version ${version}, expected ${OFFLINE_PLAN_VERSION}`);
-  if (subgraph !== 0) return bad(`subgraph ${subgraph}, expected 0`);
+  const count = word(2);
   if (count !== tensorCount) return bad(`plans ${count} tensors, the graph has ${tensorCount}`);
   if (d.length !== (HEADER_WORDS + count) * 4) return bad(`${d.length} bytes, expected ${(HEADER_WORDS + count) * 4} for ${count} tensors`);
   const offsets = new Int32Array(count);

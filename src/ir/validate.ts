@@ -109,6 +109,7 @@ export function findModelIssues(model: Model): Issue[] {
     if (t.data !== null || t.isVariable) ready[i] = 1;
   });
   const isGraphInput = new Uint8Array(n);
+  const producedLater = new Uint8Array(n);
   for (const [what, list] of [['input', g.inputs], ['output', g.outputs]] as const) {
     for (const t of list) {
       if (!inRange(t)) add({ code: 'E_MODEL_INVALID', message: `graph ${what} ${t} is not a tensor index (0..${n - 1})` });
@@ -116,6 +117,11 @@ export function findModelIssues(model: Model): Issue[] {
     }
   }
 
+  // A tensor no op produces and that is no graph input, constant or variable is accepted as TFLM
+  // accepts it (Vela's scratch tensors carrying offline offsets): its lifetime starts before the
+  // first op (micro_allocation_info.cc). Only reading a tensor before the op that produces it is
+  // refused (a cycle, or ops out of execution order).
+  g.ops.forEach((op) => op.outputs.forEach((t) => inRange(t) && (producedLater[t] = 1)));
   g.ops.forEach((op, opIndex) => {
     const where = { opIndex, opKind: opKindName(op) };
     let indicesOk = true;
@@ -132,13 +138,13 @@ export function findModelIssues(model: Model): Issue[] {
     if (!indicesOk) return;
     if (op.kind !== 'custom') checkOpRules(op, opIndex, g.tensors).forEach(add);
     for (const t of op.inputs) {
-      if (t === -1 || ready[t]) continue;
+      if (t === -1 || ready[t] || !producedLater[t]) continue;
       add({
         ...where,
         code: 'E_MODEL_CYCLE',
         tensorIndex: t,
         tensorName: nameOf(t),
-        message: 'reads a tensor that is not a graph input, constant or variable, nor produced by an earlier op (cycle or ops out of execution order)',
+        message: 'reads a tensor before the op that produces it (cycle or ops out of execution order)',
       });
     }
     for (const t of op.outputs) {

@@ -19,7 +19,7 @@ export function validateOp(graph: Graph, opIndex: number): Issue[] {
   const op = graph.ops[opIndex];
   if (op === undefined) throw new InternalError(`no op ${opIndex}`);
   if (op.kind === 'custom') {
-    return [{ code: 'E_MODEL_UNSUPPORTED_OP', message: `custom op '${op.customCode}' has no kernel`, opIndex, opKind: op.kind }];
+    return [{ code: 'E_MODEL_UNSUPPORTED_OP', message: `custom op '${op.customCode}' has no kernel (no registration for it, as in TFLM without that op's driver)`, opIndex, opKind: `custom:${op.customCode}` }];
   }
   const spec = kernelSpecOf(op.kind);
   if (spec === undefined) return [{ code: 'E_MODEL_UNSUPPORTED_OP', message: `op kind '${op.kind}' has no kernel yet`, opIndex, opKind: op.kind }];
@@ -34,6 +34,22 @@ export function prepareOp(graph: Graph, opIndex: number): PreparedOp {
   if (op === undefined || op.kind === 'custom') throw new InternalError('unreachable');
   const spec = kernelSpecOf(op.kind) as KernelSpec;
   return { opIndex, spec, prepared: spec.prepare(makeOpContext<BuiltinKind>(graph, opIndex)) };
+}
+
+/**
+ * Every op validated (all constraint failures of all ops reported at once) and then prepared, as
+ * TFLM's MicroInterpreter runs every Prepare before the first Invoke. `inspect` and the runtime
+ * share it, so a model one of them accepts the other accepts too.
+ */
+export function prepareGraph(graph: Graph): PreparedOp[] {
+  checkGraphConstraints(graph);
+  return graph.ops.map((_, i) => prepareOp(graph, i));
+}
+
+/** Every constraint of every op; one ModelError listing all failures (before planning). */
+export function checkGraphConstraints(graph: Graph): void {
+  const issues = graph.ops.flatMap((_, i) => validateOp(graph, i));
+  if (issues.length) throw ModelError.fromIssues(issues);
 }
 
 /**

@@ -12,6 +12,7 @@ export * from './tiling/index.ts';
 export * from './pass.ts';
 export * from './plan-by-name.ts';
 export * from './run-planned.ts';
+export * from './pass-output.ts';
 export * from './model-latency.ts';
 export * from './pipeline.ts';
 export * from './auto-pass.ts';

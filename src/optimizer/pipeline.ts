@@ -1,5 +1,6 @@
 // Passes by name and the pipeline that chains them (`mcusim optimize --passes a,b`). Each pass
-// gets the previous pass's model; the reports are returned in order. One line per pass in PASSES.
+// gets the previous pass's model, checked first (checkPassOutput); the reports are returned in
+// order. One line per pass in PASSES.
 import { UsageError } from '../ir/index.ts';
 import type { Model } from '../ir/index.ts';
 import type { OptimizerPass, PassOptions, PassReport } from './pass.ts';
@@ -8,6 +9,7 @@ import { replacementPass } from './replacement/index.ts';
 import { tinysegPass } from './tinyseg/index.ts';
 import { fdtPass, ffmtPass, tilingPass } from './tiling/index.ts';
 import { autoPass } from './auto-pass.ts';
+import { checkPassOutput } from './pass-output.ts';
 
 export const PASSES: Readonly<Record<string, OptimizerPass>> = Object.freeze({
   dmo: dmoPass,
@@ -43,6 +45,7 @@ export function runPipeline(model: Model, names: readonly string[], options: Pas
   for (const pass of passes) {
     options.log?.(`pass ${pass.name}`);
     const result = pass.run(current, options);
+    if (result.model !== current) checkPassOutput(pass.name, result.model);
     current = result.model;
     reports.push(result.report);
   }

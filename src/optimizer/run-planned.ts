@@ -5,6 +5,7 @@
 import type { DType, Graph, Model } from '../ir/index.ts';
 import { InternalError, UsageError, byteSize } from '../ir/index.ts';
 import type { TraceSink } from '../kernels/index.ts';
+import { checkGraphConstraints } from '../kernels/index.ts';
 import type { StorageDevice } from '../sim/index.ts';
 import { Runtime, randomInputs } from '../sim/index.ts';
 import { DEFAULT_PLANNER, alignUp, computeModelBufferRequests } from './planners/index.ts';
@@ -76,6 +77,8 @@ function checkScratch(rt: Runtime, requests: readonly BufferRequest[]): void {
 /** Compute buffer requests, plan and verify them, and build a runtime at the planned offsets. */
 export function preparePlannedModel(model: Model, opts: PreparePlannedOptions = {}): PlannedModel {
   const { graph } = model;
+  // An op without a kernel is refused for itself, before a plan it could not run in is made.
+  checkGraphConstraints(graph);
   const requests = computeModelBufferRequests(model);
   const name = opts.planner ?? DEFAULT_PLANNER;
   const plan = opts.verify === false ? getPlanner(name).plan(requests, graph) : planBuffers(name, requests, graph);

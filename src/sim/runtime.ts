@@ -1,10 +1,10 @@
 // Runs a planned graph op by op in one arena: every op is validated, prepared and compiled once
 // (kernel JS from its spec); inputs are copied in at their plan offsets, outputs copied out.
 // Planning happens elsewhere: the runtime takes per-tensor offsets and per-op scratch offsets.
-import type { Graph, Issue } from '../ir/index.ts';
-import { byteSize, ModelError, UsageError } from '../ir/index.ts';
+import type { Graph } from '../ir/index.ts';
+import { byteSize, UsageError } from '../ir/index.ts';
 import type { CompiledKernel, KernelInstance, PreparedOp, TraceSink } from '../kernels/index.ts';
-import { compileKernel, instantiateOp, instantiateStorageOp, isStorageOp, prepareOp, validateOp } from '../kernels/index.ts';
+import { compileKernel, instantiateOp, instantiateStorageOp, isStorageOp, prepareGraph } from '../kernels/index.ts';
 import { Arena } from './arena.ts';
 import { SpillStore } from './spill-store.ts';
 import type { StorageDevice } from './storage/index.ts';
@@ -43,8 +43,7 @@ export class Runtime {
 
   constructor(opts: RuntimeOptions) {
     const { graph } = opts;
-    const issues: Issue[] = graph.ops.flatMap((_, i) => validateOp(graph, i));
-    if (issues.length) throw ModelError.fromIssues(issues);
+    this.prepared = prepareGraph(graph);
     this.graph = graph;
     this.offsets = opts.tensorOffsets;
     const store = graph.ops.some(isStorageOp)
@@ -53,7 +52,6 @@ export class Runtime {
     this.spillStore = store;
     // Staging buffers live past the planned arena (they stand for storage, not arena memory).
     this.arena = new Arena(store === null ? opts.arenaBytes : store.stagingBase + store.stagingBytes);
-    this.prepared = graph.ops.map((_, i) => prepareOp(graph, i));
     this.instances = this.prepared.map((p, i) => {
       const use = store?.useOf(i);
       const scratch = opts.scratchOffsets?.[i] ?? [];

@@ -3,6 +3,7 @@
 // OfflineMemoryAllocation metadata, so TFLM and `mcusim run/verify` use it (DESIGN.md §9).
 import type { Command } from 'commander';
 import { UsageError, exportTflite } from '../../ir/index.ts';
+import { checkGraphConstraints } from '../../kernels/index.ts';
 import type { PassOptions, PassReport } from '../../optimizer/index.ts';
 import { computeModelBufferRequests, currentPeakBytes, getPass, passNames, planGreedy, renderPlanSvg, runPipeline } from '../../optimizer/index.ts';
 import type { Model } from '../../ir/index.ts';
@@ -85,6 +86,8 @@ export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
   const storage = parseStorage(opts.storage);
   const spillPercent = parsePercent(opts.spillPercent);
   const model = loadModel(modelArg);
+  // A model run refuses (an op without a kernel) cannot be optimized and proven bit-exact.
+  checkGraphConstraints(model.graph);
   const options: PassOptions = {
     flags: { ...tinysegScratchFlags(opts), ...(spillPercent !== undefined ? { spillPercent } : {}) },
     ...(targetBytes !== undefined ? { targetBytes } : {}),

@@ -20,9 +20,16 @@ export function splitSizes(total: number, n: number): { readonly start: number; 
   return out;
 }
 
-function sliceQuant(q: Quantization | null, axis: number, start: number, size: number): Quantization | null {
-  if (q === null || q.scale.length <= 1 || q.quantizedDimension !== axis) return q;
-  return { scale: q.scale.slice(start, start + size), zeroPoint: q.zeroPoint.slice(start, start + size), quantizedDimension: q.quantizedDimension };
+/**
+ * Per-channel parameters of a tensor of rank `rank` sliced like its data. A 1-D tensor's channels
+ * are its only dim whatever quantized_dimension says (TOCO wrote the filter's 3 on depthwise
+ * biases; TFLM ignores it there), so its slice is written with quantized_dimension 0.
+ */
+function sliceQuant(q: Quantization | null, rank: number, axis: number, start: number, size: number): Quantization | null {
+  if (q === null || q.scale.length <= 1) return q;
+  const channelAxis = rank === 1 ? 0 : q.quantizedDimension;
+  if (channelAxis !== axis) return q;
+  return { scale: q.scale.slice(start, start + size), zeroPoint: q.zeroPoint.slice(start, start + size), quantizedDimension: channelAxis };
 }
 
 /** Elements [start, start+size) of `axis` of a tensor: constant bytes sliced, per-channel quant too. */
@@ -40,7 +47,7 @@ export function sliceTensor(t: Tensor, axis: number, start: number, size: number
       data.set(t.data.subarray(src, src + size * inner), o * size * inner);
     }
   }
-  return { ...t, name, shape, data, quant: sliceQuant(t.quant, axis, start, size) };
+  return { ...t, name, shape, data, quant: sliceQuant(t.quant, t.shape.length, axis, start, size) };
 }
 
 /** An activation tensor like `t` with a new shape (same dtype and quantization). */

@@ -188,6 +188,7 @@ function notesOf(r: TilingSearchResult): string[] {
   return [
     ...r.applied.map((a) => `${a.description} (critical ${a.criticalTensor}): ${a.peakBytesBefore} -> ${a.peakBytesAfter} B, MACs ${a.macsBefore} -> ${a.macsAfter}`),
     `${row.method}: ${r.peakBytesBefore} -> ${r.peakBytesAfter} B (-${row.savingPct}%), MAC overhead ${row.macOverheadPct}%, ${r.candidatesEvaluated} candidates${r.timedOut ? ' (time budget reached)' : ''}`,
+    ...(r.applied.length === 0 ? [`${row.method}: declined: none of the ${r.candidatesEvaluated} tiling candidates lowers the peak; the model is returned unchanged`] : []),
   ];
 }
 

@@ -7,6 +7,8 @@ import { OFFLINE_PLAN_METADATA_NAME, readOfflinePlan, withOfflinePlan } from '..
 import { encodeTflite, exportTflite } from '../../../src/ir/tflite/export-tflite.ts';
 import { importTflite } from '../../../src/ir/tflite/import-tflite.ts';
 import * as S from '../../../src/ir/tflite/schema-generated.ts';
+import { buildZooModel } from '../../../src/ir/zoo/index.ts';
+import { computeModelBufferRequests, planBuffers, planGreedy } from '../../../src/optimizer/index.ts';
 import { codeOf, convModel } from './fixtures.ts';
 
 function words(values: readonly number[]): Uint8Array {
@@ -49,8 +51,6 @@ describe('offline plan metadata', () => {
 
   it('refuses malformed plans on read and on import', () => {
     const bad = [
-      words([2, 0, 4, 0, 0, 0, 0]), // version
-      words([1, 1, 4, 0, 0, 0, 0]), // subgraph
       words([1, 0, 3, 0, 0, 0]), // tensor count
       words([1, 0, 4, 0, 0, 0]), // too short for the count
       words([1, 0, 4, 0, -7, 0, 0]), // offset
@@ -64,5 +64,40 @@ describe('offline plan metadata', () => {
     }
     const twice = withRawPlan(withOfflinePlan(convModel(), [0, 0, 0, 0]), words([1, 0, 4, 0, 0, 0, 0]));
     expect(codeOf(() => readOfflinePlan(twice))).toBe('E_MODEL_METADATA');
+  });
+
+  // TFLM's GetOfflinePlannedOffsets reads only word 2 (the count) and the offsets after it.
+  it.each([
+    ['XMOS', [0, 0]],
+    ['Vela', [0, 1]],
+    ['arbitrary', [-7, 12345]],
+  ])('reads a file whose header words are %s-style %j, with its offsets', (_who, head) => {
+    const zoo = buildZooModel('ds-cnn-kws');
+    const requests = computeModelBufferRequests(zoo);
+    const plan = planGreedy(requests);
+    const offsets = zoo.graph.tensors.map(() => -1);
+    requests.forEach((r, i) => {
+      if (r.tensor !== null) offsets[r.tensor] = plan.offsets[i] ?? -1;
+    });
+    const bytes = exportTflite(withOfflinePlan(zoo, offsets));
+    // Rewrite the first two words in the file, as the other compilers write them.
+    const fb = S.Model.getRootAsModel(new ByteBuffer(bytes));
+    const data = fb.buffers(fb.metadata(0)!.buffer())!.dataArray()!;
+    const view = new DataView(data.buffer, data.byteOffset, data.length);
+    expect([view.getInt32(0, true), view.getInt32(4, true), view.getInt32(8, true)]).toEqual([1, 0, offsets.length]);
+    view.setInt32(0, head[0]!, true);
+    view.setInt32(4, head[1]!, true);
+
+    const back = importTflite(bytes);
+    expect([...(readOfflinePlan(back) ?? [])]).toEqual(offsets);
+    const again = computeModelBufferRequests(back);
+    expect(again.filter((r) => r.tensor !== null).map((r) => r.offlineOffsetBytes)).toEqual(requests.filter((r) => r.tensor !== null).map((r) => offsets[r.tensor!]));
+    const replanned = planBuffers('tflm-greedy', again, back.graph);
+    expect(replanned.offsets).toEqual(plan.offsets);
+    // A plan mcusim writes still starts [1, 0, n].
+    const out = exportTflite(withOfflinePlan(back, offsets));
+    const fb2 = S.Model.getRootAsModel(new ByteBuffer(out));
+    const d2 = fb2.buffers(fb2.metadata(0)!.buffer())!.dataArray()!;
+    expect([...new Int32Array(d2.slice().buffer, 0, 3)]).toEqual([1, 0, offsets.length]);
   });
 });

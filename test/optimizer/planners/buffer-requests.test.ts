@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ModelError, withOfflinePlan } from '../../../src/ir/index.ts';
 import type { Model, Op, Tensor } from '../../../src/ir/index.ts';
 import { scratchRequests } from '../../../src/kernels/index.ts';
-import { computeBufferRequests, computeModelBufferRequests } from '../../../src/optimizer/index.ts';
+import { computeBufferRequests, computeModelBufferRequests, lowerBoundBytes, planBuffers, verifyPlan } from '../../../src/optimizer/index.ts';
 import { act, constant, graphOf } from '../helpers.ts';
 
 const conv = (inputs: number[], outputs: number[]): Op => ({
@@ -109,5 +109,28 @@ describe('computeBufferRequests', () => {
       expect((e as ModelError).code).toBe('E_MODEL_INVALID');
       expect((e as ModelError).issues).toHaveLength(3);
     }
+  });
+});
+
+describe('a tensor no op produces (micro_allocation_info.cc)', () => {
+  // t0 input -> add(t0, t1) -> t2 (output); t1 and t3 are never produced (Vela's scratch tensors).
+  const tensors = [act('in', [1, 4, 4, 8]), act('unproduced', [1, 4, 4, 8]), act('out', [1, 4, 4, 8]), act('unused', [64])];
+  const graph = graphOf(tensors, [add([0, 1], [2])], [0], [2]);
+
+  it('is planned from before the first op (first_created -1) to its last reader, as TFLM does', () => {
+    const rs = computeBufferRequests(graph);
+    expect(rs.map((r) => [r.tensor, r.firstStep, r.lastStep])).toEqual([
+      [0, 0, 1],
+      [1, -1, 1],
+      [2, 1, 1],
+      [3, -1, -1],
+    ]);
+    const plan = planBuffers('tflm-greedy', rs, graph);
+    verifyPlan(rs, plan);
+    // Live together from the start: the unproduced tensor never shares bytes with the input.
+    const at = (t: number): number => plan.offsets[rs.findIndex((r) => r.tensor === t)] ?? -1;
+    expect(Math.abs(at(0) - at(1))).toBeGreaterThanOrEqual(128);
+    expect(Math.abs(at(3) - at(1))).toBeGreaterThanOrEqual(64);
+    expect(lowerBoundBytes(rs)).toBeLessThanOrEqual(plan.peakBytes);
   });
 });
