@@ -4,6 +4,7 @@
 import type { BuiltinKind, DType, Graph, Issue, OpOf, Tensor } from '../ir/index.ts';
 import { InternalError } from '../ir/index.ts';
 import type { Nest } from './nest.ts';
+import type { TflmPersistent } from './tflm-memory.ts';
 
 /** Read access to one op instance of a graph. Optional inputs (index -1) read as null. */
 export interface OpContext<K extends BuiltinKind = BuiltinKind> {
@@ -50,6 +51,8 @@ export interface KernelSpec<K extends BuiltinKind = BuiltinKind> {
   readonly kind: K;
   /** True when prepare may declare scratch buffers: planning prepares only these ops. */
   readonly requestsScratch?: boolean;
+  /** What TFLM keeps for this op in its persistent arena (tflm-memory.ts says how to fill it in). */
+  readonly tflmPersistent: TflmPersistent<K>;
   readonly constraints: readonly Constraint<K>[];
   prepare(ctx: OpContext<K>): Prepared;
   /** The loop nest; a function when its structure depends on prepared params (e.g. rank). */
