@@ -13,3 +13,4 @@ export * from './latency/compute-cost.ts';
 export * from './latency/storage-traffic.ts';
 export * from './timeline-svg.ts';
 export * from './target-overrides.ts';
+export * from './tflm-arena/index.ts';
