@@ -1,8 +1,10 @@
 // The data `mcusim inspect` reports (DESIGN.md §9): the verified plan with its lower bound,
 // every op with shapes and MACs, every tensor. Built once; printed as JSON or as tables.
-import { DTYPE_BYTES, elementCount } from '../../ir/index.ts';
+import { DTYPE_BYTES, elementCount, readOfflinePlan } from '../../ir/index.ts';
 import type { Graph, Model } from '../../ir/index.ts';
 import { countMacs } from '../../kernels/index.ts';
+import { DEFAULT_TFLM_ARCH, boardFit, getTflmArch, wholeArena } from '../../sim/index.ts';
+import type { ArenaReport, BoardFit, TargetProfile, TflmArch } from '../../sim/index.ts';
 import { computeModelBufferRequests, lowerBoundBytes, planBuffers } from '../../optimizer/index.ts';
 import type { BufferRequest, Plan, PlannerOptions } from '../../optimizer/index.ts';
 
@@ -50,6 +52,10 @@ export interface InspectReport {
     readonly gapBytes?: number;
     readonly buffers: readonly PlanBufferJson[];
   };
+  /** The whole arena (DESIGN.md §9): planned head + persistent tail for the chosen arch. */
+  readonly arena: ArenaReport;
+  /** With --board: whether the arena fits the board's RAM region and the weights its flash. */
+  readonly fit?: BoardFit;
   readonly totalMacs: number;
   readonly ops: readonly OpJson[];
   readonly tensors: readonly TensorJson[];
@@ -80,10 +86,21 @@ function searchFields(plan: Plan): { proven?: boolean; gapBytes?: number } {
   };
 }
 
-export function inspectModel(model: Model, plannerName: string, options: PlannerOptions = {}): Inspection {
+export interface InspectTargets {
+  readonly arch: TflmArch;
+  readonly board?: TargetProfile;
+}
+
+export function inspectModel(
+  model: Model,
+  plannerName: string,
+  options: PlannerOptions = {},
+  targets: InspectTargets = { arch: getTflmArch(DEFAULT_TFLM_ARCH) },
+): Inspection {
   const graph = model.graph;
   const requests = computeModelBufferRequests(model);
   const plan = planBuffers(plannerName, requests, graph, options);
+  const arena = wholeArena(graph, plan.peakBytes, targets.arch, readOfflinePlan(model)).report;
   const ops: OpJson[] = graph.ops.map((op, index) => ({
     index,
     kind: op.kind === 'custom' ? `custom:${op.customCode}` : op.kind,
@@ -113,6 +130,8 @@ export function inspectModel(model: Model, plannerName: string, options: Planner
       ...searchFields(plan),
       buffers: requests.map((r, i) => bufferJson(r, plan.offsets[i] ?? 0)),
     },
+    arena,
+    ...(targets.board === undefined ? {} : { fit: boardFit(graph, arena, targets.board) }),
     totalMacs: ops.reduce((s, o) => s + o.macs, 0),
     ops,
     tensors,
