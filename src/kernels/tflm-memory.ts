@@ -35,7 +35,9 @@ export const cArray = (of: CScalar | CStruct, count: number): CFieldType => ({ o
  *   - `prepareBuffers(ctx)`: bytes of each AllocatePersistentBuffer call in Prepare, in call order
  *     (default none);
  *   - `scratchRequests(ctx)`: how many RequestScratchBufferInArena calls Prepare makes (default: the
- *     number of scratch buffers mcusim's own prepare declares, which mirrors TFLM's for stock ops).
+ *     number of scratch buffers mcusim's own prepare declares, which mirrors TFLM's for stock ops);
+ *   - `mcusimOptions`: option keys (set true) that pick an mcusim-only kernel variant stock TFLM
+ *     ignores (TransposeConv's int16 / scratch-free forms): reports then show both runtimes.
  * - an mcusim op stock TFLM does not have (custom ops): `{ stock: false, why, mcusimPersistentBytes,
  *   mcusimOutsideArenaBytes }`: the RAM mcusim's C runtime keeps for it beyond the plan, in the
  *   arena and outside it.
@@ -48,6 +50,8 @@ export interface StockTflmPersistent<K extends BuiltinKind = BuiltinKind> {
   readonly opData: CStruct | null;
   readonly prepareBuffers?: (ctx: OpContext<K>) => readonly number[];
   readonly scratchRequests?: (ctx: OpContext<K>) => number;
+  /** Option keys that select an mcusim-only kernel variant; stock TFLM ignores them. */
+  readonly mcusimOptions?: readonly string[];
 }
 
 export interface NonStockOp<K extends BuiltinKind = BuiltinKind> {

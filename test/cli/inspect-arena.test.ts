@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ORACLE_MODELS } from '../oracle-paths.ts';
-import { runMcusim } from './bin-helpers.ts';
+import { runMcusim, testTempDir } from './bin-helpers.ts';
 
 const PERSON = join(ORACLE_MODELS, 'person_detect.tflite');
 const MOBILENET = join(ORACLE_MODELS, 'mobilenet_v2_quantized_1x3x224x224.tflite');
@@ -40,6 +40,17 @@ describe('mcusim inspect --arch --board', () => {
     expect(j.fit.marginBytes).toBe(524288 - j.arena.totalBytes);
     expect(j.arena.totalBytes).toBe(2600548);
     expect(runMcusim(['inspect', MOBILENET, '--board', 'nicla-vision', '--ascii']).stdout).toContain('does NOT fit');
+  });
+
+  it('shows stock TFLM beside mcusim for a scratch-free TransposeConv file', () => {
+    const out = join(testTempDir('mcusim-arena-'), 'tu0.tflite');
+    expect(runMcusim(['optimize', 'zoo:tiny-unet', '--passes', 'tinyseg', '--spill-percent', '0', '-o', out, '--json']).code).toBe(0);
+    const j = JSON.parse(runMcusim(['inspect', out, '--json']).stdout);
+    // TFLM's TRANSPOSE_CONV requests its int32 scratch whatever the metadata says: the original plan.
+    expect(j.runtimes.tflm).toMatchObject({ runtime: 'tflm', plannedBytes: 307200, totalBytes: 314068 });
+    expect(j.runtimes.mcusim).toMatchObject({ runtime: 'mcusim', plannedBytes: j.plan.peakBytes, persistentBytes: 0 });
+    expect(j.arena).toEqual(j.runtimes.mcusim);
+    expect(j.runtimes.mcusimKernels.join(' ')).toMatch(/transposeConv \(scratchFree\)/);
   });
 
   it('refuses an unknown --arch or --board with exit 2', () => {

@@ -3,7 +3,7 @@
 import { DTYPE_BYTES, elementCount, readOfflinePlan } from '../../ir/index.ts';
 import type { Graph, Model } from '../../ir/index.ts';
 import { countMacs } from '../../kernels/index.ts';
-import { DEFAULT_TFLM_ARCH, boardFit, getTflmArch, wholeArena } from '../../sim/index.ts';
+import { DEFAULT_TFLM_ARCH, asStockTflm, boardFit, getTflmArch, mcusimKernelUses, wholeArena } from '../../sim/index.ts';
 import type { ArenaReport, BoardFit, TargetProfile, TflmArch } from '../../sim/index.ts';
 import { computeModelBufferRequests, lowerBoundBytes, planBuffers } from '../../optimizer/index.ts';
 import type { BufferRequest, Plan, PlannerOptions } from '../../optimizer/index.ts';
@@ -54,6 +54,11 @@ export interface InspectReport {
   };
   /** The whole arena (DESIGN.md §9): planned head + persistent tail for the chosen arch. */
   readonly arena: ArenaReport;
+  /**
+   * A builtin-only file whose savings need mcusim's own kernels (e.g. the scratch-free
+   * TransposeConv): stock TFLM's arena for the same file beside mcusim's, and which kernels differ.
+   */
+  readonly runtimes?: { readonly tflm: ArenaReport; readonly mcusim: ArenaReport; readonly mcusimKernels: readonly string[] };
   /** With --board: whether the arena fits the board's RAM region and the weights its flash. */
   readonly fit?: BoardFit;
   readonly totalMacs: number;
@@ -86,6 +91,20 @@ function searchFields(plan: Plan): { proven?: boolean; gapBytes?: number } {
   };
 }
 
+/** Both runtimes when a builtin-only graph uses mcusim-only kernel variants, else undefined. */
+function runtimesOf(model: Model, plannedBytes: number, arch: TflmArch, offline: Int32Array | null): InspectReport['runtimes'] {
+  const uses = mcusimKernelUses(model.graph);
+  const mcusim = wholeArena(model.graph, plannedBytes, arch, offline, 'mcusim').report;
+  if (uses.length === 0 || mcusim.nonStockOps.length > 0) return undefined;
+  const stockGraph = asStockTflm(model.graph);
+  const stockPlan = planBuffers('tflm-greedy', computeModelBufferRequests({ ...model, graph: stockGraph }), stockGraph, {});
+  return {
+    tflm: wholeArena(stockGraph, stockPlan.peakBytes, arch, offline).report,
+    mcusim,
+    mcusimKernels: uses.map((u) => `op ${u.opIndex} ${u.kind} (${u.options.join(', ')})`),
+  };
+}
+
 export interface InspectTargets {
   readonly arch: TflmArch;
   readonly board?: TargetProfile;
@@ -100,7 +119,9 @@ export function inspectModel(
   const graph = model.graph;
   const requests = computeModelBufferRequests(model);
   const plan = planBuffers(plannerName, requests, graph, options);
-  const arena = wholeArena(graph, plan.peakBytes, targets.arch, readOfflinePlan(model)).report;
+  const offline = readOfflinePlan(model);
+  const runtimes = runtimesOf(model, plan.peakBytes, targets.arch, offline);
+  const arena = runtimes?.mcusim ?? wholeArena(graph, plan.peakBytes, targets.arch, offline).report;
   const ops: OpJson[] = graph.ops.map((op, index) => ({
     index,
     kind: op.kind === 'custom' ? `custom:${op.customCode}` : op.kind,
@@ -131,6 +152,7 @@ export function inspectModel(
       buffers: requests.map((r, i) => bufferJson(r, plan.offsets[i] ?? 0)),
     },
     arena,
+    ...(runtimes === undefined ? {} : { runtimes }),
     ...(targets.board === undefined ? {} : { fit: boardFit(graph, arena, targets.board) }),
     totalMacs: ops.reduce((s, o) => s + o.macs, 0),
     ops,

@@ -77,13 +77,19 @@ function arenaSummary(r: InspectReport): string {
   const a = r.arena;
   const runtime = a.runtime === 'tflm'
     ? `stock TFLM, ${a.arch} build`
-    : `mcusim C runtime (stock TFLM lacks: ${a.nonStockOps.map((o) => `op ${o.opIndex} ${o.kind}`).join(', ')})`;
+    : a.nonStockOps.length > 0
+      ? `mcusim C runtime; stock TFLM lacks ${a.nonStockOps.map((o) => `op ${o.opIndex} ${o.kind}`).join(', ')}`
+      : "mcusim C runtime, for mcusim's kernel variants";
   return [
     `arena (${runtime}):`,
     `  planned:     ${bytesAndKb(a.plannedBytes)}`,
     `  persistent:  ${bytesAndKb(a.persistentBytes)}`,
     `  total:       ${bytesAndKb(a.totalBytes)}${a.runtime === 'tflm' ? " (TFLM's arena_used_bytes)" : ''}`,
     `  outside:     ${bytesAndKb(a.outsideArenaBytes)}`,
+    ...(r.runtimes === undefined ? [] : [
+      `  stock TFLM runs this file with its own kernels: ${bytesAndKb(r.runtimes.tflm.plannedBytes)} planned + ${bytesAndKb(r.runtimes.tflm.persistentBytes)} persistent = ${bytesAndKb(r.runtimes.tflm.totalBytes)}`,
+      `  the difference needs mcusim's kernels: ${r.runtimes.mcusimKernels.join(', ')}`,
+    ]),
   ].join('\n');
 }
 

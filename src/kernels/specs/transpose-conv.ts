@@ -92,6 +92,7 @@ export const transposeConvSpec: KernelSpec<'transposeConv'> = {
     prepareBuffers: (c) => perChannelArrays(dim(c.input(1), 0)),
     // Stock TFLM requests the int32 (int8 input) accumulator scratch whatever mcusim's options say.
     scratchRequests: () => 1,
+    mcusimOptions: ['scratchInt16', 'scratchFree'],
   },
   requestsScratch: true,
   constraints: [

@@ -40,10 +40,19 @@ export interface WholeArena {
   readonly allocations: readonly TailAllocation[];
 }
 
-/** The whole arena for `graph` planned at `plannedBytes` on `arch`. */
-export function wholeArena(graph: Graph, plannedBytes: number, arch: TflmArch, offlineOffsets: Int32Array | null = null): WholeArena {
+/**
+ * The whole arena for `graph` planned at `plannedBytes` on `arch`: stock TFLM's when every op is a
+ * TFLM builtin (or `runtime` is 'mcusim': mcusim's C runtime whatever the ops).
+ */
+export function wholeArena(
+  graph: Graph,
+  plannedBytes: number,
+  arch: TflmArch,
+  offlineOffsets: Int32Array | null = null,
+  runtime: 'auto' | 'mcusim' = 'auto',
+): WholeArena {
   const tflm = modelPersistent(graph, arch, offlineOffsets);
-  if (tflm.nonStock.length === 0) {
+  if (tflm.nonStock.length === 0 && runtime === 'auto') {
     const report: ArenaReport = {
       arch: arch.name, runtime: 'tflm', plannedBytes, persistentBytes: tflm.persistentBytes,
       totalBytes: plannedBytes + tflm.persistentBytes, outsideArenaBytes: 0, nonStockOps: [],
@@ -70,4 +79,6 @@ export function wholeArena(graph: Graph, plannedBytes: number, arch: TflmArch, o
   return { report, allocations: [] };
 }
 export { boardFit, weightsBytes } from './board-fit.ts';
+export { asStockTflm, mcusimKernelUses } from './stock-variant.ts';
+export type { McusimKernelUse } from './stock-variant.ts';
 export type { BoardFit } from './board-fit.ts';
