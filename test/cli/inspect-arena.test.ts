@@ -1,6 +1,7 @@
 // `mcusim inspect --arch / --board` through the real bin: the whole-arena JSON (DESIGN.md §9), the
 // text report, board fit with margins (person_detect fits the Nicla Vision's AXI SRAM,
-// MobileNetV2 224 does not), and bad --arch / --board values refused with exit 2.
+// MobileNetV2 224 does not, and latency warns about it), both runtimes for a scratch-free
+// TransposeConv file, and bad --arch / --board values refused with exit 2.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ORACLE_MODELS } from '../oracle-paths.ts';
@@ -51,6 +52,14 @@ describe('mcusim inspect --arch --board', () => {
     expect(j.runtimes.mcusim).toMatchObject({ runtime: 'mcusim', plannedBytes: j.plan.peakBytes, persistentBytes: 0 });
     expect(j.arena).toEqual(j.runtimes.mcusim);
     expect(j.runtimes.mcusimKernels.join(' ')).toMatch(/transposeConv \(scratchFree\)/);
+  });
+
+  it('makes latency warn on stderr when the model does not fit the board', () => {
+    const r = runMcusim(['latency', MOBILENET, '--json']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^warning: the model does not fit nicla-vision: arena 2600548 B > AXI SRAM 524288 B/);
+    expect(JSON.parse(r.stdout).totalMs).toBeGreaterThan(0);
+    expect(runMcusim(['latency', PERSON, '--json']).stderr).toBe('');
   });
 
   it('refuses an unknown --arch or --board with exit 2', () => {
