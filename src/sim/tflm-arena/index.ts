@@ -7,14 +7,14 @@ import { byteSize } from '../../ir/index.ts';
 import { kernelSpecOf, makeOpContext } from '../../kernels/index.ts';
 import type { TflmPersistent } from '../../kernels/index.ts';
 import type { TflmArch, TflmArchName } from './arch.ts';
-import { alignUp } from './c-layout.ts';
-import { ARENA_ALIGNMENT_BYTES, modelPersistent } from './persistent.ts';
-import type { NonStockUse, TailAllocation } from './persistent.ts';
+import { alignUp } from './struct-layout.ts';
+import { ARENA_ALIGNMENT_BYTES, modelPersistent } from './model-persistent.ts';
+import type { NonStockUse, TailAllocation } from './model-persistent.ts';
 
 export * from './arch.ts';
-export { alignUp, structLayout } from './c-layout.ts';
-export { ARENA_ALIGNMENT_BYTES, modelPersistent } from './persistent.ts';
-export type { NonStockUse, PersistentModel, TailAllocation } from './persistent.ts';
+export { alignUp, structLayout } from './struct-layout.ts';
+export { ARENA_ALIGNMENT_BYTES, modelPersistent } from './model-persistent.ts';
+export type { NonStockUse, PersistentModel, TailAllocation } from './model-persistent.ts';
 
 export type ArenaRuntime = 'tflm' | 'mcusim';
 

@@ -10,7 +10,7 @@ import { kernelSpecOf, makeOpContext, scratchRequests } from '../../kernels/inde
 import type { BuiltinKind, Op } from '../../ir/index.ts';
 import type { OpContext, TflmPersistent } from '../../kernels/index.ts';
 import type { TflmArch } from './arch.ts';
-import { alignUp, structLayout } from './c-layout.ts';
+import { alignUp, structLayout } from './struct-layout.ts';
 
 /** MicroArenaBufferAlignment(): the alignment of AllocatePersistentBuffer for kernels. */
 export const ARENA_ALIGNMENT_BYTES = 16;
