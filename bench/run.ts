@@ -1,5 +1,5 @@
 // `npm run bench`: kernel throughput (JS executor vs gcc -O2 build of the emitted C, measured in
-// the same run), the traced executor's slowdown, and whole-model times. Writes
+// the same run), the traced executor's slowdown, whole-model times and CLI startup vs node. Writes
 // bench/results/latest.json and latest.md and prints the markdown. Targets (issue): JS conv >=
 // 0.5x C, tracing <= 5x fast. Reported as ratios, never asserted in tests.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -8,6 +8,7 @@ import type { LayerResult } from './layers.ts';
 import { LAYER_CASES, benchLayer } from './layers.ts';
 import type { ModelResult } from './models.ts';
 import { MODEL_CASES, benchModel } from './models.ts';
+import { benchStartup, startupMarkdown } from './startup.ts';
 
 const TARGET_JS_OVER_C = 0.5;
 const TARGET_TRACED_SLOWDOWN = 5;
@@ -59,6 +60,8 @@ async function main(): Promise<void> {
     process.stderr.write(`model ${c.name} ...\n`);
     models.push(await benchModel(c, MODEL_TIME_MS));
   }
+  process.stderr.write('startup ...\n');
+  const startup = benchStartup();
   const convs = layers.filter((l) => l.kind === 'conv2d' || l.kind === 'depthwiseConv2d');
   const tracedAll = [...layers.map((l) => l.tracedSlowdown), ...models.flatMap((m) => (m.tracedSlowdown === undefined ? [] : [m.tracedSlowdown]))];
   const summary = {
@@ -68,10 +71,10 @@ async function main(): Promise<void> {
     tracingTargetMet: tracedAll.every((s) => s <= TARGET_TRACED_SLOWDOWN),
     checksumsMatch: layers.every((l) => l.checksumsMatch),
   };
-  const md = `${markdown(layers, models, env)}\nSummary: min JS/C ${fix(summary.minJsOverC)} (target >= ${TARGET_JS_OVER_C}: ${summary.jsConvTargetMet ? 'met' : 'NOT met'}); max traced slowdown ${fix(summary.maxTracedSlowdown, 1)}x (target <= ${TARGET_TRACED_SLOWDOWN}x: ${summary.tracingTargetMet ? 'met' : 'NOT met'}).\n`;
+  const md = `${markdown(layers, models, env)}\n${startupMarkdown(startup)}\nSummary: min JS/C ${fix(summary.minJsOverC)} (target >= ${TARGET_JS_OVER_C}: ${summary.jsConvTargetMet ? 'met' : 'NOT met'}); max traced slowdown ${fix(summary.maxTracedSlowdown, 1)}x (target <= ${TARGET_TRACED_SLOWDOWN}x: ${summary.tracingTargetMet ? 'met' : 'NOT met'}).\n`;
   const dir = new URL('./results/', import.meta.url);
   mkdirSync(dir, { recursive: true });
-  const doc = { ...env, targets: { jsOverC: TARGET_JS_OVER_C, tracedSlowdown: TARGET_TRACED_SLOWDOWN }, summary, layers, models };
+  const doc = { ...env, targets: { jsOverC: TARGET_JS_OVER_C, tracedSlowdown: TARGET_TRACED_SLOWDOWN }, summary, layers, models, startup };
   writeFileSync(new URL('latest.json', dir), `${JSON.stringify(doc, null, 2)}\n`);
   writeFileSync(new URL('latest.md', dir), md);
   process.stdout.write(md);

@@ -1,13 +1,17 @@
 #!/usr/bin/env node
-// mcusim command-line entry: registers tsx so the TypeScript sources run as they are, then
-// hands argv to src/cli/main.ts, which maps every error to an exit code and a one-line message.
-import { register } from 'tsx/esm/api';
-
-register();
+// mcusim command-line entry: runs the compiled CLI (dist/, from `npm run build`, which `npm ci`
+// and `npm install` run through `prepare`) and hands it argv; src/cli/main.ts maps every error to
+// an exit code and a one-line message. A checkout without dist/ gets told to build, never a
+// silent fallback to the TypeScript sources.
+const entry = new URL('../dist/cli/main.js', import.meta.url);
+let main;
 try {
-  const { main } = await import(new URL('../src/cli/main.ts', import.meta.url).href);
-  process.exitCode = await main(process.argv);
+  ({ main } = await import(entry.href));
 } catch (e) {
-  process.stderr.write(`E_INTERNAL: mcusim failed to start: ${e instanceof Error ? e.message : String(e)}\n`);
-  process.exitCode = 70;
+  const missing = e?.code === 'ERR_MODULE_NOT_FOUND' && String(e.message).includes(entry.pathname);
+  process.stderr.write(missing
+    ? `E_INTERNAL: mcusim is not built (${entry.pathname} is missing): run \`npm run build\` in ${new URL('..', import.meta.url).pathname}\n`
+    : `E_INTERNAL: mcusim failed to start: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(70);
 }
+process.exitCode = await main(process.argv);

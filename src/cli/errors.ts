@@ -2,11 +2,9 @@
 // (model, usage, infeasible plan), 70 an internal error. Messages start with the error code
 // and list every model issue; stack traces only with MCUSIM_DEBUG=1.
 import { McusimError, ModelError, VerificationError, describeIssue } from '../ir/index.ts';
+import { EXIT_BAD_INPUT, EXIT_CHECK_FAILED, EXIT_INTERNAL } from './exit-codes.ts';
 
-export const EXIT_OK = 0;
-export const EXIT_CHECK_FAILED = 1;
-export const EXIT_BAD_INPUT = 2;
-export const EXIT_INTERNAL = 70;
+export { EXIT_BAD_INPUT, EXIT_CHECK_FAILED, EXIT_INTERNAL, EXIT_OK } from './exit-codes.ts';
 
 export function exitCodeFor(e: unknown): number {
   if (e instanceof VerificationError) return EXIT_CHECK_FAILED;

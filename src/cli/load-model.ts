@@ -1,9 +1,10 @@
 // Resolves a MODEL argument: `zoo:<name>` builds a zoo model, anything else is read as a
 // .tflite file. Unreadable files are usage errors; bytes the importer cannot parse are model
-// errors even if the importer fails with a raw exception (the CLI's last line of defence).
+// errors even if the importer fails with a raw exception (the API's loadModel guarantees it).
 import { readFileSync } from 'node:fs';
-import { McusimError, ModelError, UsageError, buildZooModel, importTflite } from '../ir/index.ts';
+import { UsageError, buildZooModel } from '../ir/index.ts';
 import type { Model } from '../ir/index.ts';
+import { loadModel as parseModel } from '../api/index.ts';
 
 const ZOO_PREFIX = 'zoo:';
 
@@ -29,12 +30,5 @@ export function loadModel(arg: string): Model {
     if (name === '') throw new UsageError(`'${arg}' names no zoo model (try 'mcusim zoo list')`);
     return buildZooModel(name);
   }
-  const bytes = readInputFile(arg, 'model');
-  try {
-    return importTflite(bytes);
-  } catch (e) {
-    if (e instanceof McusimError) throw e;
-    const message = e instanceof Error ? e.message : String(e);
-    throw new ModelError('E_MODEL_CORRUPT', `'${arg}' is not a readable TFLite model (${message})`);
-  }
+  return parseModel(readInputFile(arg, 'model'), arg);
 }

@@ -121,6 +121,11 @@ export interface FetchingConv2dOptions extends Conv2dOptions, FetchingOptions {}
 export interface MergeOptions extends Conv2dOptions {
   readonly base: 'conv2d' | 'fullyConnected';
 }
+/** RESIZE_BILINEAR / RESIZE_NEAREST_NEIGHBOR flags (new_height/new_width are deprecated: the size input rules). */
+export interface ResizeOptions {
+  readonly alignCorners: boolean;
+  readonly halfPixelCenters: boolean;
+}
 export type NoOptions = Readonly<Record<string, never>>;
 
 /** Options type per builtin op kind. Adding an op kind starts here. */
@@ -152,6 +157,14 @@ export interface OpOptionsMap {
   fetching: FetchingOptions;
   fetchingConv2d: FetchingConv2dOptions;
   merge: MergeOptions;
+  hardSwish: NoOptions;
+  logSoftmax: NoOptions;
+  tanh: NoOptions;
+  elu: NoOptions;
+  prelu: NoOptions;
+  l2Normalization: ActivationOptions;
+  resizeNearestNeighbor: ResizeOptions;
+  resizeBilinear: ResizeOptions;
 }
 export type BuiltinKind = keyof OpOptionsMap;
 

@@ -432,7 +432,38 @@ export const OP_RULES: { readonly [K in BuiltinKind]: OpRule<K> } = {
     }
     outputShape(c, 0, perm.map((d) => x.shape[d] ?? 0));
   }),
+  hardSwish: elementwise(),
+  logSoftmax: elementwise(),
+  tanh: elementwise(),
+  elu: elementwise(),
+  l2Normalization: elementwise(),
+  // PRELU: alpha broadcasts against the input (prelu.cc: output = broadcast shape).
+  prelu: rule([2, 2], (c) => {
+    const [x, alpha] = [c.inputs[0]!, c.inputs[1]!];
+    sameDtype(c, c.outputs[0]!, -1, x, 'output');
+    const shape = broadcastShapes(x.shape, alpha.shape);
+    if (shape === null) c.report('E_MODEL_SHAPE', `input ${formatShape(x.shape)} and alpha ${formatShape(alpha.shape)} do not broadcast`, 1);
+    else outputShape(c, 0, shape);
+  }),
+  resizeNearestNeighbor: rule([2, 2], checkResize),
+  resizeBilinear: rule([2, 2], checkResize),
 };
+
+/** RESIZE_*: a 4-D input and a 1-D int32 size [h, w] (resize_*.cc Prepare); output [n, h, w, c]. */
+function checkResize(c: OpRuleContext<'resizeNearestNeighbor' | 'resizeBilinear'>): void {
+  const [x, size] = [c.inputs[0]!, c.inputs[1]!];
+  sameDtype(c, c.outputs[0]!, -1, x, 'output');
+  dtypeIn(c, size, 1, ['int32'], 'size');
+  if (!rank(c, x, 0, 4, 'input')) return;
+  if (!sameShape(size.shape, [2])) {
+    c.report('E_MODEL_SHAPE', `size must have shape [2], has ${formatShape(size.shape)}`, 1);
+    return;
+  }
+  const v = constInts(size);
+  if (v === null) return;
+  if (v.some((d) => d < 1)) c.report('E_MODEL_INVALID', `size ${formatShape(v)} must be positive`, 1);
+  else outputShape(c, 0, [x.shape[0] ?? 0, v[0] ?? 0, v[1] ?? 0, x.shape[3] ?? 0]);
+}
 
 function checkBroadcast(c: OpRuleContext<'add' | 'mul'>): void {
   const [a, b] = [c.inputs[0]!, c.inputs[1]!];

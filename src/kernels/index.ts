@@ -12,3 +12,4 @@ export * from './prepare-op.ts';
 export * from './macs.ts';
 export * from './scratch-requests.ts';
 export * from './storage-binding.ts';
+export { bilinearTaps, nearestIndices, resizeSize } from './specs/resize-common.ts';

@@ -149,7 +149,9 @@ export function checkNest(inst: KernelInstance, nest: Nest, scalarNames: readonl
       const isBuf = inst.buffers[r.name] !== undefined;
       if (!isBuf && inst.arrays[r.name] === undefined) fail(`unknown buffer or array '${r.name}' in ${what}`);
       if (indexOnly && isBuf) fail(`${what} depends on loaded data from '${r.name}'`);
-      checkExpr(r.index, scope, true, `index of ${r.name}`);
+      // A constant array (a lookup table) read inside a data value may be indexed by data: it is
+      // not arena memory, so the address walk never evaluates it.
+      checkExpr(r.index, scope, indexOnly || isBuf, `index of ${r.name}`);
     }
     const calls = (x: Expr): void => {
       if (x.k === 'call') {

@@ -61,6 +61,9 @@ export function countMacs(op: Op, graph: Graph): number {
       return outElems() * op.options.filterH * op.options.filterW;
     case 'mean':
       return elementCount(mustTensor(graph, op, 'input', 0).shape);
+    // One squared input accumulated per element (sum of squares of each row).
+    case 'l2Normalization':
+      return elementCount(mustTensor(graph, op, 'input', 0).shape);
     case 'add':
     case 'mul':
       return outElems();
@@ -79,6 +82,13 @@ export function countMacs(op: Op, graph: Graph): number {
     case 'relu6':
     case 'leakyRelu':
     case 'transpose':
+    case 'hardSwish':
+    case 'logSoftmax':
+    case 'tanh':
+    case 'elu':
+    case 'prelu':
+    case 'resizeNearestNeighbor':
+    case 'resizeBilinear':
     case 'spill':
     case 'fetching':
     case 'custom':

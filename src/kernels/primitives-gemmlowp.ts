@@ -4,7 +4,7 @@
 // exp_on_negative_values, one_over_one_plus_x_for_x_in_0_1, logistic, TFLM's GetReciprocal and
 // CountLeadingZeros, plus a data select and the TFLITE_CHECK(0 <= exponent <= 31) of softmax.
 // FixedPoint<int32, k> values travel as their raw int32; k (integer bits) is an explicit argument.
-import type { Primitive } from './primitives.ts';
+import type { Primitive } from './primitive.ts';
 
 /** gemmlowp exp barrel-shifter multipliers exp(-2^e) in Q0.31, e = -2 .. 4. */
 const EXP_MULTIPLIERS = [1672461947, 1302514674, 790015084, 290630308, 39332535, 720401, 242] as const;

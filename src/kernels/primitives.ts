@@ -4,20 +4,12 @@
 // HighMul, RoundingDivideByPOT and the default double-rounding MultiplyByQuantizedMultiplier.
 // The 32x32->64-bit product of SRDHM is computed exactly in doubles by splitting b into 16-bit halves.
 
+import type { Primitive } from './primitive.ts';
 import { GEMMLOWP_PRIMITIVES } from './primitives-gemmlowp.ts';
+import { FLOAT_PRIMITIVES } from './primitives-float.ts';
+import { MATH_PRIMITIVES } from './primitives-math.ts';
 
-export interface Primitive {
-  readonly name: string;
-  readonly arity: number;
-  /** Other primitives this one calls (emitted first). */
-  readonly deps: readonly string[];
-  /** A JS function declaration named `p_<name>`; int32 in, int32 out. */
-  readonly js: string;
-  /** A C99 `static inline` function named `mcu_<name>`. */
-  readonly c: string;
-  /** Abstract integer operations per call (for the cost model). */
-  readonly costOps: number;
-}
+export type { Primitive } from './primitive.ts';
 
 const table: readonly Primitive[] = [
   {
@@ -170,6 +162,8 @@ const table: readonly Primitive[] = [
     costOps: 2,
   },
   ...GEMMLOWP_PRIMITIVES,
+  ...MATH_PRIMITIVES,
+  ...FLOAT_PRIMITIVES,
 ];
 
 export const PRIMITIVES: Readonly<Record<string, Primitive>> = Object.fromEntries(table.map((p) => [p.name, p]));

@@ -27,6 +27,14 @@ import { transposeConvSpec } from './specs/transpose-conv.ts';
 import { spillSpec } from './specs/spill.ts';
 import { fetchingSpec } from './specs/fetching.ts';
 import { fetchingConv2dSpec } from './specs/fetching-conv2d.ts';
+import { hardSwishSpec } from './specs/hard-swish.ts';
+import { logSoftmaxSpec } from './specs/log-softmax.ts';
+import { tanhSpec } from './specs/tanh.ts';
+import { eluSpec } from './specs/elu.ts';
+import { preluSpec } from './specs/prelu.ts';
+import { l2NormalizationSpec } from './specs/l2-normalization.ts';
+import { resizeNearestNeighborSpec } from './specs/resize-nearest-neighbor.ts';
+import { resizeBilinearSpec } from './specs/resize-bilinear.ts';
 
 export type KernelRegistry = { readonly [K in BuiltinKind]?: KernelSpec<K> };
 
@@ -58,6 +66,14 @@ export const KERNELS: KernelRegistry = {
   spill: spillSpec,
   fetching: fetchingSpec,
   fetchingConv2d: fetchingConv2dSpec,
+  hardSwish: hardSwishSpec,
+  logSoftmax: logSoftmaxSpec,
+  tanh: tanhSpec,
+  elu: eluSpec,
+  prelu: preluSpec,
+  l2Normalization: l2NormalizationSpec,
+  resizeNearestNeighbor: resizeNearestNeighborSpec,
+  resizeBilinear: resizeBilinearSpec,
 };
 
 export function kernelSpecOf<K extends BuiltinKind>(kind: K): KernelSpec<K> | undefined {

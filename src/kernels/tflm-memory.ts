@@ -6,63 +6,12 @@
 // (sim/tflm-arena lays them out per arch). Sources: TFLM 90b983c, docs/tflm-arena.md.
 import type { BuiltinKind, Tensor } from '../ir/index.ts';
 import { byteSize } from '../ir/index.ts';
-import type { OpContext } from './spec.ts';
+import { cArray, cStruct } from './c-struct.ts';
+import type { CStruct } from './c-struct.ts';
+import type { NonStockOp, OpContext, StockTflmPersistent } from './spec.ts';
 
-/**
- * A C scalar. `enum` is a plain C enum (TfLitePadding, TfLiteFusedActivation, TfLiteType...): 4 bytes
- * on the 64-bit host, 1 byte on arm-none-eabi (AAPCS short enums, the GCC default there; every
- * TFLite enum fits a byte). `ptr` is any pointer; `size_t` follows the pointer width.
- */
-export type CScalar = 'bool' | 'int8' | 'uint8' | 'int16' | 'uint16' | 'int32' | 'float' | 'double' | 'enum' | 'ptr' | 'size_t';
+export * from './c-struct.ts';
 
-export interface CStruct {
-  readonly name: string;
-  /** Fields in declaration order: a scalar, a nested struct, or an array `{ of, count }`. */
-  readonly fields: readonly (readonly [string, CFieldType])[];
-}
-export type CFieldType = CScalar | CStruct | { readonly of: CScalar | CStruct; readonly count: number };
-
-export const cStruct = (name: string, fields: readonly (readonly [string, CFieldType])[]): CStruct => ({ name, fields });
-export const cArray = (of: CScalar | CStruct, count: number): CFieldType => ({ of, count });
-
-/**
- * TFLM's persistent footprint of one op kind. Fill it in for every new spec:
- * - a stock TFLM builtin: `{ stock: true, builtinData, opData, prepareBuffers?, scratchRequests? }`
- *   - `builtinData`: the TfLiteXxxParams struct the kernel's ParseXxx (flatbuffer_conversions.cc)
- *     allocates, or null when the parser allocates nothing (PAD, TRANSPOSE, QUANTIZE...);
- *   - `opData`: sizeof the struct the kernel's Init passes to AllocatePersistentBuffer, or null when
- *     the registration has no Init (RESHAPE, TRANSPOSE, SPLIT...);
- *   - `prepareBuffers(ctx)`: bytes of each AllocatePersistentBuffer call in Prepare, in call order
- *     (default none);
- *   - `scratchRequests(ctx)`: how many RequestScratchBufferInArena calls Prepare makes (default: the
- *     number of scratch buffers mcusim's own prepare declares, which mirrors TFLM's for stock ops);
- *   - `mcusimOptions`: option keys (set true) that pick an mcusim-only kernel variant stock TFLM
- *     ignores (TransposeConv's int16 / scratch-free forms): reports then show both runtimes.
- * - an mcusim op stock TFLM does not have (custom ops): `{ stock: false, why, mcusimPersistentBytes,
- *   mcusimOutsideArenaBytes }`: the RAM mcusim's C runtime keeps for it beyond the plan, in the
- *   arena and outside it.
- */
-export type TflmPersistent<K extends BuiltinKind = BuiltinKind> = StockTflmPersistent<K> | NonStockOp<K>;
-
-export interface StockTflmPersistent<K extends BuiltinKind = BuiltinKind> {
-  readonly stock: true;
-  readonly builtinData: CStruct | null;
-  readonly opData: CStruct | null;
-  readonly prepareBuffers?: (ctx: OpContext<K>) => readonly number[];
-  readonly scratchRequests?: (ctx: OpContext<K>) => number;
-  /** Option keys that select an mcusim-only kernel variant; stock TFLM ignores them. */
-  readonly mcusimOptions?: readonly string[];
-}
-
-export interface NonStockOp<K extends BuiltinKind = BuiltinKind> {
-  readonly stock: false;
-  /** Why stock TFLM cannot run it (shown in reports). */
-  readonly why: string;
-  /** RAM mcusim's C runtime keeps in its arena for this op beyond the plan (0: params are const, in flash). */
-  readonly mcusimPersistentBytes: (ctx: OpContext<K>) => number;
-  /** RAM mcusim's C runtime keeps outside its arena for this op (e.g. a storage staging buffer). */
-  readonly mcusimOutsideArenaBytes: (ctx: OpContext<K>) => number;
-}
 
 // --- builtin params (tensorflow/compiler/mlir/lite/core/c/builtin_op_data.h) -------------------
 
@@ -210,3 +159,31 @@ export function stock<K extends BuiltinKind>(builtinData: CStruct | null, opData
 
 /** The 16-aligned staging buffer mcusim's C runtime keeps outside its arena for a spilled tensor. */
 export const stagingBytes = (t: Tensor | null): number => (t === null ? 0 : Math.ceil(byteSize(t.dtype, t.shape) / 16) * 16);
+
+// --- ops added after the first calibration (sizes from the TFLM sources; see docs/tflm-arena.md) ---
+export const TFLITE_L2_NORM_PARAMS = cStruct('TfLiteL2NormParams', [['activation', 'enum']]);
+export const TFLITE_RESIZE_BILINEAR_PARAMS = cStruct('TfLiteResizeBilinearParams', [['align_corners', 'bool'], ['half_pixel_centers', 'bool']]);
+export const TFLITE_RESIZE_NEAREST_NEIGHBOR_PARAMS = cStruct('TfLiteResizeNearestNeighborParams', [['align_corners', 'bool'], ['half_pixel_centers', 'bool']]);
+/** elu.cc OpData: the int8 lookup table. */
+export const OP_DATA_ELU = cStruct('OpData (elu)', [['table', cArray('int8', 256)]]);
+/** kernels/internal/types.h HardSwishParams. */
+export const HARD_SWISH_PARAMS = cStruct('HardSwishParams', [
+  ['input_zero_point', 'int16'], ['output_zero_point', 'int16'], ['reluish_multiplier_fixedpoint_int16', 'int16'],
+  ['reluish_multiplier_exponent', 'int32'], ['output_multiplier_fixedpoint_int16', 'int16'], ['output_multiplier_exponent', 'int32'],
+]);
+/** kernels/internal/types.h L2NormalizationParams. */
+export const L2_NORMALIZATION_PARAMS = cStruct('L2NormalizationParams', [['input_zero_point', 'int32']]);
+/** log_softmax.cc LogSoftmaxOpData: allocated by Prepare, for int8 input only. */
+export const LOG_SOFTMAX_OP_DATA = cStruct('LogSoftmaxOpData', [
+  ['input_multiplier', 'int32'], ['input_left_shift', 'int32'], ['reverse_scaling_divisor', 'int32'], ['reverse_scaling_right_shift', 'int32'],
+  ['diff_min', 'int32'], ['outer_size', 'size_t'], ['depth', 'size_t'],
+]);
+/** kernels/internal/types.h PreluParams. */
+export const PRELU_PARAMS = cStruct('PreluParams', [
+  ['input_offset', 'int32'], ['alpha_offset', 'int32'], ['output_offset', 'int32'], ['output_multiplier_1', 'int32'],
+  ['output_shift_1', 'int32'], ['output_multiplier_2', 'int32'], ['output_shift_2', 'int32'],
+]);
+/** tanh.cc OpData. */
+export const OP_DATA_TANH = cStruct('OpData (tanh)', [
+  ['input_zero_point', 'int32'], ['input_range_radius', 'int32'], ['input_multiplier', 'int32'], ['input_left_shift', 'int32'],
+]);

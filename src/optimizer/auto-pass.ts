@@ -7,11 +7,11 @@
 import type { Model } from '../ir/index.ts';
 import { McusimError, UsageError } from '../ir/index.ts';
 import { DEFAULT_TARGET_NAME, estimateLatency, getTarget } from '../sim/index.ts';
-import { currentPeakBytes, dmoPass } from './dmo-pass.ts';
+import { currentPeakBytes, dmoPass } from './dmo/index.ts';
 import type { OptimizerPass, PassOptions, PassReport, PassResult } from './pass.ts';
-import { replacementPass } from './replacement-pass.ts';
-import { fdtPass, ffmtPass, tilingPass } from './tiling-pass.ts';
-import { tinysegPass } from './tinyseg-pass.ts';
+import { replacementPass } from './replacement/index.ts';
+import { fdtPass, ffmtPass, tilingPass } from './tiling/index.ts';
+import { tinysegPass } from './tinyseg/index.ts';
 
 /** The pipelines `auto` tries, cheapest first ([] = the model unchanged). */
 export const AUTO_PIPELINES: readonly (readonly string[])[] = [

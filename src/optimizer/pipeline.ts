@@ -3,10 +3,10 @@
 import { UsageError } from '../ir/index.ts';
 import type { Model } from '../ir/index.ts';
 import type { OptimizerPass, PassOptions, PassReport } from './pass.ts';
-import { dmoPass } from './dmo-pass.ts';
-import { replacementPass } from './replacement-pass.ts';
-import { tinysegPass } from './tinyseg-pass.ts';
-import { fdtPass, ffmtPass, tilingPass } from './tiling-pass.ts';
+import { dmoPass } from './dmo/index.ts';
+import { replacementPass } from './replacement/index.ts';
+import { tinysegPass } from './tinyseg/index.ts';
+import { fdtPass, ffmtPass, tilingPass } from './tiling/index.ts';
 import { autoPass } from './auto-pass.ts';
 
 export const PASSES: Readonly<Record<string, OptimizerPass>> = Object.freeze({

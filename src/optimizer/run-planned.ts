@@ -2,15 +2,17 @@
 // named planner -> verifyPlan -> per-tensor and per-op scratch offsets -> sim Runtime. Optionally
 // captures every tensor right after the op that produces it (a reused arena region is overwritten
 // later), which is what TFLM oracle tensor dumps (taken with a no-reuse plan) are compared with.
-import seedrandom from 'seedrandom';
 import type { DType, Graph, Model } from '../ir/index.ts';
 import { InternalError, UsageError, byteSize } from '../ir/index.ts';
 import type { TraceSink } from '../kernels/index.ts';
 import type { StorageDevice } from '../sim/index.ts';
-import { Runtime } from '../sim/index.ts';
-import { alignUp, computeModelBufferRequests } from './buffer-requests.ts';
-import type { BufferRequest, Plan } from './plan-types.ts';
-import { DEFAULT_PLANNER, getPlanner, planBuffers } from './planners.ts';
+import { Runtime, randomInputs } from '../sim/index.ts';
+import { DEFAULT_PLANNER, alignUp, computeModelBufferRequests } from './planners/index.ts';
+import type { BufferRequest, Plan } from './planners/index.ts';
+import { getPlanner, planBuffers } from './plan-by-name.ts';
+
+/** Moved to src/sim (trace-based safe overlap needs it below the runner); still part of this surface. */
+export { randomInputs } from '../sim/index.ts';
 
 export interface PlannedModel {
   readonly graph: Graph;
@@ -81,27 +83,6 @@ export function preparePlannedModel(model: Model, opts: PreparePlannedOptions = 
   const runtime = new Runtime({ graph, tensorOffsets, scratchOffsets, arenaBytes, ...(opts.storage ? { storage: opts.storage } : {}), ...(opts.compress ? { compress: true } : {}) });
   checkScratch(runtime, requests);
   return { graph, requests, plan, tensorOffsets, scratchOffsets, arenaBytes, runtime };
-}
-
-/**
- * Seeded random bytes for every graph input, in input order, from one `seedrandom(String(seed))`
- * stream (ARC4): integer dtypes get `rng.int32() & 0xff` per byte; float32 inputs get
- * `Math.fround(rng() * 2 - 1)` per element (uniform in [-1, 1), never NaN).
- */
-export function randomInputs(graph: Graph, seed: number | string): Uint8Array[] {
-  const rng = seedrandom(String(seed));
-  return graph.inputs.map((t) => {
-    const tensor = graph.tensors[t];
-    if (tensor === undefined) throw new InternalError(`graph input names missing tensor ${t}`);
-    const bytes = new Uint8Array(byteSize(tensor.dtype, tensor.shape));
-    if (tensor.dtype === 'float32') {
-      const f = new Float32Array(bytes.buffer);
-      for (let i = 0; i < f.length; i++) f[i] = Math.fround(rng() * 2 - 1);
-    } else {
-      for (let i = 0; i < bytes.length; i++) bytes[i] = rng.int32() & 0xff;
-    }
-    return bytes;
-  });
 }
 
 export interface RunPlannedOptions {

@@ -13,4 +13,5 @@ export * from './latency/compute-cost.ts';
 export * from './latency/storage-traffic.ts';
 export * from './timeline-svg.ts';
 export * from './target-overrides.ts';
+export * from './random-inputs.ts';
 export * from './tflm-arena/index.ts';

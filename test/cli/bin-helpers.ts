@@ -1,5 +1,6 @@
-// Shared by the CLI tests: run the real bin (bin/mcusim.mjs) in a child Node process, and a
-// temporary folder removed after the file's tests.
+// Shared by the CLI tests: run the real bin (bin/mcusim.mjs, on the compiled dist/ that
+// test/global-build.ts rebuilds before every test run) in a child Node process, and a temporary
+// folder removed after the file's tests.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BinRun } from './bin-helpers.ts';
 import { runMcusim } from './bin-helpers.ts';
-import { inspectModel } from '../../src/cli/commands/inspect-report.ts';
+import { inspectModel } from '../../src/api/index.ts';
 import { buildZooModel } from '../../src/ir/index.ts';
 
 const mcusim = (...args: string[]): BinRun => runMcusim(args);

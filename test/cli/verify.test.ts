@@ -10,7 +10,7 @@ import { runMcusim, testTempDir } from './bin-helpers.ts';
 import type { Model } from '../../src/ir/index.ts';
 import { buildZooModel, byteSize, exportTflite, importTflite, readOfflinePlan, withOfflinePlan } from '../../src/ir/index.ts';
 import { computeModelBufferRequests, dmoPass, runPipeline } from '../../src/optimizer/index.ts';
-import { verifyModels, verifyPassed } from '../../src/cli/commands/verify.ts';
+import { verifyModels, verifyPassed } from '../../src/api/index.ts';
 import { ORACLE_MODELS } from '../oracle-paths.ts';
 
 const tmp = testTempDir('mcusim-verify-');

@@ -10,6 +10,7 @@ import { KERNELS, validateOp } from '../../src/kernels/index.ts';
 import type { ConformanceSetup } from '../../src/sim/index.ts';
 import { layoutSingleOp } from '../../src/sim/index.ts';
 import { execute, hasGcc, hex, runC, runSetup } from './replay-helpers.ts';
+import { mathGenerators } from './property-math-gens.ts';
 
 const SEED = 'kernel-props-1';
 const CASES_PER_KIND = 100;
@@ -130,6 +131,7 @@ const sameShapeUnary = (kind: 'relu' | 'relu6' | 'leakyRelu' | 'logistic'): Gen 
 };
 
 const GENERATORS: { readonly [K in BuiltinKind]?: Gen } = {
+  ...mathGenerators({ setup, int, q, shapeOf }),
   conv2d: (r) => convLike(r, false),
   depthwiseConv2d: (r) => convLike(r, true),
   transposeConv: (r) => {

@@ -11,8 +11,8 @@ import { DEFAULT_PLANNER, getPlanner, ordinalCharacter, plannerNames, renderPlan
 import { DEFAULT_TFLM_ARCH, TFLM_ARCH_NAMES, getTarget, getTflmArch, listTargets } from '../../sim/index.ts';
 import { bytesAndKb, formatShape, renderTable, truncate } from '../format.ts';
 import { loadModel } from '../load-model.ts';
-import { inspectModel } from './inspect-report.ts';
-import type { InspectReport } from './inspect-report.ts';
+import { inspectModel } from '../../api/index.ts';
+import type { InspectReport } from '../../api/index.ts';
 
 interface InspectOptions {
   readonly planner: string;

@@ -255,6 +255,30 @@ export const BUILTIN_TABLE: BuiltinTable = {
   relu6: simple('relu6', Code.RELU6, 2, noOptions),
   leakyRelu: withOptions('leakyRelu', Code.LEAKY_RELU, 2, OptionsType.LeakyReluOptions, S.LeakyReluOptions, (t) => ({ alpha: t?.alpha() ?? 0 }), (b, o) => S.LeakyReluOptions.createLeakyReluOptions(b, o.alpha)),
   transpose: simple('transpose', Code.TRANSPOSE, 2, noOptions, OptionsType.TransposeOptions),
+  hardSwish: simple('hardSwish', Code.HARD_SWISH, 1, noOptions, OptionsType.HardSwishOptions),
+  logSoftmax: simple('logSoftmax', Code.LOG_SOFTMAX, 2, noOptions, OptionsType.LogSoftmaxOptions),
+  tanh: simple('tanh', Code.TANH, 2, noOptions),
+  elu: simple('elu', Code.ELU, 1, noOptions),
+  prelu: simple('prelu', Code.PRELU, 1, noOptions),
+  l2Normalization: withOptions('l2Normalization', Code.L2_NORMALIZATION, 2, OptionsType.L2NormOptions, S.L2NormOptions, (t) => ({ activation: fusedActivation(t) }), (b, o) => S.L2NormOptions.createL2NormOptions(b, activationToCode(o.activation))),
+  resizeNearestNeighbor: withOptions(
+    'resizeNearestNeighbor',
+    Code.RESIZE_NEAREST_NEIGHBOR,
+    3,
+    OptionsType.ResizeNearestNeighborOptions,
+    S.ResizeNearestNeighborOptions,
+    (t) => ({ alignCorners: t?.alignCorners() ?? false, halfPixelCenters: t?.halfPixelCenters() ?? false }),
+    (b, o) => S.ResizeNearestNeighborOptions.createResizeNearestNeighborOptions(b, o.alignCorners, o.halfPixelCenters),
+  ),
+  resizeBilinear: withOptions(
+    'resizeBilinear',
+    Code.RESIZE_BILINEAR,
+    3,
+    OptionsType.ResizeBilinearOptions,
+    S.ResizeBilinearOptions,
+    (t) => ({ alignCorners: t?.alignCorners() ?? false, halfPixelCenters: t?.halfPixelCenters() ?? false }),
+    (b, o) => S.ResizeBilinearOptions.createResizeBilinearOptions(b, 0, 0, o.alignCorners, o.halfPixelCenters),
+  ),
 };
 
 const KIND_BY_CODE: ReadonlyMap<number, BuiltinKind> = new Map(

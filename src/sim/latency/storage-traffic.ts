@@ -31,6 +31,8 @@ const TRAFFIC_ROLE: Readonly<Record<OpKind, TrafficRole>> = {
   leakyRelu: 'none', logistic: 'none', quantize: 'none', dequantize: 'none', mean: 'none', softmax: 'none',
   concatenation: 'none', reshape: 'none', pad: 'none', split: 'none', splitV: 'none', stridedSlice: 'none',
   transpose: 'none', custom: 'none',
+  hardSwish: 'none', logSoftmax: 'none', tanh: 'none', elu: 'none', prelu: 'none', l2Normalization: 'none',
+  resizeNearestNeighbor: 'none', resizeBilinear: 'none',
 };
 
 function invalid(opIndex: number, kind: OpKind, message: string): ModelError {

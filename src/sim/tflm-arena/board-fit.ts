@@ -4,7 +4,7 @@
 import type { Graph } from '../../ir/index.ts';
 import { byteSize, UsageError } from '../../ir/index.ts';
 import type { TargetProfile } from '../targets/index.ts';
-import type { ArenaReport } from './index.ts';
+import type { ArenaReport } from './whole-arena.ts';
 
 export interface BoardFit {
   readonly board: string;

@@ -110,7 +110,10 @@ export function modelPersistent(graph: Graph, arch: TflmArch, offlineOffsets: In
   // PrepareSubgraphs: each kernel's Prepare, its persistent buffers and scratch requests.
   let scratchCount = 0;
   for (const { index, op, tflm, ctx } of stockOps) {
-    for (const bytes of tflm.prepareBuffers?.(ctx) ?? []) tail.allocate(`${bytes} B buffer (${opLabel(index, op)} Prepare)`, bytes, ARENA_ALIGNMENT_BYTES);
+    for (const b of tflm.prepareBuffers?.(ctx) ?? []) {
+      const what = typeof b === 'number' ? `${b} B buffer` : b.name;
+      tail.allocate(`${what} (${opLabel(index, op)} Prepare)`, typeof b === 'number' ? b : structLayout(b, arch).sizeBytes, ARENA_ALIGNMENT_BYTES);
+    }
     scratchCount += tflm.scratchRequests?.(ctx) ?? scratchRequests(graph, index).length;
   }
   // FinishModelAllocation: scratch buffer handles, then (CommitStaticMemoryPlan) variable tensors.

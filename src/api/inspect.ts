@@ -1,0 +1,176 @@
+// What a model is and how TFLM would lay out its arena (DESIGN.md §9): the verified plan with its
+// lower bound, the whole arena (TFLM's persistent tail + the plan, for --arch) and, with a board,
+// whether it fits; every op with shapes and MACs, every tensor. `mcusim inspect` prints it as JSON
+// or tables; planModel is the plan part alone.
+import { DTYPE_BYTES, elementCount, readOfflinePlan } from '../ir/index.ts';
+import type { Graph, Model } from '../ir/index.ts';
+import { countMacs } from '../kernels/index.ts';
+import { DEFAULT_PLANNER, computeModelBufferRequests, lowerBoundBytes, planBuffers } from '../optimizer/index.ts';
+import type { BufferRequest, Plan, PlannerOptions } from '../optimizer/index.ts';
+import { DEFAULT_TFLM_ARCH, asStockTflm, boardFit, getTflmArch, mcusimKernelUses, wholeArena } from '../sim/index.ts';
+import type { ArenaReport, BoardFit, TargetProfile, TflmArch } from '../sim/index.ts';
+
+export interface PlanBufferJson {
+  readonly tensor: number | null;
+  readonly scratchIndex?: number;
+  readonly opIndex?: number;
+  readonly name: string;
+  readonly offset: number;
+  readonly size: number;
+  readonly first: number;
+  readonly last: number;
+}
+
+export interface OpJson {
+  readonly index: number;
+  readonly kind: string;
+  readonly inputs: readonly number[];
+  readonly outputs: readonly number[];
+  readonly inputShapes: readonly (readonly number[] | null)[];
+  readonly outputShapes: readonly (readonly number[] | null)[];
+  readonly macs: number;
+}
+
+export interface TensorJson {
+  readonly index: number;
+  readonly name: string;
+  readonly dtype: string;
+  readonly shape: readonly number[];
+  readonly bytes: number;
+  readonly constant: boolean;
+  readonly variable: boolean;
+  readonly scale: readonly number[] | null;
+  readonly zeroPoint: readonly number[] | null;
+}
+
+export interface InspectReport {
+  readonly model: { readonly description: string; readonly graph: string };
+  readonly plan: {
+    readonly planner: string;
+    readonly peakBytes: number;
+    readonly lowerBoundBytes: number;
+    /** Searching planners (exact): whether the peak is proven minimal, and its gap to the lower bound. */
+    readonly proven?: boolean;
+    readonly gapBytes?: number;
+    readonly buffers: readonly PlanBufferJson[];
+  };
+  /** The whole arena (DESIGN.md §9): planned head + persistent tail for the chosen arch. */
+  readonly arena: ArenaReport;
+  /**
+   * A builtin-only file whose savings need mcusim's own kernels (e.g. the scratch-free
+   * TransposeConv): stock TFLM's arena for the same file beside mcusim's, and which kernels differ.
+   */
+  readonly runtimes?: { readonly tflm: ArenaReport; readonly mcusim: ArenaReport; readonly mcusimKernels: readonly string[] };
+  /** With --board: whether the arena fits the board's RAM region and the weights its flash. */
+  readonly fit?: BoardFit;
+  readonly totalMacs: number;
+  readonly ops: readonly OpJson[];
+  readonly tensors: readonly TensorJson[];
+}
+
+export interface Inspection {
+  readonly report: InspectReport;
+  readonly requests: readonly BufferRequest[];
+  readonly plan: Plan;
+}
+
+function shapeOf(graph: Graph, index: number): readonly number[] | null {
+  return index < 0 ? null : (graph.tensors[index]?.shape ?? null);
+}
+
+function bufferJson(r: BufferRequest, offset: number): PlanBufferJson {
+  const common = { name: r.name, offset, size: r.sizeBytes, first: r.firstStep, last: r.lastStep };
+  if (r.tensor !== null) return { tensor: r.tensor, ...common };
+  return { tensor: null, scratchIndex: r.scratchIndex ?? 0, opIndex: r.opIndex ?? 0, ...common };
+}
+
+/** `proven` / `gapBytes` when the planner reports them (exact), else nothing. */
+function searchFields(plan: Plan): { proven?: boolean; gapBytes?: number } {
+  const p = plan as Plan & { readonly proven?: unknown; readonly gapBytes?: unknown };
+  return {
+    ...(typeof p.proven === 'boolean' ? { proven: p.proven } : {}),
+    ...(typeof p.gapBytes === 'number' ? { gapBytes: p.gapBytes } : {}),
+  };
+}
+
+export interface PlanModelOptions extends PlannerOptions {
+  /** A planner name (see PLANNERS; default tflm-greedy, TFLM's GreedyMemoryPlanner). */
+  readonly planner?: string;
+}
+
+/** Plan the model's arena (offline plans honoured) and verify the plan: peak, lower bound, every buffer. */
+export function planModel(model: Model, options: PlanModelOptions = {}): InspectReport['plan'] {
+  const { planner, ...plannerOptions } = options;
+  return inspectModel(model, planner ?? DEFAULT_PLANNER, plannerOptions).report.plan;
+}
+
+/** Both runtimes when a builtin-only graph uses mcusim-only kernel variants, else undefined. */
+function runtimesOf(model: Model, plannedBytes: number, arch: TflmArch, offline: Int32Array | null): InspectReport['runtimes'] {
+  const uses = mcusimKernelUses(model.graph);
+  const mcusim = wholeArena(model.graph, plannedBytes, arch, offline, 'mcusim').report;
+  if (uses.length === 0 || mcusim.nonStockOps.length > 0) return undefined;
+  const stockGraph = asStockTflm(model.graph);
+  const stockPlan = planBuffers('tflm-greedy', computeModelBufferRequests({ ...model, graph: stockGraph }), stockGraph, {});
+  return {
+    tflm: wholeArena(stockGraph, stockPlan.peakBytes, arch, offline).report,
+    mcusim,
+    mcusimKernels: uses.map((u) => `op ${u.opIndex} ${u.kind} (${u.options.join(', ')})`),
+  };
+}
+
+export interface InspectTargets {
+  readonly arch: TflmArch;
+  readonly board?: TargetProfile;
+}
+
+/** Ops (shapes, MACs), tensors, the verified plan of `plannerName` and the whole arena for `targets`. */
+export function inspectModel(
+  model: Model,
+  plannerName: string = DEFAULT_PLANNER,
+  options: PlannerOptions = {},
+  targets: InspectTargets = { arch: getTflmArch(DEFAULT_TFLM_ARCH) },
+): Inspection {
+  const graph = model.graph;
+  const requests = computeModelBufferRequests(model);
+  const plan = planBuffers(plannerName, requests, graph, options);
+  const offline = readOfflinePlan(model);
+  const runtimes = runtimesOf(model, plan.peakBytes, targets.arch, offline);
+  const arena = runtimes?.mcusim ?? wholeArena(graph, plan.peakBytes, targets.arch, offline).report;
+  const ops: OpJson[] = graph.ops.map((op, index) => ({
+    index,
+    kind: op.kind === 'custom' ? `custom:${op.customCode}` : op.kind,
+    inputs: op.inputs,
+    outputs: op.outputs,
+    inputShapes: op.inputs.map((t) => shapeOf(graph, t)),
+    outputShapes: op.outputs.map((t) => shapeOf(graph, t)),
+    macs: countMacs(op, graph),
+  }));
+  const tensors: TensorJson[] = graph.tensors.map((t, index) => ({
+    index,
+    name: t.name,
+    dtype: t.dtype,
+    shape: t.shape,
+    bytes: elementCount(t.shape) * DTYPE_BYTES[t.dtype],
+    constant: t.data !== null,
+    variable: t.isVariable,
+    scale: t.quant?.scale ?? null,
+    zeroPoint: t.quant?.zeroPoint ?? null,
+  }));
+  const report: InspectReport = {
+    model: { description: model.description, graph: graph.name },
+    plan: {
+      planner: plan.planner,
+      peakBytes: plan.peakBytes,
+      lowerBoundBytes: lowerBoundBytes(requests),
+      ...searchFields(plan),
+      buffers: requests.map((r, i) => bufferJson(r, plan.offsets[i] ?? 0)),
+    },
+    arena,
+    ...(runtimes === undefined ? {} : { runtimes }),
+    ...(targets.board === undefined ? {} : { fit: boardFit(graph, arena, targets.board) }),
+    totalMacs: ops.reduce((s, o) => s + o.macs, 0),
+    ops,
+    tensors,
+  };
+  return { report, requests, plan };
+}

@@ -1,0 +1,256 @@
+// Safe overlap O_s of one op by the DMO paper's three methods (§III-B/C/D): bottom-up from a
+// recorded trace of the op running on data (per-byte last-read times against the running maximum
+// write end), algorithmic from the address-only walk (the paper's minR/maxW arrays, one entry per
+// output store, reverse pass), analytic (analyticSafeOverlap). Convention (DESIGN.md §4): output
+// at [o, o+OB), input at o+OB-O_s; O_s is the largest overlap at which no input byte is loaded
+// after an output store hit its (shifted) address. Derivations: docs/tracer.md, docs/safe-overlap.md.
+import type { Graph, Op } from '../../ir/index.ts';
+import { UsageError, byteSize, elementCount } from '../../ir/index.ts';
+import type { TraceSink } from '../../kernels/index.ts';
+import { instantiateOp, prepareOp, walkAddresses } from '../../kernels/index.ts';
+import { Runtime, randomInputs, teeTraceSinks } from '../../sim/index.ts';
+import { alignUp } from '../planners/index.ts';
+import { analyticSafeOverlap, primaryInputPosition } from './safe-overlap-analytic.ts';
+
+export type OverlapMethod = 'trace' | 'algorithmic' | 'analytic';
+export const OVERLAP_METHODS: readonly OverlapMethod[] = ['trace', 'algorithmic', 'analytic'];
+
+export interface OverlapOptions {
+  readonly method?: OverlapMethod;
+  /** Bytes per element (paper Table II: 4 = float32): each int8 element index maps to N bytes. */
+  readonly elementBytes?: number;
+  /** Position in op.inputs / op.outputs of the pair; default: the op's data input, output 0. */
+  readonly inputPosition?: number;
+  readonly outputPosition?: number;
+  /** Seed of the random input data of the trace method. */
+  readonly seed?: number;
+  /** Trace method: also feed the op's events here (e.g. a TracePlot). */
+  readonly traceSink?: TraceSink;
+}
+
+export interface OverlapReport {
+  readonly inputBytes: number;
+  readonly outputBytes: number;
+  readonly os: { readonly trace?: number; readonly algorithmic?: number; readonly analytic?: number };
+}
+
+/** One op placed in an arena: a one-op graph, offsets and the studied (input, output) pair. */
+export interface OpLayout {
+  readonly graph: Graph;
+  readonly tensorOffsets: readonly (number | null)[];
+  readonly scratchOffsets: readonly (readonly number[])[];
+  readonly arenaBytes: number;
+  readonly input: number;
+  readonly output: number;
+  readonly inputOffset: number;
+  readonly outputOffset: number;
+}
+
+/** The graph holding only op `opIndex` (same tensor indices; its activation inputs are graph inputs). */
+export function singleOpGraph(graph: Graph, opIndex: number): Graph {
+  const op = graph.ops[opIndex];
+  if (op === undefined) throw new UsageError(`no op ${opIndex}`);
+  const inputs = [...new Set(op.inputs.filter((t) => t >= 0 && graph.tensors[t]?.data === null))];
+  return { ...graph, ops: [op], inputs, outputs: op.outputs.filter((t) => t >= 0) };
+}
+
+function pairOf(op: Op, o: OverlapOptions): { input: number; output: number } {
+  const ip = o.inputPosition ?? primaryInputPosition(op);
+  const input = op.inputs[ip] ?? -1;
+  const output = op.outputs[o.outputPosition ?? 0] ?? -1;
+  if (input < 0 || output < 0) throw new UsageError(`op ${op.kind} has no input ${ip} / output ${o.outputPosition ?? 0}`);
+  return { input, output };
+}
+
+const sizeOf = (g: Graph, t: number): number => {
+  const x = g.tensors[t];
+  return x ? byteSize(x.dtype, x.shape) : 0;
+};
+
+/**
+ * Lay out op 0 of a one-op graph: output at 0, input right after it (disjoint, overlapBytes null)
+ * or at OB - overlapBytes; every other activation and the scratch after both, 16-aligned.
+ */
+export function layoutOp(g: Graph, overlapBytes: number | null, o: OverlapOptions = {}): OpLayout {
+  const op = g.ops[0];
+  if (op === undefined || g.ops.length !== 1) throw new UsageError('layoutOp needs a one-op graph');
+  const { input, output } = pairOf(op, o);
+  const ob = sizeOf(g, output);
+  const ib = sizeOf(g, input);
+  const inputOffset = overlapBytes === null ? alignUp(ob) : ob - overlapBytes;
+  if (inputOffset < 0) throw new UsageError(`overlap ${overlapBytes} exceeds the output size ${ob}`);
+  const offsets: (number | null)[] = g.tensors.map(() => null);
+  offsets[output] = 0;
+  offsets[input] = inputOffset;
+  let next = alignUp(Math.max(ob, inputOffset + ib));
+  for (const t of [...op.inputs, ...op.outputs]) {
+    if (t < 0 || offsets[t] !== null || g.tensors[t]?.data !== null) continue;
+    offsets[t] = next;
+    next = alignUp(next + sizeOf(g, t));
+  }
+  const scratch = prepareOp(g, 0).prepared.scratch.map((s) => {
+    const at = next;
+    next = alignUp(next + s.sizeBytes);
+    return at;
+  });
+  return { graph: g, tensorOffsets: offsets, scratchOffsets: [scratch], arenaBytes: Math.max(16, next), input, output, inputOffset, outputOffset: 0 };
+}
+
+/** Run the laid-out op on seeded random inputs (traced when sinks are given); returns its outputs. */
+export function runLayout(l: OpLayout, seed = 1, sinks: readonly TraceSink[] = []): Uint8Array[] {
+  const rt = new Runtime({ graph: l.graph, tensorOffsets: l.tensorOffsets, scratchOffsets: l.scratchOffsets, arenaBytes: l.arenaBytes });
+  const sink = sinks.length === 0 ? undefined : sinks.length === 1 ? sinks[0] : teeTraceSinks(...sinks);
+  return rt.run(randomInputs(l.graph, seed), sink ? { trace: sink } : {});
+}
+
+interface Scale {
+  readonly inOff: number;
+  readonly inW: number;
+  readonly inB: number;
+  readonly outOff: number;
+  readonly outW: number;
+  readonly outB: number;
+}
+
+function scaleOf(l: OpLayout, elementBytes: number | undefined): Scale {
+  const ti = l.graph.tensors[l.input];
+  const to = l.graph.tensors[l.output];
+  const inW = byteSize(ti?.dtype ?? 'int8', [1]);
+  const outW = byteSize(to?.dtype ?? 'int8', [1]);
+  return { inOff: l.inputOffset, inW, inB: elementBytes ?? inW, outOff: l.outputOffset, outW, outB: elementBytes ?? outW };
+}
+
+function clampOverlap(ob: number, minDiff: number): number {
+  return Math.max(0, Math.min(ob, ob + Math.min(0, minDiff)));
+}
+
+class Grow {
+  a = new Float64Array(1024);
+  n = 0;
+  push(v: number): void {
+    if (this.n === this.a.length) {
+      const b = new Float64Array(this.a.length * 2);
+      b.set(this.a);
+      this.a = b;
+    }
+    this.a[this.n++] = v;
+  }
+}
+
+/** Algorithmic method (§III-C): minR / maxW arrays over the output stores of the address walk. */
+function algorithmicOverlap(l: OpLayout, elementBytes: number | undefined): number {
+  const s = scaleOf(l, elementBytes);
+  const maxW = new Grow();
+  const minR = new Grow();
+  let cur = -Infinity;
+  const sink: TraceSink = (_op, log, count) => {
+    for (let i = 0; i < count; i++) {
+      const h = log[2 * i] as number;
+      const id = h >> 4;
+      const addr = log[2 * i + 1] as number;
+      if (h & 8) {
+        if (id !== l.output) continue;
+        cur = Math.max(cur, ((addr - s.outOff) / s.outW + 1) * s.outB);
+        maxW.push(cur);
+        minR.push(Infinity);
+      } else if (id === l.input && minR.n > 0) {
+        const r = ((addr - s.inOff) / s.inW) * s.inB;
+        if (r < (minR.a[minR.n - 1] as number)) minR.a[minR.n - 1] = r;
+      }
+    }
+  };
+  walkAddresses(instantiateOp(l.graph, prepareOp(l.graph, 0), l.tensorOffsets, l.scratchOffsets[0] ?? []), sink);
+  let run = Infinity;
+  let minD = 0;
+  for (let i = maxW.n - 1; i >= 0; i--) {
+    run = Math.min(run, minR.a[i] as number);
+    minD = Math.min(minD, run - (maxW.a[i] as number));
+  }
+  return clampOverlap(outputBytesOf(l, elementBytes), minD);
+}
+
+/** Bottom-up method (§III-B): run on data, keep each input element's last load time and the step
+ * function of the maximum output write end; the worst pair per element gives O_s. */
+function traceOverlap(l: OpLayout, elementBytes: number | undefined, seed: number, extra?: TraceSink): number {
+  const s = scaleOf(l, elementBytes);
+  const inElems = elementCount(l.graph.tensors[l.input]?.shape ?? []);
+  const lastRead = new Float64Array(inElems).fill(-1);
+  const wTime = new Grow();
+  const wEnd = new Grow();
+  let t = 0;
+  let cur = -Infinity;
+  const sink: TraceSink = (_op, log, count) => {
+    for (let i = 0; i < count; i++, t++) {
+      const h = log[2 * i] as number;
+      const id = h >> 4;
+      const addr = log[2 * i + 1] as number;
+      if (h & 8) {
+        if (id !== l.output) continue;
+        const end = ((addr - s.outOff) / s.outW + 1) * s.outB;
+        if (end > cur) {
+          cur = end;
+          wTime.push(t);
+          wEnd.push(end);
+        }
+      } else if (id === l.input) {
+        lastRead[(addr - s.inOff) / s.inW] = t;
+      }
+    }
+  };
+  runLayout(l, seed, extra ? [sink, extra] : [sink]);
+  let minDiff = Infinity;
+  for (let e = 0; e < inElems; e++) {
+    const tr = lastRead[e] as number;
+    if (tr < 0) continue;
+    let lo = 0;
+    let hi = wTime.n - 1;
+    let j = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if ((wTime.a[mid] as number) < tr) (j = mid), (lo = mid + 1);
+      else hi = mid - 1;
+    }
+    if (j >= 0) minDiff = Math.min(minDiff, e * s.inB - (wEnd.a[j] as number));
+  }
+  return clampOverlap(outputBytesOf(l, elementBytes), minDiff);
+}
+
+function outputBytesOf(l: OpLayout, elementBytes: number | undefined): number {
+  const t = l.graph.tensors[l.output];
+  if (!t) return 0;
+  return elementBytes === undefined ? byteSize(t.dtype, t.shape) : elementCount(t.shape) * elementBytes;
+}
+
+function checkElementBytes(n: number | undefined): void {
+  if (n !== undefined && (!Number.isInteger(n) || n < 1 || n > 8)) throw new UsageError(`element bytes must be an integer in 1..8, got ${n}`);
+}
+
+/** O_s in bytes of op `opIndex` of `graph` by one method (default algorithmic). */
+export function safeOverlap(graph: Graph, opIndex: number, options: OverlapOptions = {}): number {
+  checkElementBytes(options.elementBytes);
+  const method = options.method ?? 'algorithmic';
+  const op = graph.ops[opIndex];
+  if (op === undefined) throw new UsageError(`no op ${opIndex}`);
+  if (method === 'analytic') {
+    const pos = { ...(options.inputPosition !== undefined ? { inputPosition: options.inputPosition } : {}), ...(options.outputPosition !== undefined ? { outputPosition: options.outputPosition } : {}) };
+    return analyticSafeOverlap(op, graph, options.elementBytes, pos);
+  }
+  const l = layoutOp(singleOpGraph(graph, opIndex), null, options);
+  return method === 'trace' ? traceOverlap(l, options.elementBytes, options.seed ?? 1, options.traceSink) : algorithmicOverlap(l, options.elementBytes);
+}
+
+/** Input/output sizes and O_s by each requested method (all three by default). */
+export function safeOverlapReport(graph: Graph, opIndex: number, options: OverlapOptions & { readonly methods?: readonly OverlapMethod[] } = {}): OverlapReport {
+  checkElementBytes(options.elementBytes);
+  const op = graph.ops[opIndex];
+  if (op === undefined) throw new UsageError(`no op ${opIndex}`);
+  const { input, output } = pairOf(op, options);
+  const bytes = (t: number): number => {
+    const x = graph.tensors[t];
+    if (!x) return 0;
+    return options.elementBytes === undefined ? byteSize(x.dtype, x.shape) : elementCount(x.shape) * options.elementBytes;
+  };
+  const os: Record<string, number> = {};
+  for (const m of options.methods ?? OVERLAP_METHODS) os[m] = safeOverlap(graph, opIndex, { ...options, method: m });
+  return { inputBytes: bytes(input), outputBytes: bytes(output), os };
+}

@@ -1,0 +1,44 @@
+// Planners by name, as the CLI and passes select them: the request-only planners of
+// planners/planner-registry.ts plus the graph-aware dmo and replacement planners, which need the
+// techniques above the planners (safe overlaps, the passes' graph planning). Every plan handed out
+// goes through verifyPlan first.
+import { PlanError, UsageError } from '../ir/index.ts';
+import type { Graph } from '../ir/index.ts';
+import { planDmoForGraph } from './dmo/index.ts';
+import { graphOverlapPairs } from './overlap/index.ts';
+import { REQUEST_PLANNERS, verifyPlan, verifyPlanWithOverlaps } from './planners/index.ts';
+import type { BufferRequest, Plan, PlannerInfo, PlannerOptions } from './planners/index.ts';
+import { planReplacementForGraph } from './replacement/index.ts';
+
+export const PLANNERS: readonly PlannerInfo[] = Object.freeze([
+  ...REQUEST_PLANNERS,
+  { name: 'dmo', description: 'diagonal memory optimisation: dying inputs overlap outputs by O_s', plan: (r: readonly BufferRequest[], g?: Graph) => planDmoForGraph(r, g) },
+  { name: 'replacement', description: 'replacement strategy: one total buffer, pooling in place', plan: (r: readonly BufferRequest[], g?: Graph) => planReplacementForGraph(r, g) },
+]);
+
+export function plannerNames(): string[] {
+  return PLANNERS.map((p) => p.name);
+}
+
+/** The planner called `name`; UsageError listing the available ones otherwise. */
+export function getPlanner(name: string): PlannerInfo {
+  const p = PLANNERS.find((x) => x.name === name);
+  if (p === undefined) throw new UsageError(`unknown planner '${name}'; available: ${plannerNames().join(', ')}`);
+  return p;
+}
+
+/**
+ * Plan `requests` with the named planner and verify the result before returning it. With the
+ * graph, buffers may share bytes where the graph's safe overlaps allow it (DMO orientation rule),
+ * e.g. a DMO plan read back from OfflineMemoryAllocation metadata.
+ */
+export function planBuffers(name: string, requests: readonly BufferRequest[], graph?: Graph, options?: PlannerOptions): Plan {
+  const plan = getPlanner(name).plan(requests, graph, options);
+  try {
+    verifyPlan(requests, plan);
+  } catch (e) {
+    if (graph === undefined || !(e instanceof PlanError) || e.code !== 'E_PLAN_OVERLAP') throw e;
+    verifyPlanWithOverlaps(requests, plan, graphOverlapPairs(graph, requests));
+  }
+  return plan;
+}

@@ -1,0 +1,139 @@
+// Memory-aware scheduling (FDT paper §4.1): pick an op order (a topological order) whose peak of
+// live bytes is smallest. Cost model = TFLM lifetimes (computeBufferRequests): a tensor lives
+// from its producer to its last consumer, graph inputs from the start, graph outputs to the end,
+// scratch at its op. Methods: the series-parallel algorithm (schedule-series-parallel.ts), an
+// exact DP over executed-op sets for small graphs, the hill-valley heuristic for the rest. The op-level
+// model they share is memory-model.ts.
+import { InternalError, PlanError } from '../../ir/index.ts';
+import type { Graph } from '../../ir/index.ts';
+import { MemoryTracker, buildMemoryModel, isTopologicalOrder } from './memory-model.ts';
+import type { MemoryModel } from './memory-model.ts';
+import { scheduleHillValley } from './schedule-hill-valley.ts';
+import { scheduleSeriesParallel } from './schedule-series-parallel.ts';
+
+export interface ScheduleOptions {
+  /** Budget for the exact methods; the heuristic result is used after it. */
+  readonly timeBudgetMs?: number;
+  /** Cap on DP states for the exact search over executed-op sets. */
+  readonly maxStates?: number;
+}
+
+export type ScheduleMethod = 'series-parallel' | 'exact-dp' | 'hill-valley' | 'original';
+
+export interface ScheduleResult {
+  /** Op indices of the input graph in execution order. */
+  readonly order: readonly number[];
+  /** Max over steps of the live bytes under `order` (= lowerBoundBytes of the reordered graph). */
+  readonly peakBytes: number;
+  readonly method: ScheduleMethod;
+  /** True when no topological order has a smaller peak. */
+  readonly optimal: boolean;
+}
+
+/** Peak live bytes of `order` (throws PlanError E_PLAN_INVALID when it is not topological). */
+export function schedulePeakBytes(model: MemoryModel, order: readonly number[]): number {
+  if (!isTopologicalOrder(model, order)) throw new PlanError('E_PLAN_INVALID', `schedule [${order.join(', ')}] is not a topological order of the graph`);
+  const tracker = new MemoryTracker(model);
+  let peak = model.initialBytes;
+  for (const v of order) peak = Math.max(peak, tracker.execute(v));
+  return peak;
+}
+
+/** The graph with its ops in `order` (tensors untouched). */
+export function reorderGraph(graph: Graph, order: readonly number[]): Graph {
+  const model = buildMemoryModel(graph);
+  if (!isTopologicalOrder(model, order)) throw new PlanError('E_PLAN_INVALID', `schedule [${order.join(', ')}] is not a topological order of graph '${graph.name}'`);
+  return {
+    ...graph,
+    ops: order.map((i) => {
+      const op = graph.ops[i];
+      if (op === undefined) throw new InternalError(`reorderGraph: no op ${i}`);
+      return op;
+    }),
+  };
+}
+
+/**
+ * Exact DP over executed-op sets (ideals): best[S ∪ {v}] = min over the last op v of
+ * max(best[S], step bytes of v after S). Optimal for any DAG; exponential in the graph's width,
+ * so it gives up (null) past `maxStates` states or the deadline.
+ */
+export function scheduleExactDp(model: MemoryModel, maxStates: number, deadline: number): { order: number[]; peakBytes: number } | null {
+  const n = model.opCount;
+  const bit = (i: number): bigint => 1n << BigInt(i);
+  const predMask = model.preds.map((ps) => ps.reduce((m, p) => m | bit(p), 0n));
+  const consumerMask = model.tensors.map((t) => t.consumers.reduce((m, c) => m | bit(c), 0n));
+  interface State { readonly cost: number; readonly resident: number; readonly prev: bigint; readonly last: number }
+  let layer = new Map<bigint, State>([[0n, { cost: model.initialBytes, resident: model.initialBytes, prev: -1n, last: -1 }]]);
+  const history: Map<bigint, State>[] = [layer];
+  let states = 1;
+  for (let k = 0; k < n; k++) {
+    const next = new Map<bigint, State>();
+    for (const [set, s] of layer) {
+      for (let v = 0; v < n; v++) {
+        const b = bit(v);
+        if ((set & b) !== 0n || ((predMask[v] ?? 0n) & ~set) !== 0n) continue;
+        const after = set | b;
+        let freed = 0;
+        for (const e of model.touches[v] ?? []) {
+          const t = model.tensors[e];
+          if (t && !t.pinned && ((consumerMask[e] ?? 0n) & ~after) === 0n) freed += t.bytes;
+        }
+        const step = s.resident + (model.outBytes[v] ?? 0) + (model.scratchBytes[v] ?? 0);
+        const cost = Math.max(s.cost, step);
+        const old = next.get(after);
+        if (old === undefined || cost < old.cost) {
+          next.set(after, { cost, resident: s.resident + (model.outBytes[v] ?? 0) - freed, prev: set, last: v });
+        }
+      }
+    }
+    states += next.size;
+    if (states > maxStates || performance.now() > deadline) return null;
+    layer = next;
+    history.push(layer);
+  }
+  const [finalSet, final] = [...layer.entries()][0] ?? [0n, undefined];
+  if (final === undefined) return n === 0 ? { order: [], peakBytes: model.initialBytes } : null;
+  const order: number[] = [];
+  let cur: bigint = finalSet;
+  for (let k = n; k > 0; k--) {
+    const s = history[k]?.get(cur);
+    if (s === undefined) throw new InternalError('scheduleExactDp: broken back-pointer');
+    order.push(s.last);
+    cur = s.prev;
+  }
+  return { order: order.reverse(), peakBytes: final.cost };
+}
+
+export const DEFAULT_SCHEDULE_TIME_BUDGET_MS = 2000;
+const DEFAULT_MAX_STATES = 50_000;
+
+/** A memory-minimising op order for `graph` (see the file header for the methods). */
+export function scheduleGraph(graph: Graph, options: ScheduleOptions = {}): ScheduleResult {
+  const model = buildMemoryModel(graph);
+  const deadline = performance.now() + (options.timeBudgetMs ?? DEFAULT_SCHEDULE_TIME_BUDGET_MS);
+  const original = graph.ops.map((_, i) => i);
+  if (!isTopologicalOrder(model, original)) throw new PlanError('E_PLAN_INVALID', `graph '${graph.name}' lists an op before its producer`);
+  const sp = scheduleSeriesParallel(model);
+  if (sp !== null && !sp.coupled) return { order: sp.order, peakBytes: schedulePeakBytes(model, sp.order), method: 'series-parallel', optimal: true };
+  const dp = scheduleExactDp(model, options.maxStates ?? DEFAULT_MAX_STATES, deadline);
+  if (dp !== null) return { order: dp.order, peakBytes: dp.peakBytes, method: 'exact-dp', optimal: true };
+  const candidates: { order: readonly number[]; method: ScheduleMethod }[] = [
+    { order: scheduleHillValley(model), method: 'hill-valley' },
+    { order: original, method: 'original' },
+  ];
+  if (sp !== null) candidates.unshift({ order: sp.order, method: 'series-parallel' });
+  let best: ScheduleResult | null = null;
+  for (const c of candidates) {
+    const peakBytes = schedulePeakBytes(model, c.order);
+    if (best === null || peakBytes < best.peakBytes) best = { order: c.order, peakBytes, method: c.method, optimal: false };
+  }
+  if (best === null) throw new InternalError('scheduleGraph: no candidate');
+  return best;
+}
+
+/** `graph` with its ops reordered by scheduleGraph, and the schedule used. */
+export function scheduleAndReorder(graph: Graph, options: ScheduleOptions = {}): { readonly graph: Graph; readonly schedule: ScheduleResult } {
+  const schedule = scheduleGraph(graph, options);
+  return { graph: reorderGraph(graph, schedule.order), schedule };
+}

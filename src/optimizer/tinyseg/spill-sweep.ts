@@ -1,0 +1,142 @@
+// TinySeg Figure 14 (paper §6.2.2, partial spilling of §4.2.1 / Figure 7): runs the tinyseg pass with
+// spillPercent = 0, 10, ..., 100 and reports, per point, the split actually made (whole channels), the
+// TFLM-greedy peak the pass reports and the estimated latency with its Figure 13 breakdown. 0% is the
+// pass with its spilling step skipped: the scratch step as the pass flags select, no Spill/Fetching,
+// so nothing to fuse (the model as given if that does not lower the peak). Points that round to a
+// split already measured reuse that measurement and name it (`sameAsPercent`) rather than merging.
+import type { Model } from '../../ir/index.ts';
+import { UsageError } from '../../ir/index.ts';
+import type { KernelLibrary, LatencyBreakdown, StorageKind, TargetProfile } from '../../sim/index.ts';
+import { DEFAULT_TARGET_NAME, getTarget } from '../../sim/index.ts';
+import type { PayloadInputs } from '../model-latency.ts';
+import { DEFAULT_PAYLOAD_INPUTS, estimateModelLatency } from '../model-latency.ts';
+import type { PassOptions } from '../pass.ts';
+import type { TinySegDetails } from './tinyseg-pass.ts';
+import { runTinySeg } from './tinyseg-pass.ts';
+
+export const DEFAULT_SWEEP_STEPS = 10;
+export const MAX_SWEEP_STEPS = 100;
+
+export interface SpillSweepOptions {
+  readonly target?: TargetProfile;
+  readonly library?: KernelLibrary;
+  readonly storage?: StorageKind;
+  readonly asyncErase?: boolean;
+  readonly compress?: boolean;
+  /** Inputs of the run whose tensors feed the codec with `compress` (absent: DEFAULT_PAYLOAD_INPUTS). */
+  readonly payloadInputs?: PayloadInputs;
+  /** Further tinyseg pass flags (e.g. scratchQuant: false); spillPercent is set per point. */
+  readonly passFlags?: PassOptions['flags'];
+  /** Equal steps from 0% to 100% (default 10: 0, 10, ..., 100). */
+  readonly steps?: number;
+  /** Called after each point, in order; the CLI prints progress from it. */
+  readonly onProgress?: (row: SpillSweepRow, index: number, count: number) => void;
+}
+
+export interface SpillSweepRow {
+  readonly requestedPercent: number;
+  /** Name of the tensor the pass spilled from; null when it spilled nothing. */
+  readonly victim: string | null;
+  readonly spilledChannels: number;
+  /** Channels of the victim (0 when nothing was spilled). */
+  readonly victimChannels: number;
+  /** 100 * spilledChannels / victimChannels: the split after rounding to whole channels. */
+  readonly actualPercent: number;
+  readonly spilledBytes: number;
+  readonly peakBytes: number;
+  readonly latencyMs: number;
+  readonly breakdown: LatencyBreakdown;
+  /** The first earlier point with the same split, whose measurement this row repeats; null if new. */
+  readonly sameAsPercent: number | null;
+}
+
+export interface SpillSweepResult {
+  readonly target: string;
+  readonly library: KernelLibrary;
+  readonly storage: StorageKind;
+  readonly asyncErase: boolean;
+  readonly compress: boolean;
+  /** Inputs of the run whose bytes the codec compressed; null without `compress`. */
+  readonly payloadInputs: PayloadInputs | null;
+  /** TFLM-greedy peak of the model as given. */
+  readonly originalPeakBytes: number;
+  /** False when no point spilled anything (every row repeats the 0% row). */
+  readonly spillingHelps: boolean;
+  /** The pass's notes at the highest percentage when spilling does not help, else empty. */
+  readonly notes: readonly string[];
+  readonly rows: readonly SpillSweepRow[];
+}
+
+/** 0, 100/steps, ..., 100, to two decimals. */
+export function sweepPercents(steps: number = DEFAULT_SWEEP_STEPS): number[] {
+  if (!Number.isInteger(steps) || steps < 1 || steps > MAX_SWEEP_STEPS) {
+    throw new UsageError(`steps must be an integer from 1 to ${MAX_SWEEP_STEPS}, got ${steps}`);
+  }
+  return Array.from({ length: steps + 1 }, (_, i) => Math.round((10000 * i) / steps) / 100);
+}
+
+interface Measured {
+  readonly latencyMs: number;
+  readonly breakdown: LatencyBreakdown;
+}
+
+/** The latency model on `model`, with spilled bytes from a real run when compressing (as `mcusim latency --compress`). */
+function measureLatency(model: Model, options: SpillSweepOptions, target: TargetProfile): Measured {
+  const report = estimateModelLatency(model, {
+    target,
+    library: options.library ?? 'reference',
+    storage: options.storage ?? 'internal',
+    asyncErase: options.asyncErase === true,
+    compress: options.compress === true,
+    inputs: options.payloadInputs,
+  });
+  return { latencyMs: report.totalMs, breakdown: report.breakdown };
+}
+
+/** One row per percentage of `sweepPercents(options.steps)`, in rising order. */
+export function sweepPartialSpill(model: Model, options: SpillSweepOptions = {}): SpillSweepResult {
+  const target = options.target ?? getTarget(DEFAULT_TARGET_NAME);
+  const percents = sweepPercents(options.steps);
+  const seen = new Map<string, { readonly percent: number; readonly measured: Measured }>();
+  const rows: SpillSweepRow[] = [];
+  let originalPeakBytes = 0;
+  let lastNotes: readonly string[] = [];
+  percents.forEach((percent, index) => {
+    const result = runTinySeg(model, { flags: { ...options.passFlags, spillPercent: percent } });
+    originalPeakBytes = result.report.peakBytesBefore;
+    lastNotes = result.report.notes;
+    // With spillPercent the pass makes at most one spill; its absence means the 0% model.
+    const spill = (result.report.details as TinySegDetails).spills[0];
+    const key = spill === undefined ? 'none' : `${spill.tensor}:${spill.channels}`;
+    const prior = seen.get(key);
+    const measured = prior?.measured ?? measureLatency(result.model, options, target);
+    if (prior === undefined) seen.set(key, { percent, measured });
+    const row: SpillSweepRow = {
+      requestedPercent: percent,
+      victim: spill?.tensor ?? null,
+      spilledChannels: spill?.channels ?? 0,
+      victimChannels: spill?.ofChannels ?? 0,
+      actualPercent: spill === undefined ? 0 : Math.round((10000 * spill.channels) / spill.ofChannels) / 100,
+      spilledBytes: spill?.bytes ?? 0,
+      peakBytes: result.report.peakBytesAfter,
+      latencyMs: measured.latencyMs,
+      breakdown: measured.breakdown,
+      sameAsPercent: prior?.percent ?? null,
+    };
+    rows.push(row);
+    options.onProgress?.(row, index, percents.length);
+  });
+  const spillingHelps = rows.some((r) => r.spilledChannels > 0);
+  return {
+    target: target.name,
+    library: options.library ?? 'reference',
+    storage: options.storage ?? 'internal',
+    asyncErase: options.asyncErase === true,
+    compress: options.compress === true,
+    payloadInputs: options.compress === true ? options.payloadInputs ?? DEFAULT_PAYLOAD_INPUTS : null,
+    originalPeakBytes,
+    spillingHelps,
+    notes: spillingHelps ? [] : lastNotes,
+    rows,
+  };
+}

@@ -1,0 +1,11 @@
+// vitest globalSetup: compiles src/ to dist/ once per test run (scripts/build.mjs = `npm run
+// build`, incremental, about 2 s when nothing changed) so the CLI tests, which run the real bin on
+// the compiled code, never see a stale dist/.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+
+export function setup(): void {
+  const root = join(import.meta.dirname, '..');
+  const r = spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], { cwd: root, encoding: 'utf8', timeout: 600_000 });
+  if (r.status !== 0) throw new Error(`npm run build failed (exit ${r.status ?? r.signal}):\n${r.stdout}${r.stderr}`);
+}

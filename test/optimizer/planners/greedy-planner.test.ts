@@ -1,0 +1,50 @@
+// planGreedy against hand-worked placements (sort ties, gaps, offline buffers) and against
+// TFLM's offsets when fed the oracle's own buffer list.
+import { describe, expect, it } from 'vitest';
+import { greedyPlacementOrder, planGreedy, verifyPlan } from '../../../src/optimizer/index.ts';
+import { oracleMeta, oracleModelNames, req, requestsFromMeta } from '../helpers.ts';
+
+describe('planGreedy', () => {
+  it('places the largest buffer first at 0 and reuses space across disjoint lifetimes', () => {
+    const plan = planGreedy([req(0, 16, 0, 1), req(1, 32, 2, 3), req(2, 16, 1, 2)]);
+    expect(plan.offsets).toEqual([0, 0, 32]);
+    expect(plan.peakBytes).toBe(48);
+  });
+
+  it('keeps equal sizes in reverse add order (buffers enter the sort array from the tail)', () => {
+    expect(greedyPlacementOrder([req(0, 16, 0, 0), req(1, 32, 0, 0), req(2, 16, 0, 0), req(3, 32, 0, 0)])).toEqual([3, 1, 2, 0]);
+    const plan = planGreedy([req(0, 16, 0, 0), req(1, 16, 0, 0), req(2, 16, 0, 0)]);
+    expect(plan.offsets).toEqual([32, 16, 0]);
+  });
+
+  it('takes the first gap that fits among buffers live at the same time', () => {
+    // 0: [0,64) steps 0-2; 1: [64,96) steps 0-0; 2 (size 32, steps 1-2) fits the gap 1 left.
+    const plan = planGreedy([req(0, 64, 0, 2), req(1, 32, 0, 0), req(2, 32, 1, 2), req(3, 16, 0, 2)]);
+    expect(plan.offsets).toEqual([0, 64, 64, 96]);
+    expect(plan.peakBytes).toBe(112);
+  });
+
+  it('puts offline buffers at their offsets first, unsorted, and fits online ones around them', () => {
+    const plan = planGreedy([req(0, 16, 0, 3), req(1, 32, 0, 3, 64), req(2, 48, 0, 3), req(3, 16, 0, 3, 0)]);
+    expect(plan.offsets[1]).toBe(64);
+    expect(plan.offsets[3]).toBe(0);
+    expect(greedyPlacementOrder([req(0, 16, 0, 3), req(1, 32, 0, 3, 64), req(2, 48, 0, 3), req(3, 16, 0, 3, 0)])).toEqual([1, 3, 2, 0]);
+    // 2 (48 B) fills [16, 64) exactly; 0 then finds no gap and goes after buffer 1.
+    expect(plan.offsets).toEqual([96, 64, 16, 0]);
+    verifyPlan([req(0, 16, 0, 3), req(1, 32, 0, 3, 64), req(2, 48, 0, 3), req(3, 16, 0, 3, 0)], plan);
+  });
+
+  it('plans nothing as 0 bytes', () => {
+    expect(planGreedy([])).toEqual({ planner: 'tflm-greedy', offsets: [], peakBytes: 0 });
+  });
+
+  for (const name of oracleModelNames()) {
+    it(`reproduces TFLM's offsets for ${name} given TFLM's requests`, () => {
+      const meta = oracleMeta(name);
+      const requests = requestsFromMeta(meta);
+      const plan = planGreedy(requests);
+      expect(plan.peakBytes).toBe(meta.planner_max_memory_bytes);
+      expect(plan.offsets).toEqual(meta.memory_plan.map((e) => e.offset));
+    });
+  }
+});

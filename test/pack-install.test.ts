@@ -1,0 +1,90 @@
+// The package as a user gets it: `npm pack`, install the tarball into an empty project, then there
+// import 'mcusim' (every documented export present), run docs/examples' plain-Node script and
+// vitest file on the made-up depthwise O_s formula (200 seeded configurations), and the same with
+// the deliberately unsafe variant, which must fail naming the case and the clobber. Slow (npm
+// install from the registry or its cache): one run per suite, generous hang guards.
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testTempDir } from './cli/bin-helpers.ts';
+
+const ROOT = join(import.meta.dirname, '..');
+const VITEST_VERSION = (JSON.parse(readFileSync(join(ROOT, 'node_modules/vitest/package.json'), 'utf8')) as { version: string }).version;
+const INSTALL_TIMEOUT_MS = 540_000;
+
+interface Run {
+  readonly code: number | null;
+  readonly out: string;
+}
+
+function sh(cmd: string, args: readonly string[], cwd: string, timeoutMs = 300_000, env: NodeJS.ProcessEnv = {}): Run {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout: timeoutMs, env: { ...process.env, ...env } });
+  return { code: r.status, out: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? `\n${r.error.message}` : ''}` };
+}
+
+describe('npm pack -> install -> import mcusim', () => {
+  const tmp = testTempDir('mcusim-pack-');
+  const proj = join(tmp, 'proj');
+  let tarball = '';
+
+  beforeAll(() => {
+    const pack = sh('npm', ['pack', '--silent', '--pack-destination', tmp], ROOT);
+    expect(pack.code, pack.out).toBe(0);
+    tarball = join(tmp, pack.out.trim().split('\n').pop() ?? '');
+    mkdirSync(proj);
+    writeFileSync(join(proj, 'package.json'), JSON.stringify({ name: 'uses-mcusim', private: true, type: 'module' }));
+    const install = sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, `vitest@${VITEST_VERSION}`], proj, INSTALL_TIMEOUT_MS);
+    expect(install.code, install.out).toBe(0);
+    cpSync(join(ROOT, 'docs/examples'), join(proj, 'examples'), { recursive: true });
+  }, INSTALL_TIMEOUT_MS + 120_000);
+
+  it('the tarball holds the compiled build, the bin and the API docs, not the sources or tests', () => {
+    const list = sh('tar', ['-tzf', tarball], tmp);
+    expect(list.code, list.out).toBe(0);
+    const files = list.out.trim().split('\n');
+    expect(files).toContain('package/dist/index.js');
+    expect(files).toContain('package/dist/index.d.ts');
+    expect(files).toContain('package/bin/mcusim.mjs');
+    expect(files).toContain('package/docs/api.md');
+    expect(files.filter((f) => f.startsWith('package/src/') || f.startsWith('package/test/') || f.endsWith('.tsbuildinfo'))).toEqual([]);
+  });
+
+  it('import("mcusim") lists every function and class docs/api.md documents, and nothing undocumented', () => {
+    const r = sh('node', ['--input-type=module', '-e', "const m = await import('mcusim'); console.log(JSON.stringify(Object.keys(m).sort()))"], proj);
+    expect(r.code, r.out).toBe(0);
+    const names = JSON.parse(r.out) as string[];
+    const doc = readFileSync(join(ROOT, 'docs/api.md'), 'utf8');
+    const documented = [...doc.matchAll(/^### (.*)$/gm)].flatMap((h) => [...(h[1] as string).matchAll(/`(\w+)`/g)].map((m) => m[1] as string)).sort();
+    expect(names).toEqual(documented);
+    for (const k of ['checkOverlapFormula', 'safeOverlap', 'verify', 'estimateLatency', 'loadModel', 'planModel', 'runModel', 'Tracer']) expect(names).toContain(k);
+  });
+
+  it('the installed bin runs the compiled CLI', () => {
+    const r = sh(join(proj, 'node_modules/.bin/mcusim'), ['--version'], proj, 60_000);
+    expect(r).toEqual({ code: 0, out: `${(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version}\n` });
+  });
+
+  it('plain Node: the made-up depthwise formula is safe on 200 configurations, tightness reported', () => {
+    const r = sh('node', ['examples/check-formula.mjs'], proj);
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toMatch(/^200 cases of depthwiseConv2d \(seed 'docs'\): all safe; tightness over 200 safe cases: mean 0\.\d+/);
+  });
+
+  it('plain Node: the unsafe variant exits 1 naming each unsafe case and its clobber', () => {
+    const r = sh('node', ['examples/check-formula.mjs', 'unsafe'], proj);
+    expect(r.code, r.out).toBe(1);
+    expect(r.out).toMatch(/\d+ UNSAFE/);
+    expect(r.out).toMatch(/case \d+ \(seed 'docs\/depthwiseConv2d\/\d+'\) depthwiseConv2d input [\dx]+ .*formula \d+ B > exact O_s \d+ B; tracer: clobber: op 0/);
+  });
+
+  it('vitest example passes with the formula, and fails on the unsafe variant naming case and clobber', () => {
+    const vitest = join(proj, 'node_modules/vitest/vitest.mjs');
+    const ok = sh('node', [vitest, 'run', 'examples/depthwise-overlap.test.js'], proj);
+    expect(ok.code, ok.out).toBe(0);
+    expect(ok.out).toMatch(/all safe; tightness over 200 safe cases: mean 0\.\d+/);
+    const bad = sh('node', [vitest, 'run', 'examples/depthwise-overlap.test.js'], proj, 300_000, { MCUSIM_EXAMPLE_UNSAFE: '1' });
+    expect(bad.code, bad.out).toBe(1);
+    expect(bad.out).toMatch(/case \d+ \(seed 'docs\/depthwiseConv2d\/\d+'\).*tracer: clobber/);
+  });
+});
