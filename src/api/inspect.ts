@@ -1,11 +1,14 @@
 // What a model is and how TFLM would lay out its arena (DESIGN.md §9): the verified plan with its
-// lower bound, every op with shapes and MACs, every tensor. `mcusim inspect` prints it as JSON or
-// tables; planModel is the plan part alone.
-import { DTYPE_BYTES, elementCount } from '../ir/index.ts';
+// lower bound, the whole arena (TFLM's persistent tail + the plan, for --arch) and, with a board,
+// whether it fits; every op with shapes and MACs, every tensor. `mcusim inspect` prints it as JSON
+// or tables; planModel is the plan part alone.
+import { DTYPE_BYTES, elementCount, readOfflinePlan } from '../ir/index.ts';
 import type { Graph, Model } from '../ir/index.ts';
 import { countMacs, prepareGraph } from '../kernels/index.ts';
 import { DEFAULT_PLANNER, computeModelBufferRequests, lowerBoundBytes, planBuffers } from '../optimizer/index.ts';
 import type { BufferRequest, Plan, PlannerOptions } from '../optimizer/index.ts';
+import { DEFAULT_TFLM_ARCH, asStockTflm, boardFit, getTflmArch, mcusimKernelUses, wholeArena } from '../sim/index.ts';
+import type { ArenaReport, BoardFit, TargetProfile, TflmArch } from '../sim/index.ts';
 
 export interface PlanBufferJson {
   readonly tensor: number | null;
@@ -51,6 +54,15 @@ export interface InspectReport {
     readonly gapBytes?: number;
     readonly buffers: readonly PlanBufferJson[];
   };
+  /** The whole arena (DESIGN.md §9): planned head + persistent tail for the chosen arch. */
+  readonly arena: ArenaReport;
+  /**
+   * A builtin-only file whose savings need mcusim's own kernels (e.g. the scratch-free
+   * TransposeConv): stock TFLM's arena for the same file beside mcusim's, and which kernels differ.
+   */
+  readonly runtimes?: { readonly tflm: ArenaReport; readonly mcusim: ArenaReport; readonly mcusimKernels: readonly string[] };
+  /** With --board: whether the arena fits the board's RAM region and the weights its flash. */
+  readonly fit?: BoardFit;
   readonly totalMacs: number;
   readonly ops: readonly OpJson[];
   readonly tensors: readonly TensorJson[];
@@ -92,14 +104,41 @@ export function planModel(model: Model, options: PlanModelOptions = {}): Inspect
   return inspectModel(model, planner ?? DEFAULT_PLANNER, plannerOptions).report.plan;
 }
 
-/** Ops (shapes, MACs), tensors and the verified plan of `plannerName`. */
-export function inspectModel(model: Model, plannerName: string = DEFAULT_PLANNER, options: PlannerOptions = {}): Inspection {
+/** Both runtimes when a builtin-only graph uses mcusim-only kernel variants, else undefined. */
+function runtimesOf(model: Model, plannedBytes: number, arch: TflmArch, offline: Int32Array | null): InspectReport['runtimes'] {
+  const uses = mcusimKernelUses(model.graph);
+  const mcusim = wholeArena(model.graph, plannedBytes, arch, offline, 'mcusim').report;
+  if (uses.length === 0 || mcusim.nonStockOps.length > 0) return undefined;
+  const stockGraph = asStockTflm(model.graph);
+  const stockPlan = planBuffers('tflm-greedy', computeModelBufferRequests({ ...model, graph: stockGraph }), stockGraph, {});
+  return {
+    tflm: wholeArena(stockGraph, stockPlan.peakBytes, arch, offline).report,
+    mcusim,
+    mcusimKernels: uses.map((u) => `op ${u.opIndex} ${u.kind} (${u.options.join(', ')})`),
+  };
+}
+
+export interface InspectTargets {
+  readonly arch: TflmArch;
+  readonly board?: TargetProfile;
+}
+
+/** Ops (shapes, MACs), tensors, the verified plan of `plannerName` and the whole arena for `targets`. */
+export function inspectModel(
+  model: Model,
+  plannerName: string = DEFAULT_PLANNER,
+  options: PlannerOptions = {},
+  targets: InspectTargets = { arch: getTflmArch(DEFAULT_TFLM_ARCH) },
+): Inspection {
   const graph = model.graph;
   // Every constraint and prepare-time check `run` applies, before planning: inspect never accepts
   // a model run refuses.
   prepareGraph(graph);
   const requests = computeModelBufferRequests(model);
   const plan = planBuffers(plannerName, requests, graph, options);
+  const offline = readOfflinePlan(model);
+  const runtimes = runtimesOf(model, plan.peakBytes, targets.arch, offline);
+  const arena = runtimes?.mcusim ?? wholeArena(graph, plan.peakBytes, targets.arch, offline).report;
   const ops: OpJson[] = graph.ops.map((op, index) => ({
     index,
     kind: op.kind === 'custom' ? `custom:${op.customCode}` : op.kind,
@@ -129,6 +168,9 @@ export function inspectModel(model: Model, plannerName: string = DEFAULT_PLANNER
       ...searchFields(plan),
       buffers: requests.map((r, i) => bufferJson(r, plan.offsets[i] ?? 0)),
     },
+    arena,
+    ...(runtimes === undefined ? {} : { runtimes }),
+    ...(targets.board === undefined ? {} : { fit: boardFit(graph, arena, targets.board) }),
     totalMacs: ops.reduce((s, o) => s + o.macs, 0),
     ops,
     tensors,

@@ -3,6 +3,7 @@ export * from './nest.ts';
 export * from './primitives.ts';
 export * from './quant.ts';
 export * from './spec.ts';
+export * from './tflm-memory.ts';
 export * from './instance.ts';
 export * from './lower-js.ts';
 export * from './emit-c.ts';

@@ -4,6 +4,7 @@
 import type { BuiltinKind, DType, Graph, Issue, OpOf, Tensor } from '../ir/index.ts';
 import { InternalError } from '../ir/index.ts';
 import type { Nest } from './nest.ts';
+import type { CStruct } from './c-struct.ts';
 
 /** Read access to one op instance of a graph. Optional inputs (index -1) read as null. */
 export interface OpContext<K extends BuiltinKind = BuiltinKind> {
@@ -46,10 +47,53 @@ export interface Prepared {
   readonly scratch: readonly ScratchDecl[];
 }
 
+// What TFLM keeps for an op in its persistent arena: filled in beside every spec (structs and
+// helpers in tflm-memory.ts, how to fill it in: kernels/README.md, docs/tflm-arena.md).
+/**
+ * TFLM's persistent footprint of one op kind. Fill it in for every new spec:
+ * - a stock TFLM builtin: `{ stock: true, builtinData, opData, prepareBuffers?, scratchRequests? }`
+ *   - `builtinData`: the TfLiteXxxParams struct the kernel's ParseXxx (flatbuffer_conversions.cc)
+ *     allocates, or null when the parser allocates nothing (PAD, TRANSPOSE, QUANTIZE...);
+ *   - `opData`: sizeof the struct the kernel's Init passes to AllocatePersistentBuffer, or null when
+ *     the registration has no Init (RESHAPE, TRANSPOSE, SPLIT...);
+ *   - `prepareBuffers(ctx)`: each AllocatePersistentBuffer call in Prepare, in call order (default
+ *     none): a byte count, or a struct (sizeof per arch) when Prepare allocates the OpData itself;
+ *   - `scratchRequests(ctx)`: how many RequestScratchBufferInArena calls Prepare makes (default: the
+ *     number of scratch buffers mcusim's own prepare declares, which mirrors TFLM's for stock ops);
+ *   - `mcusimOptions`: option keys (set true) that pick an mcusim-only kernel variant stock TFLM
+ *     ignores (TransposeConv's int16 / scratch-free forms): reports then show both runtimes.
+ * - an mcusim op stock TFLM does not have (custom ops): `{ stock: false, why, mcusimPersistentBytes,
+ *   mcusimOutsideArenaBytes }`: the RAM mcusim's C runtime keeps for it beyond the plan, in the
+ *   arena and outside it.
+ */
+export type TflmPersistent<K extends BuiltinKind = BuiltinKind> = StockTflmPersistent<K> | NonStockOp<K>;
+
+export interface StockTflmPersistent<K extends BuiltinKind = BuiltinKind> {
+  readonly stock: true;
+  readonly builtinData: CStruct | null;
+  readonly opData: CStruct | null;
+  readonly prepareBuffers?: (ctx: OpContext<K>) => readonly (number | CStruct)[];
+  readonly scratchRequests?: (ctx: OpContext<K>) => number;
+  /** Option keys that select an mcusim-only kernel variant; stock TFLM ignores them. */
+  readonly mcusimOptions?: readonly string[];
+}
+
+export interface NonStockOp<K extends BuiltinKind = BuiltinKind> {
+  readonly stock: false;
+  /** Why stock TFLM cannot run it (shown in reports). */
+  readonly why: string;
+  /** RAM mcusim's C runtime keeps in its arena for this op beyond the plan (0: params are const, in flash). */
+  readonly mcusimPersistentBytes: (ctx: OpContext<K>) => number;
+  /** RAM mcusim's C runtime keeps outside its arena for this op (e.g. a storage staging buffer). */
+  readonly mcusimOutsideArenaBytes: (ctx: OpContext<K>) => number;
+}
+
 export interface KernelSpec<K extends BuiltinKind = BuiltinKind> {
   readonly kind: K;
   /** True when prepare may declare scratch buffers: planning prepares only these ops. */
   readonly requestsScratch?: boolean;
+  /** What TFLM keeps for this op in its persistent arena (TflmPersistent above says how to fill it in). */
+  readonly tflmPersistent: TflmPersistent<K>;
   readonly constraints: readonly Constraint<K>[];
   prepare(ctx: OpContext<K>): Prepared;
   /** The loop nest; a function when its structure depends on prepared params (e.g. rank). */

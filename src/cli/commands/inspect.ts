@@ -1,11 +1,14 @@
-// `mcusim inspect MODEL [--planner NAME] [--budget-ms N] [--json] [--ascii] [--svg FILE]`: the
+// `mcusim inspect MODEL [--planner NAME] [--arch A] [--board B] [--budget-ms N] [--json] [--ascii] [--svg FILE]`: the
 // model's ops, tensors and verified memory plan, as tables (default), one JSON document (--json),
 // TFLM's ASCII plan picture (--ascii, text mode only) and/or an SVG picture written to FILE.
 // --budget-ms is the exact planner's search budget; it reports whether the peak is proven minimal.
+// Every report carries the whole arena for --arch (TFLM's persistent tail + the plan, DESIGN.md §9);
+// --board NAME adds whether it fits the board's RAM region and the weights its flash.
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { UsageError } from '../../ir/index.ts';
 import { DEFAULT_PLANNER, getPlanner, ordinalCharacter, plannerNames, renderPlanAscii, renderPlanSvg } from '../../optimizer/index.ts';
+import { DEFAULT_TFLM_ARCH, TFLM_ARCH_NAMES, getTarget, getTflmArch, listTargets } from '../../sim/index.ts';
 import { bytesAndKb, formatShape, renderTable, truncate } from '../format.ts';
 import { loadModel } from '../load-model.ts';
 import { inspectModel } from '../../api/index.ts';
@@ -17,6 +20,8 @@ interface InspectOptions {
   readonly ascii?: boolean;
   readonly svg?: string;
   readonly budgetMs?: string;
+  readonly arch: string;
+  readonly board?: string;
 }
 
 function opTable(r: InspectReport): string {
@@ -68,6 +73,38 @@ function summary(r: InspectReport): string {
   ].join('\n');
 }
 
+function arenaSummary(r: InspectReport): string {
+  const a = r.arena;
+  const runtime = a.runtime === 'tflm'
+    ? `stock TFLM, ${a.arch} build`
+    : a.nonStockOps.length > 0
+      ? `mcusim C runtime; stock TFLM lacks ${a.nonStockOps.map((o) => `op ${o.opIndex} ${o.kind}`).join(', ')}`
+      : "mcusim C runtime, for mcusim's kernel variants";
+  return [
+    `arena (${runtime}):`,
+    `  planned:     ${bytesAndKb(a.plannedBytes)}`,
+    `  persistent:  ${bytesAndKb(a.persistentBytes)}`,
+    `  total:       ${bytesAndKb(a.totalBytes)}${a.runtime === 'tflm' ? " (TFLM's arena_used_bytes)" : ''}`,
+    `  outside:     ${bytesAndKb(a.outsideArenaBytes)}`,
+    ...(r.runtimes === undefined ? [] : [
+      `  stock TFLM runs this file with its own kernels: ${bytesAndKb(r.runtimes.tflm.plannedBytes)} planned + ${bytesAndKb(r.runtimes.tflm.persistentBytes)} persistent = ${bytesAndKb(r.runtimes.tflm.totalBytes)}`,
+      `  the difference needs mcusim's kernels: ${r.runtimes.mcusimKernels.join(', ')}`,
+    ]),
+  ].join('\n');
+}
+
+function fitSummary(r: InspectReport): string {
+  const f = r.fit;
+  if (f === undefined) return '';
+  const ram = f.fits
+    ? `fits: ${bytesAndKb(f.neededBytes)} in ${f.region} (${bytesAndKb(f.ramBytes)}), ${bytesAndKb(f.marginBytes)} to spare`
+    : `does NOT fit: ${bytesAndKb(f.neededBytes)} > ${f.region} (${bytesAndKb(f.ramBytes)}), ${bytesAndKb(-f.marginBytes)} missing`;
+  const flash = f.flashFits
+    ? `weights ${bytesAndKb(f.weightsBytes)} fit flash (${bytesAndKb(f.flashBytes)}), ${bytesAndKb(f.flashMarginBytes)} to spare`
+    : `weights ${bytesAndKb(f.weightsBytes)} do NOT fit flash (${bytesAndKb(f.flashBytes)}), ${bytesAndKb(-f.flashMarginBytes)} missing`;
+  return [`board ${f.board}:`, `  RAM:   ${ram}`, `  flash: ${flash}`].join('\n');
+}
+
 function writeSvg(path: string, svg: string): void {
   try {
     writeFileSync(path, svg);
@@ -87,16 +124,20 @@ function budgetOf(opts: InspectOptions): number | undefined {
 export function runInspect(modelArg: string, opts: InspectOptions): number {
   getPlanner(opts.planner);
   const budget = budgetOf(opts);
+  const arch = getTflmArch(opts.arch);
+  const board = opts.board === undefined ? undefined : getTarget(opts.board);
   const model = loadModel(modelArg);
-  const { report, requests, plan } = inspectModel(model, opts.planner, budget === undefined ? {} : { timeBudgetMs: budget });
+  const targets = board === undefined ? { arch } : { arch, board };
+  const { report, requests, plan } = inspectModel(model, opts.planner, budget === undefined ? {} : { timeBudgetMs: budget }, targets);
   if (opts.svg !== undefined) writeSvg(opts.svg, renderPlanSvg(requests, plan, { title: `${modelArg} (${plan.planner})` }));
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(report)}\n`);
     return 0;
   }
+  const tail = [arenaSummary(report), fitSummary(report)].filter((t) => t !== '');
   const parts = opts.ascii
-    ? [renderPlanAscii(requests, plan).trimEnd(), summary(report)]
-    : [opTable(report), tensorTable(report), planTable(report), summary(report)];
+    ? [renderPlanAscii(requests, plan).trimEnd(), summary(report), ...tail]
+    : [opTable(report), tensorTable(report), planTable(report), summary(report), ...tail];
   process.stdout.write(`${parts.join('\n\n')}\n`);
   return 0;
 }
@@ -111,5 +152,7 @@ export function registerInspect(program: Command, setExit: (code: number) => voi
     .option('--json', 'print one JSON document')
     .option('--ascii', "draw the plan like TFLM's PrintMemoryPlan (text mode)")
     .option('--svg <file>', 'write the plan as an SVG picture')
+    .option('--arch <arch>', `TFLM build whose whole arena is reported (${TFLM_ARCH_NAMES.join(', ')})`, DEFAULT_TFLM_ARCH)
+    .option('--board <name>', `say whether the model fits this board (${listTargets().join(', ')})`)
     .action((model: string, opts: InspectOptions) => setExit(runInspect(model, opts)));
 }

@@ -12,6 +12,7 @@ import { TINYSEG_TABLE5_PAPER_MS, describePayloadInputs, estimateModelLatency, t
 import type { KernelLibrary, LatencyReport, TargetProfile } from '../../sim/index.ts';
 import { KERNEL_LIBRARIES, STORAGE_KINDS, isStorageKind, renderTimelineSvg } from '../../sim/index.ts';
 import { renderTable } from '../format.ts';
+import { boardFitWarning } from '../fit-warning.ts';
 import { loadModel } from '../load-model.ts';
 import { writeOutputFile } from '../output-file.ts';
 import type { TargetCliOptions } from '../latency-options.ts';
@@ -110,6 +111,8 @@ export function runLatency(modelArg: string, opts: LatencyCliOptions): number {
   const inputs = payloadInputsOf(opts);
   checkTableOptions(opts);
   const model = loadModel(modelArg);
+  const warning = boardFitWarning(model, target);
+  if (warning !== null) process.stderr.write(`${warning}\n`);
   if (opts.table === true) return runTable(modelArg, model, target, library, inputs, opts);
   const report = estimateModelLatency(model, {
     target, library, storage, asyncErase: opts.asyncErase === true, compress: opts.compress === true, inputs,

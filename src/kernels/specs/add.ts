@@ -7,6 +7,7 @@ import { quantizeMultiplier } from '../quant.ts';
 import type { KernelSpec, OpContext } from '../spec.ts';
 import { binaryNest, binaryPrepared, binaryQuant, binaryTypesConstraint, broadcastConstraint } from './broadcast.ts';
 import { activationConstraint, constraint, scaleOf } from './common.ts';
+import { OP_DATA_ADD, TFLITE_ADD_PARAMS, stock } from '../tflm-memory.ts';
 
 const LEFT_SHIFT = 20;
 
@@ -20,6 +21,7 @@ function realMultipliers(c: OpContext<'add'>): { in1: number; in2: number; out: 
 
 export const addSpec: KernelSpec<'add'> = {
   kind: 'add',
+  tflmPersistent: stock(TFLITE_ADD_PARAMS, OP_DATA_ADD),
   constraints: [
     binaryTypesConstraint('add'),
     broadcastConstraint('add'),

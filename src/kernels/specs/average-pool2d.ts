@@ -4,9 +4,11 @@
 import { Let } from '../nest.ts';
 import type { KernelSpec } from '../spec.ts';
 import { poolConstraints, poolNest, preparePool } from './pool-common.ts';
+import { OP_DATA_POOLING, TFLITE_POOL_PARAMS, stock } from '../tflm-memory.ts';
 
 export const averagePool2dSpec: KernelSpec<'averagePool2d'> = {
   kind: 'averagePool2d',
+  tflmPersistent: stock(TFLITE_POOL_PARAMS, OP_DATA_POOLING),
   constraints: poolConstraints('averagePool2d'),
   prepare: preparePool,
   body: poolNest(

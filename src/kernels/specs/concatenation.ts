@@ -7,6 +7,7 @@ import { For, Let, Store } from '../nest.ts';
 import type { BufferRef, KernelSpec, OpContext } from '../spec.ts';
 import { constraint, scaleOf, zeroPointOf } from './common.ts';
 import { isCopyable, normalizeAxis, product, sameDtype } from './copy-common.ts';
+import { OP_DATA_CONCATENATION, TFLITE_CONCATENATION_PARAMS, stock } from '../tflm-memory.ts';
 
 const MAX_INPUTS = 10;
 
@@ -16,6 +17,7 @@ const axisOf = (c: Ctx): number | null => normalizeAxis(c.op.options.axis, c.out
 
 export const concatenationSpec: KernelSpec<'concatenation'> = {
   kind: 'concatenation',
+  tflmPersistent: stock(TFLITE_CONCATENATION_PARAMS, OP_DATA_CONCATENATION),
   constraints: [
     constraint('concatenation.inputs', `needs 1 to ${MAX_INPUTS} inputs`, (c) => c.op.inputs.length >= 1 && c.op.inputs.length <= MAX_INPUTS),
     constraint('concatenation.types', 'inputs and output must share one dtype (int8, int16 or int32)', (c) =>

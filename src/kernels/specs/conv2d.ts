@@ -10,6 +10,7 @@ import {
   biasConstraint, convOutputLoops, convScalars, convSpatialShapeHolds, convTaps, filterOpPrepared, filterScalesConstraint, hoistedDot,
   int8TypesConstraint, outputStage, rank4Constraint, strideConstraint,
 } from './conv-common.ts';
+import { OP_DATA_CONV, TFLITE_CONV_PARAMS, perChannelArrays, stock } from '../tflm-memory.ts';
 
 /**
  * Sums of `len` consecutive int8 filter values (each plus `offset`) for `runs` runs, or null when
@@ -29,6 +30,7 @@ export function filterRunSums(filter: Tensor, runs: number, len: number, offset 
 
 export const conv2dSpec: KernelSpec<'conv2d'> = {
   kind: 'conv2d',
+  tflmPersistent: { ...stock(TFLITE_CONV_PARAMS, OP_DATA_CONV), prepareBuffers: (c) => perChannelArrays(dim(c.input(1), 0)) },
   constraints: [
     int8TypesConstraint('conv2d'),
     rank4Constraint('conv2d'),

@@ -6,9 +6,11 @@ import { activationConstraint, constraint, convMultipliers, dim } from './common
 import {
   biasConstraint, convScalars, convSpatialShapeHolds, filterOpPrepared, filterScalesConstraint, int8TypesConstraint, outputStage, rank4Constraint, strideConstraint,
 } from './conv-common.ts';
+import { OP_DATA_CONV, TFLITE_DEPTHWISE_CONV_PARAMS, perChannelArrays, stock } from '../tflm-memory.ts';
 
 export const depthwiseConv2dSpec: KernelSpec<'depthwiseConv2d'> = {
   kind: 'depthwiseConv2d',
+  tflmPersistent: { ...stock(TFLITE_DEPTHWISE_CONV_PARAMS, OP_DATA_CONV), prepareBuffers: (c) => perChannelArrays(dim(c.input(1), 3)) },
   constraints: [
     int8TypesConstraint('depthwiseConv2d'),
     rank4Constraint('depthwiseConv2d'),

@@ -5,9 +5,11 @@ import { For, Store } from '../nest.ts';
 import type { KernelSpec } from '../spec.ts';
 import { constraint, count, isInt8Quantized, scaleOf, unaryPrepared, zeroPointOf } from './common.ts';
 import { float32Bits } from './quantize.ts';
+import { OP_DATA_DEQUANTIZE, stock } from '../tflm-memory.ts';
 
 export const dequantizeSpec: KernelSpec<'dequantize'> = {
   kind: 'dequantize',
+  tflmPersistent: stock(null, OP_DATA_DEQUANTIZE),
   constraints: [
     constraint('dequantize.types', 'input must be int8 quantized and the output float32', (c) =>
       isInt8Quantized(c.input(0)) && c.output(0).dtype === 'float32'),

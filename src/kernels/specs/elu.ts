@@ -6,9 +6,11 @@ import { For, Store } from '../nest.ts';
 import { roundHalfAway } from '../quant.ts';
 import type { KernelSpec } from '../spec.ts';
 import { constraint, count, isInt8Quantized, scaleOf, zeroPointOf } from './common.ts';
+import { OP_DATA_ELU, stock } from '../tflm-memory.ts';
 
 export const eluSpec: KernelSpec<'elu'> = {
   kind: 'elu',
+  tflmPersistent: stock(null, OP_DATA_ELU),
   constraints: [
     constraint('elu.types', 'input and output must be int8 quantized with the same element count', (c) =>
       isInt8Quantized(c.input(0)) && isInt8Quantized(c.output(0)) && count(c.input(0)) === count(c.output(0))),

@@ -13,6 +13,7 @@ import {
   biasConstraint, convGeometry, convOutputLoops, convSpatialShapeHolds, convTaps, filterScalesConstraint, outputQuantScalars, outputStage,
   strideConstraint,
 } from './conv-common.ts';
+import { mcusimOnly } from '../tflm-memory.ts';
 
 type Ctx = OpContext<'fetchingConv2d'>;
 const sourceCount = (c: Ctx): number => c.op.inputs.length - 2;
@@ -32,6 +33,7 @@ export function fetchedConvBytes(c: Ctx): number {
 
 export const fetchingConv2dSpec: KernelSpec<'fetchingConv2d'> = {
   kind: 'fetchingConv2d',
+  tflmPersistent: mcusimOnly('custom op FetchingConv2D (TinySeg): not a TFLM builtin'),
   constraints: [
     constraint('fetchingConv2d.arity', 'inputs are 1 to 9 activations, a filter and a bias slot (-1 for none); one output', (c) => sourceCount(c) >= 1 && sourceCount(c) <= 9 && c.op.outputs.length === 1),
     constraint('fetchingConv2d.types', 'activation inputs, filter and output must be int8 quantized tensors', (c) =>

@@ -8,6 +8,7 @@ import { For, Let, Store } from '../nest.ts';
 import type { BufferRef, KernelSpec, OpContext } from '../spec.ts';
 import { constraint, scaleOf, zeroPointOf } from './common.ts';
 import { isCopyable, normalizeAxis, product, sameDtype } from './copy-common.ts';
+import { mcusimOnly } from '../tflm-memory.ts';
 
 type Ctx = OpContext<'fetching'>;
 const inputsOf = (c: Ctx): (Tensor | null)[] => c.op.inputs.map((_, i) => c.input(i));
@@ -30,6 +31,7 @@ export function fetchedBytes(c: Ctx): number {
 
 export const fetchingSpec: KernelSpec<'fetching'> = {
   kind: 'fetching',
+  tflmPersistent: mcusimOnly('custom op Fetching (TinySeg): not a TFLM builtin'),
   constraints: [
     constraint('fetching.arity', 'fetching has at most 9 inputs to concatenate and one output', (c) => c.op.inputs.length <= 9 && c.op.outputs.length === 1),
     constraint('fetching.types', 'inputs and output must share one dtype (int8, int16 or int32)', (c) =>

@@ -10,11 +10,17 @@ import { activationConstraint, constraint, count, dim, multiplierArrays, rank, s
 import {
   biasConstraint, filterOpPrepared, filterScalesConstraint, hoistedDot, int8TypesConstraint, outputQuantScalars, outputStage,
 } from './conv-common.ts';
+import { OP_DATA_FULLY_CONNECTED, TFLITE_FULLY_CONNECTED_PARAMS, perChannelArrays, stock } from '../tflm-memory.ts';
 
 const perChannel = (scales: readonly number[] | undefined): boolean => (scales?.length ?? 0) > 1;
 
 export const fullyConnectedSpec: KernelSpec<'fullyConnected'> = {
   kind: 'fullyConnected',
+  tflmPersistent: {
+    ...stock(TFLITE_FULLY_CONNECTED_PARAMS, OP_DATA_FULLY_CONNECTED),
+    // CalculateOpDataFullyConnected allocates the arrays only for a per-channel filter.
+    prepareBuffers: (c) => { const n = c.input(1)?.quant?.scale.length ?? 1; return n > 1 ? perChannelArrays(n) : []; },
+  },
   constraints: [
     int8TypesConstraint('fullyConnected'),
     constraint('fullyConnected.filter-rank', 'filter must have rank 2 [Cout, K]', (c) => rank(c.input(1)) === 2),

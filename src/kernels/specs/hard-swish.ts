@@ -6,6 +6,7 @@ import { For, Store, Val } from '../nest.ts';
 import { quantizeMultiplier } from '../quant.ts';
 import type { KernelSpec, OpContext } from '../spec.ts';
 import { constraint, count, isInt8Quantized, scaleOf, unaryPrepared, zeroPointOf } from './common.ts';
+import { HARD_SWISH_PARAMS, stock } from '../tflm-memory.ts';
 
 /** DownScaleInt32ToInt16Multiplier (kernels/internal/common.h). */
 function downScaleToInt16(m: number): number {
@@ -23,6 +24,7 @@ function multipliers(c: OpContext<'hardSwish'>): { out: { multiplier: number; sh
 
 export const hardSwishSpec: KernelSpec<'hardSwish'> = {
   kind: 'hardSwish',
+  tflmPersistent: stock(null, HARD_SWISH_PARAMS),
   constraints: [
     constraint('hardSwish.types', 'input and output must be int8 quantized with the same element count', (c) =>
       isInt8Quantized(c.input(0)) && isInt8Quantized(c.output(0)) && count(c.input(0)) === count(c.output(0))),

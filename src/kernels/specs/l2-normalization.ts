@@ -5,12 +5,14 @@
 import { For, Let, Set, Store, Val } from '../nest.ts';
 import type { KernelSpec } from '../spec.ts';
 import { constraint, isInt8Quantized, unaryPrepared, zeroPointOf } from './common.ts';
+import { L2_NORMALIZATION_PARAMS, TFLITE_L2_NORM_PARAMS, stock } from '../tflm-memory.ts';
 
 /** kOutputScale: the output is Q0.7. */
 const OUTPUT_SCALE_BITS = 7;
 
 export const l2NormalizationSpec: KernelSpec<'l2Normalization'> = {
   kind: 'l2Normalization',
+  tflmPersistent: stock(TFLITE_L2_NORM_PARAMS, L2_NORMALIZATION_PARAMS),
   constraints: [
     constraint('l2Normalization.types', 'input and output must be int8 quantized tensors', (c) =>
       isInt8Quantized(c.input(0)) && isInt8Quantized(c.output(0))),

@@ -6,9 +6,11 @@ import { For, Store, Val } from '../nest.ts';
 import { quantizeMultiplier } from '../quant.ts';
 import type { KernelSpec } from '../spec.ts';
 import { constraint, count, isInt8Quantized, scaleOf, unaryPrepared, zeroPointOf } from './common.ts';
+import { LEAKY_RELU_OP_DATA, TFLITE_LEAKY_RELU_PARAMS, stock } from '../tflm-memory.ts';
 
 export const leakyReluSpec: KernelSpec<'leakyRelu'> = {
   kind: 'leakyRelu',
+  tflmPersistent: stock(TFLITE_LEAKY_RELU_PARAMS, LEAKY_RELU_OP_DATA),
   constraints: [
     constraint('leakyRelu.shape', 'input and output must be int8 quantized with the same element count', (c) =>
       isInt8Quantized(c.input(0)) && isInt8Quantized(c.output(0)) && count(c.input(0)) === count(c.output(0))),

@@ -11,6 +11,7 @@ import { quantizeMultiplier } from '../quant.ts';
 import type { KernelSpec } from '../spec.ts';
 import type { OpContext } from '../spec.ts';
 import { constraint, isInt8Quantized, scaleOf, unaryPrepared, zeroPointOf } from './common.ts';
+import { LOG_SOFTMAX_OP_DATA, stock } from '../tflm-memory.ts';
 
 /** Integer bits of the scaled differences (Q5.26), of the sum of exps (Q12.19) and of the output. */
 const DIFF_INT_BITS = 5;
@@ -61,6 +62,11 @@ const floatBody: Nest = [
 
 export const logSoftmaxSpec: KernelSpec<'logSoftmax'> = {
   kind: 'logSoftmax',
+  tflmPersistent: {
+    ...stock(null, null),
+    // LogSoftmaxPrepare allocates its OpData itself, and only for int8 (the float kernel needs none).
+    prepareBuffers: (c) => (c.input(0)?.dtype === 'int8' ? [LOG_SOFTMAX_OP_DATA] : []),
+  },
   constraints: [
     constraint('logSoftmax.types', 'input and output must both be int8 quantized or both float32', (c) =>
       (isInt8Quantized(c.input(0)) && isInt8Quantized(c.output(0))) || isFloat(c)),

@@ -7,11 +7,13 @@ import { For, Store, Val } from '../nest.ts';
 import { frexp, roundHalfAway } from '../quant.ts';
 import type { KernelSpec } from '../spec.ts';
 import { constraint, count, isInt8Quantized, scaleOf, unaryPrepared, zeroPointOf } from './common.ts';
+import { OP_DATA_LOGISTIC, stock } from '../tflm-memory.ts';
 
 const INPUT_INT_BITS = 4;
 
 export const logisticSpec: KernelSpec<'logistic'> = {
   kind: 'logistic',
+  tflmPersistent: stock(null, OP_DATA_LOGISTIC),
   constraints: [
     constraint('logistic.types', 'input and output must be int8 quantized with the same element count', (c) =>
       isInt8Quantized(c.input(0)) && isInt8Quantized(c.output(0)) && count(c.input(0)) === count(c.output(0))),

@@ -10,6 +10,7 @@ import { For, Let, Store } from '../nest.ts';
 import { quantizeMultiplier } from '../quant.ts';
 import type { KernelSpec } from '../spec.ts';
 import { constraint, count, isInt8Quantized, rank, scaleOf, zeroPointOf } from './common.ts';
+import { OP_DATA_REDUCE, TFLITE_REDUCER_PARAMS, stock } from '../tflm-memory.ts';
 
 /** TFLM's temp index array covers at most this many input dims. */
 const MAX_RANK = 5;
@@ -46,6 +47,7 @@ export function meanMultiplier(realMultiplier: number, n: number): { multiplier:
 
 export const meanSpec: KernelSpec<'mean'> = {
   kind: 'mean',
+  tflmPersistent: stock(TFLITE_REDUCER_PARAMS, OP_DATA_REDUCE),
   requestsScratch: true,
   constraints: [
     constraint('mean.types', 'input and output must be int8 quantized tensors', (c) => isInt8Quantized(c.input(0)) && isInt8Quantized(c.output(0))),

@@ -14,6 +14,7 @@ import {
   addBias, biasConstraint, convGeometry, convOutputLoops, convSpatialShapeHolds, convTaps, filterOpBuffers, filterScalesConstraint,
   requantizeStore, strideConstraint,
 } from './conv-common.ts';
+import { mcusimOnly } from '../tflm-memory.ts';
 
 const perChannel = (t: Tensor | null): boolean => (t?.quant?.scale.length ?? 0) > 1;
 const isConv = (p: Prepared): boolean => (p.flags?.conv ?? 0) === 1;
@@ -55,6 +56,7 @@ const FC_BODY: Nest = [
 
 export const mergeSpec: KernelSpec<'merge'> = {
   kind: 'merge',
+  tflmPersistent: mcusimOnly('custom op MergeAccumulators (FDT): not a TFLM builtin'),
   constraints: [
     constraint('merge.types', 'input and filter must be int8 quantized; output int8 quantized or int32 (raw partial sums)', (c) =>
       isInt8Quantized(c.input(0)) && isInt8Quantized(c.input(1)) && (isInt8Quantized(c.output(0)) || c.output(0).dtype === 'int32')),

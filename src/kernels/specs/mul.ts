@@ -6,9 +6,11 @@ import { quantizeMultiplier } from '../quant.ts';
 import type { KernelSpec } from '../spec.ts';
 import { binaryNest, binaryPrepared, binaryQuant, binaryTypesConstraint, broadcastConstraint } from './broadcast.ts';
 import { activationConstraint, constraint, scaleOf } from './common.ts';
+import { OP_DATA_MUL, TFLITE_MUL_PARAMS, stock } from '../tflm-memory.ts';
 
 export const mulSpec: KernelSpec<'mul'> = {
   kind: 'mul',
+  tflmPersistent: stock(TFLITE_MUL_PARAMS, OP_DATA_MUL),
   constraints: [
     binaryTypesConstraint('mul'),
     broadcastConstraint('mul'),

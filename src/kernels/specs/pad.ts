@@ -8,6 +8,7 @@ import type { KernelSpec, OpContext } from '../spec.ts';
 import { constraint, unaryPrepared, zeroPointOf } from './common.ts';
 import type { Level } from './copy-common.ts';
 import { constInt32s, isCopyable, loopNest, sameDtype } from './copy-common.ts';
+import { OP_DATA_PAD, stock } from '../tflm-memory.ts';
 
 const MAX_RANK = 5;
 
@@ -19,6 +20,7 @@ const paddingsOf = (c: OpContext<'pad'>): number[] | null => {
 
 export const padSpec: KernelSpec<'pad'> = {
   kind: 'pad',
+  tflmPersistent: stock(null, OP_DATA_PAD),
   constraints: [
     constraint('pad.types', 'input and output must share one dtype (int8, int16 or int32)', (c) => isCopyable(c.input(0)) && sameDtype(c.input(0), c.output(0))),
     constraint('pad.rank', `input rank must be at most ${MAX_RANK}`, (c) => (c.input(0)?.shape.length ?? 0) <= MAX_RANK),

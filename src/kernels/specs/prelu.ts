@@ -9,9 +9,11 @@ import { quantizeMultiplier } from '../quant.ts';
 import type { KernelSpec } from '../spec.ts';
 import { binaryNest, broadcastParams, broadcastsTo } from './broadcast.ts';
 import { constraint, isInt8Quantized, rank, scaleOf, zeroPointOf } from './common.ts';
+import { PRELU_PARAMS, stock } from '../tflm-memory.ts';
 
 export const preluSpec: KernelSpec<'prelu'> = {
   kind: 'prelu',
+  tflmPersistent: stock(null, PRELU_PARAMS),
   constraints: [
     constraint('prelu.types', 'input, alpha and output must be int8 quantized tensors', (c) =>
       isInt8Quantized(c.input(0)) && isInt8Quantized(c.input(1)) && isInt8Quantized(c.output(0))),

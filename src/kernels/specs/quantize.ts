@@ -8,6 +8,7 @@ import { For, Store } from '../nest.ts';
 import { quantizeMultiplier } from '../quant.ts';
 import type { KernelSpec } from '../spec.ts';
 import { constraint, count, scaleOf, unaryPrepared, zeroPointOf } from './common.ts';
+import { OP_DATA_QUANTIZE, stock } from '../tflm-memory.ts';
 
 /** The IEEE-754 binary32 bit pattern of a float32 value, as an int32 scalar. */
 export function float32Bits(x: number): number {
@@ -17,6 +18,7 @@ export function float32Bits(x: number): number {
 
 export const quantizeSpec: KernelSpec<'quantize'> = {
   kind: 'quantize',
+  tflmPersistent: stock(null, OP_DATA_QUANTIZE),
   constraints: [
     constraint('quantize.types', 'input must be float32, int8 or uint8 quantized and the output int8 quantized (or uint8 from int8)', (c) => {
       const i = c.input(0);

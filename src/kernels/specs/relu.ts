@@ -5,6 +5,7 @@ import { For, Store } from '../nest.ts';
 import { quantizeFloat32 } from '../quant.ts';
 import type { KernelSpec } from '../spec.ts';
 import { constraint, count, isInt8Quantized, multiplierArrays, scaleOf, unaryPrepared, zeroPointOf } from './common.ts';
+import { RELU6_OP_DATA, RELU_OP_DATA, stock } from '../tflm-memory.ts';
 
 const sameSize = <K extends 'relu' | 'relu6'>(kind: K) =>
   constraint<K>(`${kind}.shape`, 'input and output must be int8 quantized with the same element count', (c) =>
@@ -12,6 +13,7 @@ const sameSize = <K extends 'relu' | 'relu6'>(kind: K) =>
 
 export const reluSpec: KernelSpec<'relu'> = {
   kind: 'relu',
+  tflmPersistent: stock(null, RELU_OP_DATA),
   constraints: [sameSize('relu')],
   prepare(c) {
     const input = c.input(0)!;
@@ -27,6 +29,7 @@ export const reluSpec: KernelSpec<'relu'> = {
 
 export const relu6Spec: KernelSpec<'relu6'> = {
   kind: 'relu6',
+  tflmPersistent: stock(null, RELU6_OP_DATA),
   constraints: [sameSize('relu6')],
   prepare(c) {
     const input = c.input(0)!;

@@ -5,9 +5,11 @@ import { For, Store } from '../nest.ts';
 import type { KernelSpec } from '../spec.ts';
 import { constraint, unaryPrepared } from './common.ts';
 import { countOf, isCopyable, sameDtype } from './copy-common.ts';
+import { TFLITE_RESHAPE_PARAMS, stock } from '../tflm-memory.ts';
 
 export const reshapeSpec: KernelSpec<'reshape'> = {
   kind: 'reshape',
+  tflmPersistent: stock(TFLITE_RESHAPE_PARAMS, null),
   constraints: [
     constraint('reshape.types', 'input and output must have the same dtype (int8, int16 or int32)', (c) =>
       isCopyable(c.input(0)) && sameDtype(c.input(0), c.output(0))),

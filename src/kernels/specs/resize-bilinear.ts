@@ -7,6 +7,7 @@ import { For, Let, Store, Val } from '../nest.ts';
 import type { KernelSpec, OpContext } from '../spec.ts';
 import { constraint } from './common.ts';
 import { bilinearTaps, resizeConstraints, resizeSize } from './resize-common.ts';
+import { TFLITE_RESIZE_BILINEAR_PARAMS, stock } from '../tflm-memory.ts';
 
 function taps(c: OpContext<'resizeBilinear'>): { y: ReturnType<typeof bilinearTaps>; x: ReturnType<typeof bilinearTaps> } {
   const [, inH = 1, inW = 1] = c.input(0)!.shape;
@@ -17,6 +18,7 @@ function taps(c: OpContext<'resizeBilinear'>): { y: ReturnType<typeof bilinearTa
 
 export const resizeBilinearSpec: KernelSpec<'resizeBilinear'> = {
   kind: 'resizeBilinear',
+  tflmPersistent: stock(TFLITE_RESIZE_BILINEAR_PARAMS, null),
   constraints: [
     ...resizeConstraints('resizeBilinear'),
     constraint('resizeBilinear.flags', 'align_corners and half_pixel_centers must not both be true', (c) =>

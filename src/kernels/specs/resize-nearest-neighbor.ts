@@ -5,9 +5,11 @@
 import { For, Let, Store } from '../nest.ts';
 import type { KernelSpec } from '../spec.ts';
 import { nearestIndices, resizeConstraints, resizeSize } from './resize-common.ts';
+import { TFLITE_RESIZE_NEAREST_NEIGHBOR_PARAMS, stock } from '../tflm-memory.ts';
 
 export const resizeNearestNeighborSpec: KernelSpec<'resizeNearestNeighbor'> = {
   kind: 'resizeNearestNeighbor',
+  tflmPersistent: stock(TFLITE_RESIZE_NEAREST_NEIGHBOR_PARAMS, null),
   constraints: resizeConstraints('resizeNearestNeighbor'),
   prepare(c) {
     const [batches = 1, inH = 1, inW = 1, depth = 1] = c.input(0)!.shape;

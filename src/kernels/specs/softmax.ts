@@ -7,6 +7,7 @@ import { For, Let, Set, Store, Val } from '../nest.ts';
 import { quantizeMultiplier } from '../quant.ts';
 import type { KernelSpec } from '../spec.ts';
 import { constraint, isInt8Quantized, scaleOf, unaryPrepared, zeroPointOf } from './common.ts';
+import { SOFTMAX_PARAMS, TFLITE_SOFTMAX_PARAMS, stock } from '../tflm-memory.ts';
 
 /** Integer bits of the scaled input differences (Q5.26) and of the sum of exps (Q12.19). */
 const DIFF_INT_BITS = 5;
@@ -19,6 +20,7 @@ function realBetaMultiplier(beta: number, inputScale: number): number {
 
 export const softmaxSpec: KernelSpec<'softmax'> = {
   kind: 'softmax',
+  tflmPersistent: stock(TFLITE_SOFTMAX_PARAMS, SOFTMAX_PARAMS),
   constraints: [
     constraint('softmax.types', 'input and output must be int8 quantized tensors', (c) =>
       isInt8Quantized(c.input(0)) && isInt8Quantized(c.output(0))),

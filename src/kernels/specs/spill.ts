@@ -6,9 +6,11 @@ import { For, Store } from '../nest.ts';
 import type { KernelSpec } from '../spec.ts';
 import { constraint } from './common.ts';
 import { countOf, isCopyable } from './copy-common.ts';
+import { mcusimOnly, stagingBytes } from '../tflm-memory.ts';
 
 export const spillSpec: KernelSpec<'spill'> = {
   kind: 'spill',
+  tflmPersistent: mcusimOnly('custom op Spill (TinySeg): not a TFLM builtin', (c) => stagingBytes(c.input(0))),
   constraints: [
     constraint('spill.arity', 'spill takes exactly one input and has no outputs', (c) => c.op.inputs.length === 1 && c.op.outputs.length === 0),
     constraint('spill.input', 'the spilled tensor must be an int8, int16 or int32 activation (not a constant)', (c) => {

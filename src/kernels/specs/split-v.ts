@@ -5,11 +5,13 @@ import { constInts } from '../../ir/index.ts';
 import type { KernelSpec } from '../spec.ts';
 import { constraint } from './common.ts';
 import { prepareSplit, splitBody, splitConstraints } from './split.ts';
+import { TFLITE_SPLIT_V_PARAMS, stock } from '../tflm-memory.ts';
 
 const SLOTS = { input: 0, axis: 2 } as const;
 
 export const splitVSpec: KernelSpec<'splitV'> = {
   kind: 'splitV',
+  tflmPersistent: stock(TFLITE_SPLIT_V_PARAMS, null),
   constraints: [
     ...splitConstraints('splitV', SLOTS),
     constraint('splitV.sizes', 'size_splits must be a constant with one entry per output, equal to its axis dim (at most one -1)', (c) => {

@@ -8,6 +8,7 @@ import { For, Let, Store } from '../nest.ts';
 import type { BufferRef, Constraint, KernelSpec, OpContext, Prepared } from '../spec.ts';
 import { constraint } from './common.ts';
 import { constInt32s, isCopyable, normalizeAxis, product, sameDtype } from './copy-common.ts';
+import { TFLITE_SPLIT_PARAMS, stock } from '../tflm-memory.ts';
 
 type SplitKind = 'split' | 'splitV';
 /** Input slots of the data tensor and of the constant axis tensor. */
@@ -77,6 +78,7 @@ const SPLIT_SLOTS: Slots = { axis: 0, input: 1 };
 
 export const splitSpec: KernelSpec<'split'> = {
   kind: 'split',
+  tflmPersistent: stock(TFLITE_SPLIT_PARAMS, null),
   constraints: [
     ...splitConstraints('split', SPLIT_SLOTS),
     constraint('split.equal', 'split outputs must all have the same size along the axis', (c) => {

@@ -10,6 +10,7 @@ import type { KernelSpec, OpContext } from '../spec.ts';
 import { constraint, unaryPrepared } from './common.ts';
 import type { Level } from './copy-common.ts';
 import { constInt32s, isCopyable, loopNest, sameDtype } from './copy-common.ts';
+import { STRIDED_SLICE_PARAMS, TFLITE_STRIDED_SLICE_PARAMS, stock } from '../tflm-memory.ts';
 
 const MAX_RANK = 4;
 
@@ -56,6 +57,7 @@ const iterations = (a: AxisRange): number => Math.max(0, Math.ceil((a.stop - a.s
 
 export const stridedSliceSpec: KernelSpec<'stridedSlice'> = {
   kind: 'stridedSlice',
+  tflmPersistent: stock(TFLITE_STRIDED_SLICE_PARAMS, STRIDED_SLICE_PARAMS),
   constraints: [
     constraint('stridedSlice.types', 'input and output must share one dtype (int8, int16 or int32)', (c) => isCopyable(c.input(0)) && sameDtype(c.input(0), c.output(0))),
     constraint('stridedSlice.rank', `input rank must be at most ${MAX_RANK}`, (c) => (c.input(0)?.shape.length ?? 0) <= MAX_RANK),

@@ -6,11 +6,13 @@ import { For, Store, Val } from '../nest.ts';
 import { frexp, roundHalfAway } from '../quant.ts';
 import type { KernelSpec } from '../spec.ts';
 import { constraint, count, isInt8Quantized, scaleOf, unaryPrepared, zeroPointOf } from './common.ts';
+import { OP_DATA_TANH, stock } from '../tflm-memory.ts';
 
 const INPUT_INT_BITS = 4;
 
 export const tanhSpec: KernelSpec<'tanh'> = {
   kind: 'tanh',
+  tflmPersistent: stock(null, OP_DATA_TANH),
   constraints: [
     constraint('tanh.types', 'input and output must be int8 quantized with the same element count', (c) =>
       isInt8Quantized(c.input(0)) && isInt8Quantized(c.output(0)) && count(c.input(0)) === count(c.output(0))),

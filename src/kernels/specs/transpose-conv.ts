@@ -13,6 +13,7 @@ import { For, If, Let, Set, Store, Val } from '../nest.ts';
 import type { KernelSpec } from '../spec.ts';
 import { outputLoops, outputQuantScalars, outputStage } from './conv-common.ts';
 import { activationConstraint, constraint, convMultipliers, count, dim, isInt8Quantized, rank } from './common.ts';
+import { OP_DATA_TRANSPOSE_CONV, TFLITE_TRANSPOSE_CONV_PARAMS, perChannelArrays, stock } from '../tflm-memory.ts';
 
 const FILTER = 1;
 const INPUT = 2;
@@ -86,6 +87,13 @@ const GATHER: Nest = overOutputs([
 
 export const transposeConvSpec: KernelSpec<'transposeConv'> = {
   kind: 'transposeConv',
+  tflmPersistent: {
+    ...stock(TFLITE_TRANSPOSE_CONV_PARAMS, OP_DATA_TRANSPOSE_CONV),
+    prepareBuffers: (c) => perChannelArrays(dim(c.input(1), 0)),
+    // Stock TFLM requests the int32 (int8 input) accumulator scratch whatever mcusim's options say.
+    scratchRequests: () => 1,
+    mcusimOptions: ['scratchInt16', 'scratchFree'],
+  },
   requestsScratch: true,
   constraints: [
     constraint('transposeConv.types', 'input, filter and output must be int8 quantized tensors', (c) =>

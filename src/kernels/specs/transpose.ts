@@ -7,6 +7,7 @@ import type { KernelSpec, OpContext } from '../spec.ts';
 import { constraint, unaryPrepared } from './common.ts';
 import type { Level } from './copy-common.ts';
 import { constInt32s, isCopyable, loopNest, product, sameDtype } from './copy-common.ts';
+import { stock } from '../tflm-memory.ts';
 
 const MAX_RANK = 5;
 
@@ -18,6 +19,7 @@ const permOf = (c: OpContext<'transpose'>): number[] | null => {
 
 export const transposeSpec: KernelSpec<'transpose'> = {
   kind: 'transpose',
+  tflmPersistent: stock(null, null),
   constraints: [
     constraint('transpose.types', 'input and output must share one dtype (int8, int16 or int32)', (c) => isCopyable(c.input(0)) && sameDtype(c.input(0), c.output(0))),
     constraint('transpose.rank', `input rank must be 1 to ${MAX_RANK}`, (c) => {

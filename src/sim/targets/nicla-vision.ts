@@ -16,6 +16,21 @@ export const niclaVision: TargetProfile = {
   secondCore: { name: 'cortex-m4', clockHz: 240_000_000 },
   // Tech-specs.yml "STM32H747: 1MB RAM"; TinySeg §6.1 "1 MB main memory".
   sramBytes: 1 * MIB,
+  // STM32H747xI/G datasheet (DS12930) §3.3.2 "Embedded SRAM" and RM0399 memory map (DESIGN.md §6):
+  // the 1 MB is not one block. The AXI SRAM (D1 domain, 512 KB) is the largest, where a tensor arena goes.
+  ramRegions: [
+    { name: 'ITCM', sizeBytes: 64 * KIB }, // DS12930 §3.3.2: 64 KB ITCM
+    { name: 'DTCM', sizeBytes: 128 * KIB }, // DS12930 §3.3.2: 128 KB DTCM
+    { name: 'AXI SRAM', sizeBytes: 512 * KIB }, // DS12930 §3.3.2: 512 KB AXI-SRAM (D1)
+    { name: 'SRAM1', sizeBytes: 128 * KIB }, // DS12930 §3.3.2: SRAM1 128 KB (D2)
+    { name: 'SRAM2', sizeBytes: 128 * KIB }, // DS12930 §3.3.2: SRAM2 128 KB (D2)
+    { name: 'SRAM3', sizeBytes: 32 * KIB }, // DS12930 §3.3.2: SRAM3 32 KB (D2)
+    { name: 'SRAM4', sizeBytes: 64 * KIB }, // DS12930 §3.3.2: SRAM4 64 KB (D3)
+    { name: 'Backup SRAM', sizeBytes: 4 * KIB }, // DS12930 §3.3.2: 4 KB backup SRAM
+  ],
+  arenaRegion: 'AXI SRAM',
+  // Tech-specs.yml "2MB Flash"; RM0399: 2 banks x 8 sectors x 128 KB (the internalFlash geometry below).
+  flashBytes: 2 * MIB,
   compute: {
     cyclesPerMac: {
       // DESIGN.md §6: TFLM reference int8 kernels ~46 cycles/MAC on an M7 (TinyEngine's

@@ -111,12 +111,24 @@ export interface RemoteLinkParams {
   readonly readTurnaroundUs: number;
 }
 
+/** One contiguous RAM block of the chip (a tensor arena must fit inside one). */
+export interface RamRegion {
+  readonly name: string;
+  readonly sizeBytes: number;
+}
+
 export interface TargetProfile {
   readonly name: string;
   readonly description: string;
   readonly mainCore: CoreProfile;
   readonly secondCore: CoreProfile;
   readonly sramBytes: number;
+  /** The SRAM's separate blocks; the arena goes in `arenaRegion`. */
+  readonly ramRegions: readonly RamRegion[];
+  /** Name of the region that holds the tensor arena (the largest). */
+  readonly arenaRegion: string;
+  /** Internal flash holding the program and the model's constant data. */
+  readonly flashBytes: number;
   readonly compute: ComputeCosts;
   /** Per kernel library; a library without an entry is unscaled. */
   readonly computeCalibration: Readonly<Partial<Record<KernelLibrary, ComputeCalibration>>>;

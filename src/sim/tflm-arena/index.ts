@@ -1,0 +1,13 @@
+// The whole arena a model needs (issue 12, docs/tflm-arena.md): TFLM's persistent tail for a 64-bit
+// host or 32-bit Cortex-M build plus the planned head, board fit, and builtin-only graphs that need
+// mcusim's kernel variants.
+export * from './arch.ts';
+export { alignUp, structLayout } from './struct-layout.ts';
+export { ARENA_ALIGNMENT_BYTES, modelPersistent } from './model-persistent.ts';
+export type { NonStockUse, PersistentModel, TailAllocation } from './model-persistent.ts';
+export { wholeArena } from './whole-arena.ts';
+export type { ArenaReport, ArenaRuntime, WholeArena } from './whole-arena.ts';
+export { boardFit, weightsBytes } from './board-fit.ts';
+export type { BoardFit } from './board-fit.ts';
+export { asStockTflm, mcusimKernelUses } from './stock-variant.ts';
+export type { McusimKernelUse } from './stock-variant.ts';

@@ -1,0 +1,136 @@
+// TFLM's persistent (tail) arena, allocation by allocation, in the order a MicroInterpreter makes
+// them: MicroAllocator::Create, AllocateTensors (StartModelAllocation, builtin data parsing, every
+// kernel's Init, then every Prepare, FinishModelAllocation) and the I/O TfLiteTensors. The tail
+// grows down from the arena's (16-aligned) end; SingleArenaBufferAllocator::AllocatePersistentBuffer
+// places each block at AlignPointerDown(tail - size, alignment), so the used bytes after a block
+// are alignUp(used + size, alignment). Sources per step: docs/tflm-arena.md.
+import type { Graph, Tensor } from '../../ir/index.ts';
+import { byteSize, InternalError } from '../../ir/index.ts';
+import { kernelSpecOf, makeOpContext, scratchRequests } from '../../kernels/index.ts';
+import type { BuiltinKind, Op } from '../../ir/index.ts';
+import type { OpContext, TflmPersistent } from '../../kernels/index.ts';
+import type { TflmArch } from './arch.ts';
+import { alignUp, structLayout } from './struct-layout.ts';
+
+/** MicroArenaBufferAlignment(): the alignment of AllocatePersistentBuffer for kernels. */
+export const ARENA_ALIGNMENT_BYTES = 16;
+
+export interface TailAllocation {
+  /** What TFLM allocates, e.g. `OpDataConv (op 3 conv2d Init)`. */
+  readonly what: string;
+  readonly sizeBytes: number;
+  readonly alignBytes: number;
+  /** Persistent bytes used once this block is placed (distance of the tail from the arena end). */
+  readonly usedAfterBytes: number;
+}
+
+export interface NonStockUse {
+  readonly opIndex: number;
+  readonly kind: string;
+  readonly why: string;
+}
+
+export interface PersistentModel {
+  /** GetPersistentUsedBytes() after AllocateTensors (stock TFLM, every op a builtin). */
+  readonly persistentBytes: number;
+  readonly allocations: readonly TailAllocation[];
+  /** Ops stock TFLM cannot run (mcusim custom ops); empty = a stock TFLM model. */
+  readonly nonStock: readonly NonStockUse[];
+}
+
+class Tail {
+  usedBytes = 0;
+  readonly allocations: TailAllocation[] = [];
+  allocate(what: string, sizeBytes: number, alignBytes: number): void {
+    this.usedBytes = alignUp(this.usedBytes + sizeBytes, alignBytes);
+    this.allocations.push({ what, sizeBytes, alignBytes, usedAfterBytes: this.usedBytes });
+  }
+}
+
+function tflmOf(op: Op): TflmPersistent | null {
+  if (op.kind === 'custom') return null;
+  const spec = kernelSpecOf(op.kind);
+  return spec === undefined ? null : (spec.tflmPersistent as TflmPersistent);
+}
+
+const opLabel = (i: number, op: Op): string => `op ${i} ${op.kind === 'custom' ? `custom:${op.customCode}` : op.kind}`;
+
+/** The I/O TfLiteTensor (+ its quantization) MicroInterpreter keeps for one graph input or output. */
+function ioTensor(tail: Tail, arch: TflmArch, t: Tensor, label: string): void {
+  const p = arch.pointerBytes;
+  tail.allocate(`TfLiteTensor (${label})`, arch.structs.TfLiteTensor, p);
+  const q = t.quant;
+  // InitializeTfLiteTensorFromFlatbuffer copies quantization only when scale and zero_point are non-empty.
+  if (q === null || q.scale.length === 0 || q.zeroPoint.length === 0) return;
+  tail.allocate(`TfLiteAffineQuantization (${label})`, arch.structs.TfLiteAffineQuantization, p);
+  tail.allocate(`zero_point TfLiteIntArray[${q.scale.length}] (${label})`, arch.structs.TfLiteIntArray + 4 * q.scale.length, 4);
+}
+
+/**
+ * The persistent tail stock TFLM's MicroInterpreter (default GreedyMemoryPlanner, one subgraph)
+ * allocates for `graph` on `arch`. `offlineOffsets` (the model's OfflineMemoryAllocation, -1 =
+ * online) decides which variable tensors the tail holds.
+ */
+export function modelPersistent(graph: Graph, arch: TflmArch, offlineOffsets: Int32Array | null = null): PersistentModel {
+  const tail = new Tail();
+  const p = arch.pointerBytes;
+  const s = arch.structs;
+  // MicroAllocator::Create(arena, size, kGreedy): the allocator itself, its planner, the MicroAllocator.
+  tail.allocate('SingleArenaBufferAllocator', s.SingleArenaBufferAllocator, p);
+  tail.allocate('GreedyMemoryPlanner', s.GreedyMemoryPlanner, p);
+  tail.allocate('MicroAllocator', s.MicroAllocator, p);
+  // StartModelAllocation: builtin data allocator, SubgraphAllocations[1], eval tensors, nodes.
+  tail.allocate('MicroBuiltinDataAllocator', s.MicroBuiltinDataAllocator, p);
+  tail.allocate('SubgraphAllocations[1]', s.SubgraphAllocations, p);
+  tail.allocate(`TfLiteEvalTensor[${graph.tensors.length}]`, s.TfLiteEvalTensor * graph.tensors.length, p);
+  tail.allocate(`NodeAndRegistration[${graph.ops.length}]`, s.NodeAndRegistration * graph.ops.length, p);
+
+  const nonStock: NonStockUse[] = [];
+  const stockOps: { index: number; op: Op; tflm: Extract<TflmPersistent, { stock: true }>; ctx: OpContext }[] = [];
+  graph.ops.forEach((op, index) => {
+    const tflm = tflmOf(op);
+    if (tflm === null || !tflm.stock) {
+      nonStock.push({ opIndex: index, kind: op.kind === 'custom' ? `custom:${op.customCode}` : op.kind, why: tflm?.why ?? 'not an op mcusim knows' });
+      return;
+    }
+    stockOps.push({ index, op, tflm, ctx: makeOpContext<BuiltinKind>(graph, index) });
+  });
+
+  // PrepareNodeAndRegistrationDataFromFlatbuffer: each op's ParseXxx allocates its params struct.
+  for (const { index, op, tflm } of stockOps) {
+    if (tflm.builtinData === null) continue;
+    const l = structLayout(tflm.builtinData, arch);
+    tail.allocate(`${tflm.builtinData.name} (${opLabel(index, op)} builtin data)`, l.sizeBytes, l.alignBytes);
+  }
+  // InitSubgraphs: each kernel's Init, AllocatePersistentBuffer(sizeof(OpData)).
+  for (const { index, op, tflm } of stockOps) {
+    if (tflm.opData === null) continue;
+    tail.allocate(`${tflm.opData.name} (${opLabel(index, op)} Init)`, structLayout(tflm.opData, arch).sizeBytes, ARENA_ALIGNMENT_BYTES);
+  }
+  // PrepareSubgraphs: each kernel's Prepare, its persistent buffers and scratch requests.
+  let scratchCount = 0;
+  for (const { index, op, tflm, ctx } of stockOps) {
+    for (const b of tflm.prepareBuffers?.(ctx) ?? []) {
+      const what = typeof b === 'number' ? `${b} B buffer` : b.name;
+      tail.allocate(`${what} (${opLabel(index, op)} Prepare)`, typeof b === 'number' ? b : structLayout(b, arch).sizeBytes, ARENA_ALIGNMENT_BYTES);
+    }
+    scratchCount += tflm.scratchRequests?.(ctx) ?? scratchRequests(graph, index).length;
+  }
+  // FinishModelAllocation: scratch buffer handles, then (CommitStaticMemoryPlan) variable tensors.
+  if (scratchCount > 0) tail.allocate(`ScratchBufferHandle[${scratchCount}]`, s.ScratchBufferHandle * scratchCount, p);
+  graph.tensors.forEach((t, i) => {
+    if (!t.isVariable) return;
+    if (offlineOffsets !== null && (offlineOffsets[i] ?? -1) !== -1) return;
+    tail.allocate(`variable tensor ${i} buffer`, byteSize(t.dtype, t.shape), ARENA_ALIGNMENT_BYTES);
+  });
+  // MicroInterpreter::AllocateTensors: input / output TfLiteTensor* arrays and the tensors.
+  for (const [what, list] of [['input', graph.inputs], ['output', graph.outputs]] as const) {
+    tail.allocate(`TfLiteTensor*[${list.length}] (${what}s)`, p * list.length, ARENA_ALIGNMENT_BYTES);
+    list.forEach((t, k) => {
+      const tensor = graph.tensors[t];
+      if (tensor === undefined) throw new InternalError(`graph ${what} ${k} names missing tensor ${t}`);
+      ioTensor(tail, arch, tensor, `${what} ${k}`);
+    });
+  }
+  return { persistentBytes: tail.usedBytes, allocations: tail.allocations, nonStock };
+}

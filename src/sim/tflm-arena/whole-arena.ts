@@ -1,0 +1,75 @@
+// The whole arena a model needs (issue 12): TFLM's persistent tail (modelled allocation by
+// allocation for a 64-bit host or a 32-bit Cortex-M build) plus the planned head. A graph with
+// mcusim-only ops (TinySeg / FDT custom ops) runs on mcusim's C runtime instead: its persistent
+// part is what that runtime keeps (variable tensors after the plan; params are const, in flash).
+import type { BuiltinKind, Graph } from '../../ir/index.ts';
+import { byteSize } from '../../ir/index.ts';
+import { kernelSpecOf, makeOpContext } from '../../kernels/index.ts';
+import type { TflmPersistent } from '../../kernels/index.ts';
+import type { TflmArch, TflmArchName } from './arch.ts';
+import { alignUp } from './struct-layout.ts';
+import { ARENA_ALIGNMENT_BYTES, modelPersistent } from './model-persistent.ts';
+import type { NonStockUse, TailAllocation } from './model-persistent.ts';
+
+export type ArenaRuntime = 'tflm' | 'mcusim';
+
+export interface ArenaReport {
+  readonly arch: TflmArchName;
+  /** `tflm`: stock TFLM runs every op; `mcusim`: the graph needs mcusim's C runtime (custom ops). */
+  readonly runtime: ArenaRuntime;
+  /** The plan's peak: the non-persistent head (TFLM's planner_max_memory_bytes). */
+  readonly plannedBytes: number;
+  /** The persistent tail (TFLM: GetPersistentUsedBytes()). */
+  readonly persistentBytes: number;
+  /** What the arena must hold: TFLM's arena_used_bytes() on this build. */
+  readonly totalBytes: number;
+  /** RAM the runtime needs beyond the arena (mcusim's storage staging buffers). */
+  readonly outsideArenaBytes: number;
+  /** Ops stock TFLM cannot run, when runtime is `mcusim`. */
+  readonly nonStockOps: readonly NonStockUse[];
+}
+
+export interface WholeArena {
+  readonly report: ArenaReport;
+  /** The stock-TFLM tail, block by block (empty for the mcusim runtime). */
+  readonly allocations: readonly TailAllocation[];
+}
+
+/**
+ * The whole arena for `graph` planned at `plannedBytes` on `arch`: stock TFLM's when every op is a
+ * TFLM builtin (or `runtime` is 'mcusim': mcusim's C runtime whatever the ops).
+ */
+export function wholeArena(
+  graph: Graph,
+  plannedBytes: number,
+  arch: TflmArch,
+  offlineOffsets: Int32Array | null = null,
+  runtime: 'auto' | 'mcusim' = 'auto',
+): WholeArena {
+  const tflm = modelPersistent(graph, arch, offlineOffsets);
+  if (tflm.nonStock.length === 0 && runtime === 'auto') {
+    const report: ArenaReport = {
+      arch: arch.name, runtime: 'tflm', plannedBytes, persistentBytes: tflm.persistentBytes,
+      totalBytes: plannedBytes + tflm.persistentBytes, outsideArenaBytes: 0, nonStockOps: [],
+    };
+    return { report, allocations: tflm.allocations };
+  }
+  let persistentBytes = 0;
+  let outsideArenaBytes = 0;
+  graph.tensors.forEach((t) => {
+    if (t.isVariable && t.data === null) persistentBytes += alignUp(byteSize(t.dtype, t.shape), ARENA_ALIGNMENT_BYTES);
+  });
+  graph.ops.forEach((op, i) => {
+    if (op.kind === 'custom') return;
+    const tflm = kernelSpecOf(op.kind)?.tflmPersistent as TflmPersistent | undefined;
+    if (tflm === undefined || tflm.stock) return;
+    const ctx = makeOpContext<BuiltinKind>(graph, i);
+    persistentBytes += tflm.mcusimPersistentBytes(ctx);
+    outsideArenaBytes += tflm.mcusimOutsideArenaBytes(ctx);
+  });
+  const report: ArenaReport = {
+    arch: arch.name, runtime: 'mcusim', plannedBytes, persistentBytes,
+    totalBytes: plannedBytes + persistentBytes, outsideArenaBytes, nonStockOps: tflm.nonStock,
+  };
+  return { report, allocations: [] };
+}
