@@ -121,7 +121,7 @@ describe('verify runs the TinySeg storage round trip on the chosen device', () =
   const unet = buildZooModel('tiny-unet');
   const spilled = runPipeline(unet, ['tinyseg'], { flags: {} }).model;
 
-  it('in process: each device, compressed or not, round trip clean and reported', () => {
+  it('in process: each device, compressed or not, round trip clean and reported', { timeout: 600_000 }, () => {
     for (const storage of ['internal', 'external', 'remote'] as const) {
       const r = verifyModels(unet, spilled, 1, { storage, compress: storage !== 'internal' });
       expect(verifyPassed(r), storage).toBe(true);
