@@ -14,3 +14,4 @@ export * from './latency/storage-traffic.ts';
 export * from './timeline-svg.ts';
 export * from './target-overrides.ts';
 export * from './random-inputs.ts';
+export * from './svg-text.ts';

@@ -49,7 +49,8 @@ describe('plan renderings', () => {
   it('draws one escaped, labelled rect per buffer in the SVG', () => {
     const svg = renderPlanSvg(rs, plan);
     expect(svg.startsWith('<svg')).toBe(true);
-    expect(svg.match(/<rect/g)).toHaveLength(rs.length);
+    expect(svg.match(/<rect[^>]*class="buffer"/g)).toHaveLength(rs.length);
+    expect(svg).toContain("peak reached at step");
     expect(svg).toContain('a&lt;b&amp;&quot;c&quot;');
     expect(svg).not.toContain('a<b');
     expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
