@@ -36,3 +36,14 @@ export function planSteps(requests: readonly BufferRequest[], plan: Plan): PlanS
   }
   return { firstStep, lastStep, liveBytes: live, extentBytes: extent, peakStep: firstStep + best };
 }
+
+/**
+ * Which planner placed the buffers, as a picture's title should say it: a model that carries an
+ * OfflineMemoryAllocation plan is laid out by that plan (the named planner only fills the rest).
+ */
+export function describePlanSource(requests: readonly BufferRequest[], plannerName: string): string {
+  const fixed = requests.filter((r) => r.offlineOffsetBytes !== null).length;
+  if (fixed === 0) return `planner ${plannerName}`;
+  if (fixed === requests.length) return 'offline plan carried in the model (OfflineMemoryAllocation)';
+  return `offline plan carried in the model for ${fixed} of ${requests.length} buffers, the rest by ${plannerName}`;
+}
