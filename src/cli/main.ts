@@ -10,6 +10,7 @@ import { registerRun } from './commands/run.ts';
 import { registerOptimize } from './commands/optimize.ts';
 import { registerVerify } from './commands/verify.ts';
 import { registerOverlap } from './commands/overlap.ts';
+import { registerReport } from './commands/report.ts';
 import { registerZoo } from './commands/zoo.ts';
 import { EXIT_BAD_INPUT, EXIT_OK, exitCodeFor, formatError } from './errors.ts';
 
@@ -32,6 +33,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
   registerCodegen(program, setExit);
   registerLatency(program, setExit);
   registerSweep(program, setExit);
+  registerReport(program, setExit);
   for (const cmd of program.commands) {
     cmd.exitOverride();
     for (const sub of cmd.commands) sub.exitOverride();

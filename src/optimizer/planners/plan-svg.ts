@@ -17,6 +17,8 @@ export interface SvgOptions {
   readonly scaleBytes?: number;
   /** Draw the legend of buffer numbers and names below (default true; a report lists them in a table). */
   readonly legend?: boolean;
+  /** Prefix of the ids in the document, so several pictures can share one HTML page. */
+  readonly idPrefix?: string;
 }
 
 const MARGIN_LEFT = 56;
@@ -62,6 +64,7 @@ export function renderPlanSvg(requests: readonly BufferRequest[], plan: Plan, op
   const legendRows = legend ? Math.ceil(requests.length / legendCols) : 0;
   const legendTop = top + plotH + 30;
   const height = legend ? legendTop + legendRows * LEGEND_ROW + 12 : top + plotH + 30;
+  const pre = options.idPrefix ?? '';
   const x = (bytes: number): number => MARGIN_LEFT + (bytes / scale) * plotW;
   const y = (step: number): number => top + (step - steps.firstStep) * rowH;
 
@@ -94,7 +97,7 @@ export function renderPlanSvg(requests: readonly BufferRequest[], plan: Plan, op
   // The peak step: a band behind the buffers.
   out.push(`<rect class="peak-step" x="${MARGIN_LEFT}" y="${svgNum(y(steps.peakStep))}" width="${plotW}" height="${svgNum(Math.max(1, rowH))}" fill="${PEAK_COLOUR}" fill-opacity="0.12"/>`);
   // Buffers, translucent so buffers that share bytes (DMO safe overlaps, in-place ops) show both.
-  out.push(`<defs><pattern id="shared" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><path d="M0 0V6" stroke="#000" stroke-width="1.2"/></pattern></defs>`);
+  out.push(`<defs><pattern id="${pre}shared" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><path d="M0 0V6" stroke="#000" stroke-width="1.2"/></pattern></defs>`);
   out.push(`<g class="buffers" stroke="#222" stroke-width="${rowH < 3 ? 0.25 : 0.5}" fill-opacity="0.8">`);
   const labels: string[] = [];
   const box = (i: number, r: BufferRequest): Box => {
@@ -105,18 +108,18 @@ export function renderPlanSvg(requests: readonly BufferRequest[], plan: Plan, op
     const off = plan.offsets[i] ?? 0;
     const b = box(i, r);
     const tip = `#${i} ${r.name}: ${r.sizeBytes} B at offset ${off}, steps ${r.firstStep}..${r.lastStep}`;
-    out.push(`<rect id="buffer-${i}" class="buffer" x="${svgNum(b.x0)}" y="${svgNum(b.y0)}" width="${svgNum(b.x1 - b.x0)}" height="${svgNum(b.y1 - b.y0)}" fill="${colour(i)}"><title>${escapeXml(tip)}</title></rect>`);
+    out.push(`<rect id="${pre}buffer-${i}" class="buffer" x="${svgNum(b.x0)}" y="${svgNum(b.y0)}" width="${svgNum(b.x1 - b.x0)}" height="${svgNum(b.y1 - b.y0)}" fill="${colour(i)}"><title>${escapeXml(tip)}</title></rect>`);
     const label = boxLabel(i, r.name, b);
     if (label !== null) labels.push(`<text x="${svgNum((b.x0 + b.x1) / 2)}" y="${svgNum(b.y0 + Math.min(22, b.y1 - b.y0) / 2 + 4)}" text-anchor="middle">${escapeXml(label)}</text>`);
   });
   out.push(`</g>`);
   const shared = sharedAreas(requests, plan, box, x);
-  if (shared.length) out.push(`<g class="shared" fill="url(#shared)" stroke="#000" stroke-width="0.8">`, ...shared, `</g>`);
+  if (shared.length) out.push(`<g class="shared" fill="url(#${pre}shared)" stroke="#000" stroke-width="0.8">`, ...shared, `</g>`);
   // Labels last, with a white halo, so no buffer hides another's label.
   out.push(`<g class="labels" font-size="${LABEL_FONT}" stroke="white" stroke-width="3" paint-order="stroke" fill="#000">`, ...labels, `</g>`);
   out.push(`<line x1="${MARGIN_LEFT}" y1="${svgNum(y(steps.peakStep) + rowH / 2)}" x2="${MARGIN_LEFT + plotW}" y2="${svgNum(y(steps.peakStep) + rowH / 2)}" stroke="${PEAK_COLOUR}" stroke-width="1" stroke-dasharray="6 3"/>`);
   if (shared.length) {
-    out.push(`<path d="M${MARGIN_LEFT + 90} ${top - 38}h12v10h-12Z" fill="url(#shared)" stroke="#000" stroke-width="0.8"/><text x="${MARGIN_LEFT + 108}" y="${top - 29}">bytes shared by buffers live at the same step (safe overlap / in place)</text>`);
+    out.push(`<path d="M${MARGIN_LEFT + 90} ${top - 38}h12v10h-12Z" fill="url(#${pre}shared)" stroke="#000" stroke-width="0.8"/><text x="${MARGIN_LEFT + 108}" y="${top - 29}">bytes shared by buffers live at the same step (safe overlap / in place)</text>`);
   }
   out.push(...livePanel(steps, scale, top, rowH, plotH, MARGIN_LEFT + plotW + LIVE_GAP));
   if (legend) out.push(...legendRowsSvg(requests, legendTop, legendCols));
