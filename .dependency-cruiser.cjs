@@ -1,13 +1,13 @@
 // Import rules of src/, checked by `npm run lint:deps` (part of `npm test`). A violation prints the
 // rule's name. Layers go one way (README "Layout", ../shared/DESIGN.md §1):
-// ir <- kernels <- sim <- optimizer <- codegen <- cli; inside src/optimizer each technique folder is
+// ir <- kernels <- sim <- optimizer <- codegen <- report <- cli; inside src/optimizer each technique folder is
 // entered only through its index.ts, and the planners know no other technique.
 const TECHNIQUES = '(planners|overlap|dmo|replacement|schedule|tinyseg|tiling)';
 
 /** One rule per layer: it imports nothing from the layers above it. */
 const layer = (name, above) => ({
   name: `layer-${name}-imports-no-layer-above`,
-  comment: `src/${name} must not import ${above.join(', ')} (layers: ir <- kernels <- sim <- optimizer <- codegen <- cli).`,
+  comment: `src/${name} must not import ${above.join(', ')} (layers: ir <- kernels <- sim <- optimizer <- codegen <- report <- cli).`,
   severity: 'error',
   from: { path: `^src/${name}/` },
   to: { path: `^src/(${above.join('|')})/` },
@@ -22,11 +22,12 @@ module.exports = {
       from: { path: '^src/' },
       to: { circular: true },
     },
-    layer('ir', ['kernels', 'sim', 'optimizer', 'codegen', 'cli']),
-    layer('kernels', ['sim', 'optimizer', 'codegen', 'cli']),
-    layer('sim', ['optimizer', 'codegen', 'cli']),
-    layer('optimizer', ['codegen', 'cli']),
-    layer('codegen', ['cli']),
+    layer('ir', ['kernels', 'sim', 'optimizer', 'codegen', 'report', 'cli']),
+    layer('kernels', ['sim', 'optimizer', 'codegen', 'report', 'cli']),
+    layer('sim', ['optimizer', 'codegen', 'report', 'cli']),
+    layer('optimizer', ['codegen', 'report', 'cli']),
+    layer('codegen', ['report', 'cli']),
+    layer('report', ['cli']),
     {
       name: 'io-only-in-cli',
       comment: 'Only src/cli touches files, the console process, the OS or the network; the layers below take and return data.',

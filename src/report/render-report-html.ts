@@ -57,8 +57,8 @@ function table(headers: readonly string[], rows: readonly (readonly (string | nu
   return `<table>${head}\n${body}</table>`;
 }
 
-function scrollTable(headers: readonly string[], rows: readonly (readonly (string | number)[])[], numeric: readonly boolean[] = []): string {
-  return `<div class="scroll">${table(headers, rows, numeric)}</div>`;
+function scrollTable(headers: readonly string[], rows: readonly (readonly (string | number)[])[], numeric: readonly boolean[] = [], id = ''): string {
+  return `<div class="scroll"${id ? ` id="${id}"` : ''}>${table(headers, rows, numeric)}</div>`;
 }
 
 function card(label: string, value: string, note = ''): string {
@@ -104,9 +104,9 @@ function bufferRows(l: ReportLayout): (string | number)[][] {
 function plansSection(d: ReportData): string {
   const scaleBytes = Math.max(d.layout.before.plan.peakBytes, d.layout.after.plan.peakBytes);
   const pic = (l: ReportLayout, when: string, prefix: string): string =>
-    `<div class="pic">${renderPlanSvg(l.requests, l.plan, { title: `${d.modelLabel} ${when} (${l.source})`, scaleBytes, legend: false, idPrefix: prefix })}</div>`;
+    `<div class="pic" id="${prefix}plan">${renderPlanSvg(l.requests, l.plan, { title: `${d.modelLabel} ${when} (${l.source})`, scaleBytes, legend: false, idPrefix: prefix })}</div>`;
   const buffers = (l: ReportLayout, when: string): string =>
-    `<details${l.requests.length <= 40 ? ' open' : ''}><summary>${when}: ${l.requests.length} buffers (number in the picture → name)</summary>${scrollTable(['#', 'name', 'what', 'size B', 'offset', 'first step', 'last step'], bufferRows(l), [true, false, false, true, true, true, true])}</details>`;
+    `<details${l.requests.length <= 40 ? ' open' : ''}><summary>${when}: ${l.requests.length} buffers (number in the picture → name)</summary>${scrollTable(['#', 'name', 'what', 'size B', 'offset', 'first step', 'last step'], bufferRows(l), [true, false, false, true, true, true, true], `buffers-${when.toLowerCase()}`)}</details>`;
   return `<section id="plans"><h2>Arena plan before and after</h2>
 <p class="sub">Address on x (both pictures on the same byte scale), step on y. Each rectangle is a buffer, numbered as in the tables below; hover for its name. The red band marks the step where the plan reaches its peak; the bars on the right are the live bytes per step.</p>
 <h3>Before</h3>${pic(d.layout.before, 'before', 'before-')}${buffers(d.layout.before, 'Before')}
