@@ -55,4 +55,20 @@ describe('plan renderings', () => {
     expect(svg).not.toContain('a<b');
     expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
   });
+
+  it('numbers buffers instead of TFLM\'s "*" past 62 and lists every long name by its tail', () => {
+    const many = Array.from({ length: 300 }, (_, i) => ({
+      id: i, tensor: i, scratchIndex: null, opIndex: null, name: `MobilenetV1/MobilenetV1/Conv2d_${i}_pointwise/Relu6`,
+      sizeBytes: 16 * (1 + (i % 7)), firstStep: i, lastStep: i + 1, offlineOffsetBytes: null,
+    }));
+    const p = planBuffers('tflm-greedy', many);
+    const svg = renderPlanSvg(many, p);
+    expect(svg).not.toMatch(/>\*</);
+    expect(svg.match(/<rect[^>]*class="buffer"/g)).toHaveLength(300);
+    expect(svg).toMatch(/<\/tspan> …[^<]*_299_pointwise\/Relu6 \(96 B\)/);
+    expect(svg).not.toContain('MobilenetV1/MobilenetV1/Conv2...');
+    const height = Number(/height="([\d.]+)"/.exec(svg)?.[1]);
+    expect(height).toBeLessThan(2200);
+    expect(svg).toMatch(/class="peak-step"/);
+  });
 });
