@@ -133,7 +133,7 @@ function boxLabel(i: number, name: string, b: Box): string | null {
   const id = String(i);
   if (b.y1 - b.y0 < 9 || room < id.length) return null;
   const nameRoom = room - id.length - 1;
-  return nameRoom >= 8 ? `${id} ${elideStart(name, nameRoom)}` : id;
+  return nameRoom >= 16 ? `${id} ${elideStart(name, nameRoom)}` : id;
 }
 
 function sharedAreas(requests: readonly BufferRequest[], plan: Plan, box: (i: number, r: BufferRequest) => Box, x: (b: number) => number): string[] {
