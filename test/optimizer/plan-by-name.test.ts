@@ -1,7 +1,7 @@
 // The planner registry and the pure plan renderings (TFLM-style ASCII, SVG).
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/ir/index.ts';
-import { getPlanner, planBuffers, plannerNames, renderPlanAscii, renderPlanSvg } from '../../src/optimizer/index.ts';
+import { describePlanSource, getPlanner, planBuffers, plannerNames, renderPlanAscii, renderPlanSvg } from '../../src/optimizer/index.ts';
 import { req } from './helpers.ts';
 
 describe('planner registry', () => {
@@ -70,5 +70,15 @@ describe('plan renderings', () => {
     const height = Number(/height="([\d.]+)"/.exec(svg)?.[1]);
     expect(height).toBeLessThan(2200);
     expect(svg).toMatch(/class="peak-step"/);
+  });
+
+  it('says when an offline plan placed the buffers, and draws two plans on one byte scale', () => {
+    const offline = rs.map((r, i) => ({ ...r, offlineOffsetBytes: i === 0 ? 0 : null }));
+    expect(describePlanSource(rs, 'tflm-greedy')).toBe('planner tflm-greedy');
+    expect(describePlanSource(offline, 'tflm-greedy')).toBe(`offline plan carried in the model for 1 of ${rs.length} buffers, the rest by tflm-greedy`);
+    expect(describePlanSource(offline.map((r) => ({ ...r, offlineOffsetBytes: 0 })), 'tflm-greedy')).toContain('OfflineMemoryAllocation');
+    const wide = renderPlanSvg(rs, plan, { scaleBytes: plan.peakBytes * 2 });
+    expect(wide).toMatch(/class="extent"/);
+    expect(renderPlanSvg(rs, plan)).not.toMatch(/class="extent"/);
   });
 });
