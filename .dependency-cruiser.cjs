@@ -1,6 +1,6 @@
 // Import rules of src/, checked by `npm run lint:deps` (part of `npm test`). A violation prints the
 // rule's name. Layers go one way (README "Layout", ../shared/DESIGN.md §1):
-// ir <- kernels <- sim <- optimizer <- codegen <- api <- cli (src/index.ts, the
+// ir <- kernels <- sim <- optimizer <- codegen <- report <- api <- cli (src/index.ts, the
 // package entry, re-exports api and layer indexes); inside src/optimizer each technique folder is
 // entered only through its index.ts, and the planners know no other technique.
 const TECHNIQUES = '(planners|overlap|dmo|replacement|schedule|tinyseg|tiling)';
@@ -8,7 +8,7 @@ const TECHNIQUES = '(planners|overlap|dmo|replacement|schedule|tinyseg|tiling)';
 /** One rule per layer: it imports nothing from the layers above it. */
 const layer = (name, above) => ({
   name: `layer-${name}-imports-no-layer-above`,
-  comment: `src/${name} must not import ${above.join(', ')} (layers: ir <- kernels <- sim <- optimizer <- codegen <- api <- cli).`,
+  comment: `src/${name} must not import ${above.join(', ')} (layers: ir <- kernels <- sim <- optimizer <- codegen <- report <- api <- cli).`,
   severity: 'error',
   from: { path: `^src/${name}/` },
   to: { path: `^src/(${above.join('|')})/` },
@@ -23,11 +23,12 @@ module.exports = {
       from: { path: '^src/' },
       to: { circular: true },
     },
-    layer('ir', ['kernels', 'sim', 'optimizer', 'codegen', 'api', 'cli']),
-    layer('kernels', ['sim', 'optimizer', 'codegen', 'api', 'cli']),
-    layer('sim', ['optimizer', 'codegen', 'api', 'cli']),
-    layer('optimizer', ['codegen', 'api', 'cli']),
-    layer('codegen', ['api', 'cli']),
+    layer('ir', ['kernels', 'sim', 'optimizer', 'codegen', 'report', 'api', 'cli']),
+    layer('kernels', ['sim', 'optimizer', 'codegen', 'report', 'api', 'cli']),
+    layer('sim', ['optimizer', 'codegen', 'report', 'api', 'cli']),
+    layer('optimizer', ['codegen', 'report', 'api', 'cli']),
+    layer('codegen', ['report', 'api', 'cli']),
+    layer('report', ['api', 'cli']),
     layer('api', ['cli']),
     {
       name: 'io-only-in-cli',

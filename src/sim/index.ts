@@ -15,3 +15,4 @@ export * from './timeline-svg.ts';
 export * from './target-overrides.ts';
 export * from './random-inputs.ts';
 export * from './tflm-arena/index.ts';
+export * from './svg-text.ts';

@@ -5,6 +5,7 @@
 import type { Graph } from '../ir/index.ts';
 import { byteSize } from '../ir/index.ts';
 import type { TraceSink } from '../kernels/index.ts';
+import { escapeXml as escapeText, svgTextLines } from './svg-text.ts';
 
 export interface TracePlotOptions {
   readonly arenaBytes: number;
@@ -162,12 +163,26 @@ function bytesLabel(b: number, unit: number): string {
   return unit === 1 ? `${b}` : `${Number.isInteger(b / unit) ? b / unit : (b / unit).toFixed(1)}${unit === 1024 ? 'K' : 'M'}`;
 }
 
-/** The plot as a standalone SVG document (pure string). */
-export function renderTraceSvg(d: TracePlotData, title = 'memory trace'): string {
+/** An address marked by a vertical line across the plot (e.g. where the input starts at O_s). */
+export interface TraceMarker {
+  readonly address: number;
+  readonly label: string;
+  /** Shade [address, spanTo) too (e.g. the O_s bytes the input may share with the output). */
+  readonly spanTo?: number;
+}
+
+export interface TraceSvgOptions {
+  readonly markers?: readonly TraceMarker[];
+}
+
+/** The plot as a standalone SVG document (pure string); a long title wraps instead of clipping. */
+export function renderTraceSvg(d: TracePlotData, title = 'memory trace', options: TraceSvgOptions = {}): string {
   const W = 900;
-  const H = 640;
   const left = 70;
-  const top = 48;
+  const head = svgTextLines(title, left, 16, W - left - 8, 13, 'class="title"');
+  const legendY = head.bottom + 10;
+  const top = legendY + 22 + ((options.markers?.length ?? 0) > 0 ? 14 : 0);
+  const H = top + 592;
   const right = 120;
   const pw = W - left - right;
   const ph = H - top - 56;
@@ -178,11 +193,11 @@ export function renderTraceSvg(d: TracePlotData, title = 'memory trace'): string
   const yOf = (step: number): number => top + (Math.min(step, steps) / steps) * ph;
   const rh = (d.stepsPerRow / steps) * ph;
   const swatch = (x: number, colour: string, label: string): string =>
-    `<rect x="${x}" y="26" width="10" height="10" fill="${colour}" stroke="#666" stroke-width="0.5"/><text x="${x + 14}" y="35">${label}</text>`;
+    `<rect x="${x}" y="${legendY}" width="10" height="10" fill="${colour}" stroke="#666" stroke-width="0.5"/><text x="${x + 14}" y="${legendY + 9}">${label}</text>`;
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="11">`,
     `<rect width="${W}" height="${H}" fill="white"/>`,
-    `<text x="${left}" y="16" font-size="13">${escapeText(title)}</text>`,
+    head.svg,
     swatch(left, COLOURS[LOAD] as string, 'load'),
     swatch(left + 60, COLOURS[STORE] as string, 'store'),
     swatch(left + 125, COLOURS[UPDATE] as string, 'update (load then store, same op)'),
@@ -233,6 +248,17 @@ export function renderTraceSvg(d: TracePlotData, title = 'memory trace'): string
     out.push(`<line x1="${x.toFixed(2)}" y1="${top + ph}" x2="${x.toFixed(2)}" y2="${top + ph + 4}" stroke="black"/>`);
     if (d.addressHi - b >= tick / 2 || b === d.addressHi) out.push(`<text x="${x.toFixed(2)}" y="${top + ph + 16}" text-anchor="middle">${bytesLabel(b, unit)}</text>`);
   }
+  (options.markers ?? []).forEach((m, i) => {
+    if (m.address < d.addressLo || m.address > d.addressHi) return;
+    const px = xOf(m.address);
+    const mx = px.toFixed(2);
+    const anchor = px < left + 160 ? 'start' : px > left + pw - 160 ? 'end' : 'middle';
+    if (m.spanTo !== undefined && m.spanTo > m.address) {
+      out.push(`<rect class="marker-span" x="${mx}" y="${top}" width="${(xOf(Math.min(m.spanTo, d.addressHi)) - px).toFixed(2)}" height="${ph}" fill="#6a1b9a" fill-opacity="0.10"/>`);
+    }
+    out.push(`<line class="marker" x1="${mx}" y1="${top - 6}" x2="${mx}" y2="${top + ph}" stroke="#6a1b9a" stroke-width="1.5" stroke-dasharray="5 3"/>`);
+    out.push(`<text x="${mx}" y="${top - 8 - (i % 2) * 11}" text-anchor="${anchor}" fill="#6a1b9a" font-weight="bold">${escapeText(m.label)}</text>`);
+  });
   out.push(
     `<rect x="${left}" y="${top}" width="${pw}" height="${ph}" fill="none" stroke="black"/>`,
     `<text x="${left + pw}" y="${top + ph + 30}" text-anchor="end">${d.addressHi} B</text>`,
@@ -244,8 +270,4 @@ export function renderTraceSvg(d: TracePlotData, title = 'memory trace'): string
     '</svg>',
   );
   return `${out.join('\n')}\n`;
-}
-
-function escapeText(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }

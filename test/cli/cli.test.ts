@@ -37,7 +37,7 @@ describe('mcusim inspect', () => {
 
     const text = readFileSync(svg, 'utf8');
     expect(text).toMatch(/^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
-    expect(text.match(/<rect/g)).toHaveLength(doc.plan.buffers.length);
+    expect(text.match(/<rect[^>]*class="buffer"/g)).toHaveLength(doc.plan.buffers.length);
     expect(text.trimEnd().endsWith('</svg>')).toBe(true);
   });
 

@@ -24,7 +24,12 @@ describe('mcusim overlap', () => {
     const r = mcusim('overlap', '--op', 'conv2d', '--input', '1x8x8x3', '--out-channels', '4', '--stride', '1x2', '--method', 'algorithmic', '--svg', svg);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('algorithmic');
-    expect(readFileSync(svg, 'utf8')).toMatch(/^<svg/);
+    const text = readFileSync(svg, 'utf8');
+    expect(text).toMatch(/^<svg/);
+    // O_s is marked where the input may start, and named in the title.
+    expect(text).toContain('class="marker"');
+    expect(text).toMatch(/input may start here: O_s \(algorithmic\) \d+ B/);
+    expect(text).toMatch(/safe overlap O_s: algorithmic \d+ B/);
   });
 
   it('bad input exits 2 with a coded message', () => {

@@ -1,7 +1,7 @@
 // The planner registry and the pure plan renderings (TFLM-style ASCII, SVG).
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/ir/index.ts';
-import { getPlanner, planBuffers, plannerNames, renderPlanAscii, renderPlanSvg } from '../../src/optimizer/index.ts';
+import { describePlanSource, getPlanner, planBuffers, plannerNames, renderPlanAscii, renderPlanSvg } from '../../src/optimizer/index.ts';
 import { req } from './helpers.ts';
 
 describe('planner registry', () => {
@@ -49,9 +49,36 @@ describe('plan renderings', () => {
   it('draws one escaped, labelled rect per buffer in the SVG', () => {
     const svg = renderPlanSvg(rs, plan);
     expect(svg.startsWith('<svg')).toBe(true);
-    expect(svg.match(/<rect/g)).toHaveLength(rs.length);
+    expect(svg.match(/<rect[^>]*class="buffer"/g)).toHaveLength(rs.length);
+    expect(svg).toContain("peak reached at step");
     expect(svg).toContain('a&lt;b&amp;&quot;c&quot;');
     expect(svg).not.toContain('a<b');
     expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
+  });
+
+  it('numbers buffers instead of TFLM\'s "*" past 62 and lists every long name by its tail', () => {
+    const many = Array.from({ length: 300 }, (_, i) => ({
+      id: i, tensor: i, scratchIndex: null, opIndex: null, name: `MobilenetV1/MobilenetV1/Conv2d_${i}_pointwise/Relu6`,
+      sizeBytes: 16 * (1 + (i % 7)), firstStep: i, lastStep: i + 1, offlineOffsetBytes: null,
+    }));
+    const p = planBuffers('tflm-greedy', many);
+    const svg = renderPlanSvg(many, p);
+    expect(svg).not.toMatch(/>\*</);
+    expect(svg.match(/<rect[^>]*class="buffer"/g)).toHaveLength(300);
+    expect(svg).toMatch(/<\/tspan> …[^<]*_299_pointwise\/Relu6 \(96 B\)/);
+    expect(svg).not.toContain('MobilenetV1/MobilenetV1/Conv2...');
+    const height = Number(/height="([\d.]+)"/.exec(svg)?.[1]);
+    expect(height).toBeLessThan(2200);
+    expect(svg).toMatch(/class="peak-step"/);
+  });
+
+  it('says when an offline plan placed the buffers, and draws two plans on one byte scale', () => {
+    const offline = rs.map((r, i) => ({ ...r, offlineOffsetBytes: i === 0 ? 0 : null }));
+    expect(describePlanSource(rs, 'tflm-greedy')).toBe('planner tflm-greedy');
+    expect(describePlanSource(offline, 'tflm-greedy')).toBe(`offline plan carried in the model for 1 of ${rs.length} buffers, the rest by tflm-greedy`);
+    expect(describePlanSource(offline.map((r) => ({ ...r, offlineOffsetBytes: 0 })), 'tflm-greedy')).toContain('OfflineMemoryAllocation');
+    const wide = renderPlanSvg(rs, plan, { scaleBytes: plan.peakBytes * 2 });
+    expect(wide).toMatch(/class="extent"/);
+    expect(renderPlanSvg(rs, plan)).not.toMatch(/class="extent"/);
   });
 });

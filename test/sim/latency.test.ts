@@ -73,6 +73,14 @@ describe('estimateLatency', () => {
     expect(svg).toMatch(/^<svg/);
     expect(svg).toContain('second core');
     expect(svg).toContain('stall');
+    expect(svg).toContain('time since the inference started (ms)');
+    // Op labels on the main core where they fit; the erase running past the inference is explained.
+    expect(svg).toMatch(/<text[^>]*fill="white">\d+ /);
+    const mainEnd = Math.max(...backToBack.timeline.main.map((x) => x.endUs));
+    expect(backToBack.timeline.second.some((x) => x.endUs > mainEnd)).toBe(true);
+    expect(svg).toContain('class="inference-end"');
+    expect(svg).toContain('next inference');
+    expect(renderTimelineSvg(idle)).toContain('time since the inference started (ms)');
   });
 
   it('rejects a custom op and a fetch before any spill with coded errors', () => {

@@ -95,6 +95,11 @@ describe('Tracer', () => {
     expect(d.rows).toBe(20);
     const svg = renderTraceSvg(d);
     expect(svg.startsWith('<svg')).toBe(true);
+    const long = `${'/a/very/long/folder'.repeat(8)}/model.tflite: offline plan carried in the model (OfflineMemoryAllocation), arena 20256 B`;
+    const wrapped = renderTraceSvg(d, long, { markers: [{ address: 40, spanTo: 96, label: 'input may start here: O_s 56 B' }] });
+    expect(wrapped.match(/class="title"/g)?.length).toBeGreaterThan(1);
+    expect(wrapped).toContain('class="marker"');
+    expect(wrapped).toContain('input may start here: O_s 56 B');
     expect(svg).toContain('#d62728');
     expect(svg).toContain('#1f77b4');
     const l2 = log(['load', 3, 0], ['store', 9, 1, 2]);

@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { UsageError } from '../../ir/index.ts';
-import { DEFAULT_PLANNER, getPlanner, ordinalCharacter, plannerNames, renderPlanAscii, renderPlanSvg } from '../../optimizer/index.ts';
+import { DEFAULT_PLANNER, describePlanSource, getPlanner, ordinalCharacter, plannerNames, renderPlanAscii, renderPlanSvg } from '../../optimizer/index.ts';
 import { DEFAULT_TFLM_ARCH, TFLM_ARCH_NAMES, getTarget, getTflmArch, listTargets } from '../../sim/index.ts';
 import { bytesAndKb, formatShape, renderTable, truncate } from '../format.ts';
 import { loadModel } from '../load-model.ts';
@@ -129,7 +129,7 @@ export function runInspect(modelArg: string, opts: InspectOptions): number {
   const model = loadModel(modelArg);
   const targets = board === undefined ? { arch } : { arch, board };
   const { report, requests, plan } = inspectModel(model, opts.planner, budget === undefined ? {} : { timeBudgetMs: budget }, targets);
-  if (opts.svg !== undefined) writeSvg(opts.svg, renderPlanSvg(requests, plan, { title: `${modelArg} (${plan.planner})` }));
+  if (opts.svg !== undefined) writeSvg(opts.svg, renderPlanSvg(requests, plan, { title: `${modelArg} (${describePlanSource(requests, plan.planner)})` }));
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(report)}\n`);
     return 0;

@@ -118,7 +118,7 @@ export function runLatency(modelArg: string, opts: LatencyCliOptions): number {
     target, library, storage, asyncErase: opts.asyncErase === true, compress: opts.compress === true, inputs,
   });
   if (opts.svg !== undefined) {
-    writeOutputFile(opts.svg, renderTimelineSvg(report));
+    writeOutputFile(opts.svg, renderTimelineSvg(report, { modelLabel: modelArg }));
   }
   if (opts.json) {
     const { timeline: _timeline, ...rest } = report;

@@ -4,8 +4,8 @@
 import type { Command } from 'commander';
 import { UsageError, exportTflite } from '../../ir/index.ts';
 import { checkGraphConstraints } from '../../kernels/index.ts';
-import type { PassOptions, PassReport } from '../../optimizer/index.ts';
-import { computeModelBufferRequests, currentPeakBytes, getPass, passNames, planGreedy, renderPlanSvg, runPipeline } from '../../optimizer/index.ts';
+import type { BufferRequest, PassOptions, PassReport, Plan } from '../../optimizer/index.ts';
+import { computeModelBufferRequests, currentPeakBytes, describePlanSource, getPass, passNames, planGreedy, renderPlanSvg, runPipeline } from '../../optimizer/index.ts';
 import type { Model } from '../../ir/index.ts';
 import { bytesAndKb, renderTable } from '../format.ts';
 import { loadModel } from '../load-model.ts';
@@ -59,11 +59,21 @@ function parseStorage(s: string | undefined): PassOptions['storage'] {
   return s;
 }
 
-/** The model's current layout (tflm-greedy honouring its offline plan) drawn by renderPlanSvg. */
-function writePlanSvg(path: string, model: Model, title: string): void {
+/** The model's current layout (tflm-greedy honouring its offline plan). */
+function layoutOf(model: Model): { readonly requests: readonly BufferRequest[]; readonly plan: Plan } {
   const requests = computeModelBufferRequests(model);
-  const plan = planGreedy(requests);
-  writeOutputFile(path, renderPlanSvg(requests, plan, { title }));
+  return { requests, plan: planGreedy(requests) };
+}
+
+/** Before and after drawn on one byte scale, so their widths compare. */
+function writePlanSvgs(opts: OptimizeOptions, modelArg: string, names: readonly string[], before: Model, after: Model): void {
+  if (opts.svgBefore === undefined && opts.svgAfter === undefined) return;
+  const a = layoutOf(before);
+  const b = layoutOf(after);
+  const scaleBytes = Math.max(a.plan.peakBytes, b.plan.peakBytes);
+  const title = (l: typeof a, when: string): string => `${modelArg} ${when} (${describePlanSource(l.requests, l.plan.planner)})`;
+  if (opts.svgBefore !== undefined) writeOutputFile(opts.svgBefore, renderPlanSvg(a.requests, a.plan, { title: title(a, 'before'), scaleBytes }));
+  if (opts.svgAfter !== undefined) writeOutputFile(opts.svgAfter, renderPlanSvg(b.requests, b.plan, { title: title(b, `after --passes ${names.join(',')}`), scaleBytes }));
 }
 
 function passTable(r: PassReport): string {
@@ -98,8 +108,7 @@ export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
   const result = runPipeline(model, names, options);
   const after = currentPeakBytes(result.model);
   writeOutputFile(opts.output, exportTflite(result.model));
-  if (opts.svgBefore !== undefined) writePlanSvg(opts.svgBefore, model, `${modelArg} before`);
-  if (opts.svgAfter !== undefined) writePlanSvg(opts.svgAfter, result.model, `${modelArg} after --passes ${names.join(',')}`);
+  writePlanSvgs(opts, modelArg, names, model, result.model);
   const report: OptimizeReport = { before: { peakBytes: before }, after: { peakBytes: after }, passes: result.reports };
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(report)}\n`);

@@ -67,7 +67,7 @@ export function runOverlap(opts: OverlapCliOptions): number {
     timings[m] = performance.now() - t0;
     os[m] = report.os[m] as number;
   }
-  if (opts.svg !== undefined) writeSvg(opts.svg, opts, graph);
+  if (opts.svg !== undefined) writeSvg(opts.svg, opts, graph, os);
   const out = { inputBytes: report.inputBytes, outputBytes: report.outputBytes, os };
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(out)}\n`);
@@ -100,13 +100,22 @@ function specOf(opts: OverlapCliOptions, padding: Padding): SingleOpSpec {
   };
 }
 
-function writeSvg(file: string, opts: OverlapCliOptions, graph: Graph): void {
+/** The op's trace with output at [0, OB) and input after it; each method's O_s marks where the input may start (OB - O_s). */
+function writeSvg(file: string, opts: OverlapCliOptions, graph: Graph, os: Readonly<Record<string, number>>): void {
   const l = layoutOp(singleOpGraph(graph, 0), null);
   const t = graph.tensors[l.input];
+  const out = graph.tensors[l.output];
+  const outputBytes = out ? byteSize(out.dtype, out.shape) : 0;
   const end = l.inputOffset + (t ? byteSize(t.dtype, t.shape) : 0);
   const plot = new TracePlot({ arenaBytes: l.arenaBytes, addressRange: [0, Math.max(1, end)], graph: l.graph, tensorOffsets: l.tensorOffsets });
   runLayout(l, 1, [plot.sink]);
-  writeOutputFile(file, renderTraceSvg(plot.data(), `${opts.op} ${opts.input}: output [0, ${l.inputOffset}) then input`));
+  // Methods giving the same O_s share one marker.
+  const byValue = new Map<number, string[]>();
+  for (const [m, v] of Object.entries(os)) byValue.set(v, [...(byValue.get(v) ?? []), m]);
+  const markers = [...byValue.entries()].map(([v, ms]) => ({ address: outputBytes - v, spanTo: outputBytes, label: `input may start here: O_s (${ms.join(' = ')}) ${v} B` }));
+  const osText = Object.entries(os).map(([m, v]) => `${m} ${v} B`).join(', ');
+  const title = `${opts.op} ${opts.input}: output at [0, ${outputBytes}), input at ${l.inputOffset} (no overlap); safe overlap O_s: ${osText}; the input may start O_s bytes before the output's end (dashed line, shaded O_s)`;
+  writeOutputFile(file, renderTraceSvg(plot.data(), title, { markers }));
 }
 
 export function registerOverlap(program: Command, setExit: (code: number) => void): void {

@@ -10,7 +10,7 @@ import type { Graph } from '../../ir/index.ts';
 import { UsageError, byteSize } from '../../ir/index.ts';
 import type { TraceSink } from '../../kernels/index.ts';
 import type { PlannedModel } from '../../optimizer/index.ts';
-import { DEFAULT_PLANNER, getPlanner, plannerNames, preparePlannedModel, runPlanned } from '../../optimizer/index.ts';
+import { DEFAULT_PLANNER, describePlanSource, getPlanner, plannerNames, preparePlannedModel, runPlanned } from '../../optimizer/index.ts';
 import type { TraceViolation } from '../../sim/index.ts';
 import { TracePlot, Tracer, renderTraceSvg, teeTraceSinks, traceDumpSink, traceFormatForPath } from '../../sim/index.ts';
 import { formatShape, renderTable } from '../format.ts';
@@ -54,7 +54,7 @@ interface TraceSession {
 }
 
 /** The trace sink for this run (tracer, dump, plot as asked); null runs the fast executor. */
-function traceSinkFor(opts: RunOptions, pm: PlannedModel): TraceSession | null {
+function traceSinkFor(opts: RunOptions, pm: PlannedModel, modelArg: string): TraceSession | null {
   if (!opts.trace && opts.traceOut === undefined && opts.traceSvg === undefined) return null;
   const sinks: TraceSink[] = [];
   const tracer = opts.trace ? new Tracer({ graph: pm.graph, tensorOffsets: pm.tensorOffsets, scratchOffsets: pm.scratchOffsets, arenaBytes: pm.arenaBytes }) : null;
@@ -77,7 +77,7 @@ function traceSinkFor(opts: RunOptions, pm: PlannedModel): TraceSession | null {
     close: () => {
       if (fd !== null) closeSync(fd);
       if (plot && opts.traceSvg !== undefined) {
-        writeOutputFile(opts.traceSvg, renderTraceSvg(plot.data(), `${pm.graph.name || 'model'}: ${pm.plan.planner}, arena ${pm.arenaBytes} B`));
+        writeOutputFile(opts.traceSvg, renderTraceSvg(plot.data(), `${modelArg}: ${describePlanSource(pm.requests, pm.plan.planner)}, arena ${pm.arenaBytes} B`));
       }
       if (!tracer) return null;
       tracer.finish();
@@ -147,7 +147,7 @@ export function runRun(modelArg: string, opts: RunOptions): number {
   if (opts.out !== undefined) makeOutDir(opts.out);
   const start = performance.now();
   const progress = progressReporter(graph, start);
-  const session = traceSinkFor(opts, pm);
+  const session = traceSinkFor(opts, pm, modelArg);
   const result = runPlanned(pm, {
     ...(files.length > 0 ? { inputs: files } : { seed }),
     ...(session ? { trace: session.sink } : {}),

@@ -13,3 +13,4 @@ export * from './dmo-planner.ts';
 export * from './planner-registry.ts';
 export * from './plan-ascii.ts';
 export * from './plan-svg.ts';
+export * from './plan-steps.ts';

@@ -3,7 +3,7 @@
 // line with markers on the right axis (ms from zero), a legend and a title naming the model and the
 // storage options. Pure: returns the SVG document as a string, no dependencies.
 import { describePayloadInputs } from '../model-latency.ts';
-import { escapeXml } from '../planners/index.ts';
+import { charsThatFit, escapeXml, wrapText } from '../../sim/index.ts';
 import type { SpillSweepResult, SpillSweepRow } from './spill-sweep.ts';
 
 export interface SpillSweepSvgOptions {
@@ -76,11 +76,17 @@ export function renderSpillSweepSvg(result: SpillSweepResult, options: SpillSwee
   const model = options.modelLabel ?? 'model';
   const victim = rows.find((r) => r.victim !== null);
   const out: string[] = [];
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="sans-serif" font-size="12">`);
-  out.push(`<rect width="${WIDTH}" height="${HEIGHT}" fill="white"/>`);
-  out.push(`<text class="title" x="${WIDTH / 2}" y="22" font-size="15" text-anchor="middle">${escapeXml(`Partial spilling: ${model} (${describeSweepStorage(result)})`)}</text>`);
+  // A long model path or many storage flags wrap the title; the body moves down by the extra lines.
+  const titleLines = wrapText(`Partial spilling: ${model} (${describeSweepStorage(result)})`, charsThatFit(WIDTH - 24, 15));
   const sub = victim === undefined ? 'spilling cannot lower the peak of this model' : `victim ${victim.victim} (${victim.victimChannels} channels); target ${result.target}, ${result.library} kernels`;
-  out.push(`<text x="${WIDTH / 2}" y="40" font-size="11" fill="#555" text-anchor="middle">${escapeXml(sub)}</text>`);
+  const subLines = wrapText(sub, charsThatFit(WIDTH - 24, 11));
+  const shift = (titleLines.length - 1) * 19 + (subLines.length - 1) * 14;
+  const height = HEIGHT + shift;
+  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="sans-serif" font-size="12">`);
+  out.push(`<rect width="${WIDTH}" height="${height}" fill="white"/>`);
+  titleLines.forEach((l, i) => out.push(`<text class="title" x="${WIDTH / 2}" y="${22 + i * 19}" font-size="15" text-anchor="middle">${escapeXml(l)}</text>`));
+  subLines.forEach((l, i) => out.push(`<text x="${WIDTH / 2}" y="${40 + (titleLines.length - 1) * 19 + i * 14}" font-size="11" fill="#555" text-anchor="middle">${escapeXml(l)}</text>`));
+  out.push(`<g transform="translate(0 ${shift})">`);
   out.push('<g class="grid" stroke="#e4e4e4">');
   for (const t of kbTicks) out.push(`<line x1="${LEFT}" y1="${num(yKb(t))}" x2="${LEFT + plotW}" y2="${num(yKb(t))}"/>`);
   out.push('</g>');
@@ -127,6 +133,7 @@ export function renderSpillSweepSvg(result: SpillSweepResult, options: SpillSwee
   if (rows.some((r) => r.sameAsPercent !== null)) {
     out.push(`<rect x="${lx + 410}" y="${ly - 10}" width="14" height="12" fill="#b7cde8" stroke="#4a78ad"/><text x="${lx + 430}" y="${ly}">same split as an earlier point</text>`);
   }
+  out.push('</g>');
   out.push('</g>');
   out.push('</svg>');
   return `${out.join('\n')}\n`;

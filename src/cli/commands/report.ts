@@ -1,0 +1,93 @@
+// `mcusim report MODEL [--passes LIST] [--board NAME] [--seeds N] -o FILE.html`: one self-contained
+// HTML page about a model and what the passes do to it (src/report builds it): summary, plans before
+// and after, O_s per op, passes, latency and timeline, spill sweep (tinyseg), and the verification
+// of the optimized model on N seeds (default 2). Progress on stderr.
+import { accessSync, constants, existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { UsageError } from '../../ir/index.ts';
+import { getPass, passNames } from '../../optimizer/index.ts';
+import type { ReportVerification } from '../../report/index.ts';
+import { collectReport, renderReportHtml } from '../../report/index.ts';
+import { DEFAULT_TARGET_NAME, getTarget } from '../../sim/index.ts';
+import { loadModel } from '../load-model.ts';
+import { writeOutputFile } from '../output-file.ts';
+import type { VerifyReport } from '../../api/index.ts';
+import { verifyModels, verifyPassed } from '../../api/index.ts';
+
+interface ReportCliOptions {
+  readonly output?: string;
+  readonly passes: string;
+  readonly board: string;
+  readonly seeds: string;
+}
+
+const MAX_DETAILS = 8;
+
+/** The output path must be writable before minutes of work start. */
+function checkOutputPath(path: string): void {
+  const dir = dirname(resolve(path));
+  if (!existsSync(dir)) throw new UsageError(`cannot write '${path}': folder '${dir}' does not exist`);
+  try {
+    accessSync(dir, constants.W_OK);
+  } catch {
+    throw new UsageError(`cannot write '${path}': folder '${dir}' is not writable`);
+  }
+}
+
+function parseSeeds(text: string): number {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n < 0 || n > 100) throw new UsageError(`--seeds must be an integer from 0 to 100, got '${text}'`);
+  return n;
+}
+
+function verificationOf(r: VerifyReport): ReportVerification {
+  const details = [
+    ...r.mismatches.map((m) => `seed ${m.seed}, output ${m.output} (${m.name}): ${m.differingBytes} bytes differ, first at byte ${m.firstByte} (${m.expected} expected, ${m.actual} got)`),
+    ...r.violations.map((v) => `seed ${v.seed}: ${v.kind} (${v.access}) at step ${v.step}, op ${v.opIndex} ${v.opKind}, address ${v.address}`),
+    ...(r.storage?.violations ?? []).map((v) => `storage: ${v}`),
+  ];
+  return {
+    seeds: r.seeds,
+    passed: verifyPassed(r),
+    identical: r.identical,
+    traceClean: r.traceClean,
+    planError: r.planError,
+    mismatches: r.mismatches.length,
+    violations: r.violations.length,
+    details: details.length > MAX_DETAILS ? [...details.slice(0, MAX_DETAILS), `... ${details.length - MAX_DETAILS} more`] : details,
+  };
+}
+
+export function runReport(modelArg: string, opts: ReportCliOptions): number {
+  if (opts.output === undefined) throw new UsageError('report needs -o FILE.html');
+  const passes = opts.passes.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  if (passes.length === 0) throw new UsageError(`--passes needs at least one pass; available: ${passNames().join(', ')}`);
+  passes.forEach(getPass);
+  const target = getTarget(opts.board);
+  const seeds = parseSeeds(opts.seeds);
+  checkOutputPath(opts.output);
+  const log = (line: string): void => void process.stderr.write(`${line}\n`);
+  const model = loadModel(modelArg);
+  const data = collectReport(model, { modelLabel: modelArg, passes, target, log });
+  let verification: ReportVerification | null = null;
+  if (seeds > 0) {
+    log(`report: verifying the optimized model on ${seeds} seed${seeds === 1 ? '' : 's'}`);
+    verification = verificationOf(verifyModels(data.original, data.optimized, seeds));
+  }
+  writeOutputFile(opts.output, renderReportHtml(data, verification));
+  log(`report: wrote ${opts.output}`);
+  return 0;
+}
+
+export function registerReport(program: Command, setExit: (code: number) => void): void {
+  program
+    .command('report')
+    .description('one self-contained HTML page: summary, plans before/after, O_s, passes, latency, sweep, verification')
+    .argument('<model>', 'a .tflite file or zoo:<name>')
+    .option('-o, --output <file>', 'the HTML file to write')
+    .option('--passes <list>', `comma-separated passes (${passNames().join(', ')})`, 'dmo')
+    .option('--board <name>', 'board for latency (and fit, when known)', DEFAULT_TARGET_NAME)
+    .option('--seeds <n>', 'seeded random inputs the verification runs (0 = skip)', '2')
+    .action((model: string, opts: ReportCliOptions) => setExit(runReport(model, opts)));
+}

@@ -1,0 +1,165 @@
+// Gathers everything the HTML report shows for one model and one pass list: model summary, the
+// plan before and after (TFLM greedy honouring an offline plan, as a board would run it), per-op
+// safe overlap O_s (DMO §III-C/D), what each pass did, latency on the board with the two-core
+// timeline (TinySeg §5.2), and the partial-spilling sweep when the passes include tinyseg
+// (TinySeg Figure 14). Verification runs in the caller (it owns the seeds and the progress).
+import type { Model } from '../ir/index.ts';
+import { byteSize, exportTflite } from '../ir/index.ts';
+import { countMacs } from '../kernels/index.ts';
+import type { BufferRequest, PassReport, Plan, SpillSweepResult } from '../optimizer/index.ts';
+import {
+  analyticSafeOverlap, computeModelBufferRequests, describePlanSource, estimateModelLatency, overlapCandidate, planGreedy, runPipeline,
+  safeOverlap, sweepPartialSpill,
+} from '../optimizer/index.ts';
+import type { KernelLibrary, LatencyReport, TargetProfile } from '../sim/index.ts';
+import { niclaVision } from '../sim/index.ts';
+import type { ArenaTotals, BoardFit } from './arena-totals.ts';
+
+export interface ReportOptions {
+  /** The model as the user named it (path or zoo:name). */
+  readonly modelLabel: string;
+  readonly passes: readonly string[];
+  /** The board (latency target); default nicla-vision. */
+  readonly target?: TargetProfile;
+  readonly library?: KernelLibrary;
+  /** Points of the spill sweep (tinyseg only); default 4 (0, 25, 50, 75, 100%). */
+  readonly sweepSteps?: number;
+  /** Whole-arena numbers and board fit when known (issue 8); absent parts show as not computed. */
+  readonly arena?: { readonly before?: Omit<ArenaTotals, 'plannedBytes'>; readonly after?: Omit<ArenaTotals, 'plannedBytes'> };
+  readonly fit?: { readonly before?: BoardFit; readonly after?: BoardFit };
+  readonly log?: (line: string) => void;
+}
+
+export interface ReportLayout {
+  readonly requests: readonly BufferRequest[];
+  readonly plan: Plan;
+  /** "planner tflm-greedy" or "offline plan carried in the model ...". */
+  readonly source: string;
+}
+
+export interface ModelSummary {
+  readonly ops: number;
+  readonly opKinds: readonly { readonly kind: string; readonly count: number }[];
+  readonly tensors: number;
+  readonly macs: number;
+  readonly weightBytes: number;
+  /** Size of the .tflite flatbuffer (what goes to flash). */
+  readonly flatbufferBytes: number;
+}
+
+export interface OpOverlapRow {
+  readonly op: number;
+  readonly kind: string;
+  readonly output: string;
+  readonly outputBytes: number;
+  readonly analyticBytes: number | null;
+  readonly algorithmicBytes: number | null;
+  /** DMO's rules let this op's input overlap its output (last reader, not a graph output, read once). */
+  readonly usable: boolean;
+}
+
+export interface ReportData {
+  readonly modelLabel: string;
+  readonly passes: readonly string[];
+  readonly target: string;
+  readonly original: Model;
+  readonly optimized: Model;
+  readonly summary: { readonly before: ModelSummary; readonly after: ModelSummary };
+  readonly layout: { readonly before: ReportLayout; readonly after: ReportLayout };
+  readonly arena: { readonly before: ArenaTotals; readonly after: ArenaTotals };
+  readonly fit?: { readonly before?: BoardFit; readonly after?: BoardFit };
+  readonly passReports: readonly PassReport[];
+  readonly overlaps: readonly OpOverlapRow[];
+  readonly latency: { readonly before: LatencyReport; readonly after: LatencyReport };
+  readonly sweep: SpillSweepResult | null;
+}
+
+function summarize(model: Model): ModelSummary {
+  const g = model.graph;
+  const kinds = new Map<string, number>();
+  for (const op of g.ops) {
+    const k = op.kind === 'custom' ? `custom:${op.customCode}` : op.kind;
+    kinds.set(k, (kinds.get(k) ?? 0) + 1);
+  }
+  return {
+    ops: g.ops.length,
+    opKinds: [...kinds.entries()].map(([kind, count]) => ({ kind, count })).sort((a, b) => b.count - a.count || a.kind.localeCompare(b.kind)),
+    tensors: g.tensors.length,
+    macs: g.ops.reduce((s, op) => s + countMacs(op, g), 0),
+    weightBytes: g.tensors.reduce((s, t) => s + (t.data === null ? 0 : t.data.length), 0),
+    flatbufferBytes: exportTflite(model).length,
+  };
+}
+
+function layoutOf(model: Model): ReportLayout {
+  const requests = computeModelBufferRequests(model);
+  const plan = planGreedy(requests);
+  return { requests, plan, source: describePlanSource(requests, plan.planner) };
+}
+
+/** O_s of every op by the analytic bound and the exact algorithmic walk (null where a method does not apply). */
+function opOverlaps(model: Model, requests: readonly BufferRequest[]): OpOverlapRow[] {
+  const g = model.graph;
+  const attempt = (f: () => number): number | null => {
+    try {
+      return f();
+    } catch {
+      return null;
+    }
+  };
+  return g.ops.flatMap((op, i) => {
+    if (op.kind === 'custom') return [];
+    const out = g.tensors[op.outputs[0] ?? -1];
+    if (out === undefined) return [];
+    return [{
+      op: i,
+      kind: op.kind,
+      output: `${out.shape.join('x')}`,
+      outputBytes: byteSize(out.dtype, out.shape),
+      analyticBytes: attempt(() => analyticSafeOverlap(op, g)),
+      algorithmicBytes: attempt(() => safeOverlap(g, i, { method: 'algorithmic' })),
+      usable: overlapCandidate(g, i, requests) !== null,
+    }];
+  });
+}
+
+export function collectReport(model: Model, opts: ReportOptions): ReportData {
+  const log = opts.log ?? (() => undefined);
+  const target = opts.target ?? niclaVision;
+  const library = opts.library ?? 'reference';
+  log(`report: running passes ${opts.passes.join(',')}`);
+  const result = runPipeline(model, opts.passes, { flags: {}, log });
+  const before = layoutOf(model);
+  const after = layoutOf(result.model);
+  log('report: safe overlap O_s per op');
+  const overlaps = opOverlaps(model, before.requests);
+  log(`report: latency on ${target.name}`);
+  const latencyOf = (m: Model): LatencyReport => estimateModelLatency(m, { target, library, storage: 'internal', asyncErase: true, compress: false });
+  const latency = { before: latencyOf(model), after: latencyOf(result.model) };
+  let sweep: SpillSweepResult | null = null;
+  if (opts.passes.includes('tinyseg')) {
+    const steps = opts.sweepSteps ?? 4;
+    sweep = sweepPartialSpill(model, {
+      target, library, storage: 'internal', asyncErase: true, steps,
+      onProgress: (row, i, n) => log(`report: spill sweep ${i + 1}/${n} (${row.requestedPercent}%)`),
+    });
+  }
+  return {
+    modelLabel: opts.modelLabel,
+    passes: opts.passes,
+    target: target.name,
+    original: model,
+    optimized: result.model,
+    summary: { before: summarize(model), after: summarize(result.model) },
+    layout: { before, after },
+    arena: {
+      before: { ...opts.arena?.before, plannedBytes: before.plan.peakBytes },
+      after: { ...opts.arena?.after, plannedBytes: after.plan.peakBytes },
+    },
+    ...(opts.fit !== undefined ? { fit: opts.fit } : {}),
+    passReports: result.reports,
+    overlaps,
+    latency,
+    sweep,
+  };
+}

@@ -1,0 +1,59 @@
+// The report page without a browser: collectReport + renderReportHtml on zoo:cifar10-cnn with the
+// replacement pass. Self-contained (no script, link or remote URL), every section present, every
+// plan buffer listed in its table, no '*' label, the verification verdict as given, and the arena
+// rows filling in when the whole-arena numbers are passed (and saying "not computed" when not).
+import { describe, expect, it } from 'vitest';
+import { buildZooModel } from '../../src/ir/index.ts';
+import type { ReportVerification } from '../../src/report/index.ts';
+import { arenaTotalsRows, collectReport, renderReportHtml } from '../../src/report/index.ts';
+
+const passed: ReportVerification = { seeds: 2, passed: true, identical: true, traceClean: true, planError: null, mismatches: 0, violations: 0, details: [] };
+
+describe('renderReportHtml', () => {
+  const data = collectReport(buildZooModel('cifar10-cnn'), { modelLabel: 'zoo:cifar10-cnn', passes: ['replacement'] });
+  const html = renderReportHtml(data, passed);
+
+  it('is one self-contained page with every section and picture', () => {
+    expect(html.startsWith('<!DOCTYPE html>')).toBe(true);
+    expect(html).not.toMatch(/<script|<link|@import|(src|href)="https?:/i);
+    for (const id of ['summary', 'plans', 'overlap', 'passes', 'latency', 'verification']) expect(html).toContain(`<section id="${id}">`);
+    expect(html).not.toContain('<section id="sweep">');
+    expect(html.match(/<svg /g)?.length).toBeGreaterThanOrEqual(3);
+    expect(html).toContain('VERIFIED');
+    expect(html).not.toMatch(/>\*</);
+  });
+
+  it('lists every buffer of both plans, drawn on one byte scale', () => {
+    for (const when of ['before', 'after'] as const) {
+      const n = data.layout[when].requests.length;
+      const table = html.split(`id="buffers-${when}"`)[1]?.split('</table>')[0] ?? '';
+      expect(table.match(/<tr>/g)).toHaveLength(n + 1);
+      const pic = html.split(`id="${when}-plan"`)[1]?.split('</svg>')[0] ?? '';
+      expect(pic.match(/class="buffer"/g)).toHaveLength(n);
+    }
+    expect(data.layout.after.plan.peakBytes).toBeLessThan(data.layout.before.plan.peakBytes);
+    // The after picture spans the before peak: its own peak is a dashed extent line.
+    expect(html.split('id="after-plan"')[1]?.split('</svg>')[0]).toContain('class="extent"');
+  });
+
+  it('says FAILED with the details when verification failed', () => {
+    const failed = renderReportHtml(data, { ...passed, passed: false, identical: false, mismatches: 1, details: ['seed 1, output 0: 3 bytes differ'] });
+    expect(failed).toContain('FAILED');
+    expect(failed).toContain('seed 1, output 0: 3 bytes differ');
+  });
+});
+
+describe('arenaTotalsRows', () => {
+  it('shows planned bytes now and fills persistent, total and fit when given', () => {
+    const bare = arenaTotalsRows({ plannedBytes: 1000 }, { plannedBytes: 600 });
+    expect(bare[0]).toEqual({ label: 'planned arena (activations, scratch)', before: '1,000 B', after: '600 B' });
+    expect(bare.slice(1).every((r) => r.before.startsWith('not computed'))).toBe(true);
+    const full = arenaTotalsRows(
+      { plannedBytes: 1000, persistentBytes: 200, totalBytes: 1200, outsideArenaBytes: 0 },
+      { plannedBytes: 600, persistentBytes: 200, totalBytes: 800, outsideArenaBytes: 0 },
+      { after: { board: 'nicla-vision', fits: true, ramBytes: 524288, marginBytes: 523488 } },
+    );
+    expect(full.map((r) => r.after)).toEqual(['600 B', '200 B', '800 B', '0 B', 'fits nicla-vision (524,288 B RAM, margin 523,488 B)']);
+    expect(full[4]?.before).toMatch(/^not computed/);
+  });
+});
