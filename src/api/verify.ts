@@ -4,7 +4,7 @@
 // compared and every trace violation and storage round-trip fault is reported. `mcusim verify`
 // prints this report.
 import type { Model } from '../ir/index.ts';
-import { PlanError, UsageError } from '../ir/index.ts';
+import { InternalError, PlanError, UsageError } from '../ir/index.ts';
 import type { PlannedModel } from '../optimizer/index.ts';
 import { preparePlannedModel, runPlanned } from '../optimizer/index.ts';
 import type { StorageKind, TraceViolation } from '../sim/index.ts';
@@ -97,41 +97,108 @@ function compare(seed: number, model: Model, expected: readonly Uint8Array[], ac
   return out;
 }
 
-/** Run both models on seeds 1..N and compare; the optimized runs are traced. */
-export function verifyModels(original: Model, optimized: Model, seeds: number, so: VerifyStorageOptions = {}): VerifyReport {
-  if (!Number.isSafeInteger(seeds) || seeds < 1) throw new UsageError(`seeds must be a positive integer, got ${seeds}`);
+/** What one seed of a verification found (a worker's unit of work: plain data, structured-clonable). */
+export interface VerifySeedResult {
+  readonly seed: number;
+  readonly mismatches: readonly VerifyMismatch[];
+  readonly violations: readonly VerifyViolation[];
+  /** Storage transfers of this seed's optimized run and the bytes it spilled. */
+  readonly storageTransfers: number;
+  readonly storageStoredBytes: number;
+  readonly storageViolations: readonly string[];
+}
+
+/** The seed-independent part of a report, known once both models are prepared. */
+export interface VerifyHeader {
+  readonly planError: string | null;
+  readonly originalPeakBytes: number;
+  readonly optimizedPeakBytes: number;
+  /** The storage device of the optimized model's spill ops; null when it has none. */
+  readonly storageDevice: string | null;
+  readonly compressed: boolean;
+}
+
+/**
+ * Both models prepared once; `runSeed` verifies one seed. Every seed starts from zeroed arenas, so a
+ * seed's result does not depend on which seeds ran before it in this session (what lets workers
+ * split the seeds and still produce the serial report).
+ */
+export interface VerifySession {
+  readonly header: VerifyHeader;
+  runSeed(seed: number): VerifySeedResult;
+}
+
+export function openVerifySession(original: Model, optimized: Model, so: VerifyStorageOptions = {}): VerifySession {
   checkInterfaces(original, optimized);
   const base = preparePlannedModel(original);
   const { pm, planError } = prepareOptimized(optimized, so);
-  const mismatches: VerifyMismatch[] = [];
-  const violations: VerifyViolation[] = [];
-  for (let seed = 1; seed <= seeds; seed++) {
+  const store = pm.runtime.spillStore;
+  const header: VerifyHeader = {
+    planError,
+    originalPeakBytes: base.plan.peakBytes,
+    optimizedPeakBytes: pm.plan.peakBytes,
+    storageDevice: store === null ? null : store.device.name,
+    compressed: so.compress === true,
+  };
+  const runSeed = (seed: number): VerifySeedResult => {
+    base.runtime.arena.fill(0);
+    pm.runtime.arena.fill(0);
+    const logBefore = store?.log.length ?? 0;
+    const violationsBefore = store?.violations.length ?? 0;
     const ref = runPlanned(base, { seed });
     const tracer = new Tracer({ graph: pm.graph, tensorOffsets: pm.tensorOffsets, scratchOffsets: pm.scratchOffsets, arenaBytes: pm.arenaBytes });
     const got = runPlanned(pm, { inputs: ref.inputs, trace: tracer.sink });
     tracer.finish();
-    mismatches.push(...compare(seed, original, ref.outputs, got.outputs));
-    violations.push(...tracer.violations().map((v) => ({ ...v, seed })));
-  }
-  const store = pm.runtime.spillStore;
-  const storage: VerifyStorageReport | null = store === null ? null : {
-    device: store.device.name,
-    compressed: so.compress === true,
-    transfers: store.log.length,
-    storedBytes: store.log.filter((e) => e.direction === 'spill').reduce((a, e) => a + e.storedBytes, 0),
-    violations: [...store.violations],
+    const log = store?.log.slice(logBefore) ?? [];
+    return {
+      seed,
+      mismatches: compare(seed, original, ref.outputs, got.outputs),
+      violations: tracer.violations().map((v) => ({ ...v, seed })),
+      storageTransfers: log.length,
+      storageStoredBytes: log.filter((e) => e.direction === 'spill').reduce((a, e) => a + e.storedBytes, 0),
+      storageViolations: store?.violations.slice(violationsBefore) ?? [],
+    };
+  };
+  return { header, runSeed };
+}
+
+/** The report of seeds 1..N from their per-seed results (any order in, seed order out). */
+export function combineVerifyResults(seeds: number, header: VerifyHeader, results: readonly VerifySeedResult[]): VerifyReport {
+  const sorted = [...results].sort((a, b) => a.seed - b.seed);
+  if (sorted.length !== seeds || sorted.some((r, i) => r.seed !== i + 1)) throw new InternalError(`verify: expected results for seeds 1..${seeds}`);
+  const mismatches = sorted.flatMap((r) => r.mismatches);
+  const violations = sorted.flatMap((r) => r.violations);
+  const storage: VerifyStorageReport | null = header.storageDevice === null ? null : {
+    device: header.storageDevice,
+    compressed: header.compressed,
+    transfers: sorted.reduce((a, r) => a + r.storageTransfers, 0),
+    storedBytes: sorted.reduce((a, r) => a + r.storageStoredBytes, 0),
+    violations: sorted.flatMap((r) => r.storageViolations),
   };
   return {
     seeds,
     identical: mismatches.length === 0,
-    traceClean: violations.length === 0 && planError === null && (storage?.violations.length ?? 0) === 0,
-    planError,
-    originalPeakBytes: base.plan.peakBytes,
-    optimizedPeakBytes: pm.plan.peakBytes,
+    traceClean: violations.length === 0 && header.planError === null && (storage?.violations.length ?? 0) === 0,
+    planError: header.planError,
+    originalPeakBytes: header.originalPeakBytes,
+    optimizedPeakBytes: header.optimizedPeakBytes,
     mismatches,
     violations,
     storage,
   };
+}
+
+export function checkSeeds(seeds: number): void {
+  if (!Number.isSafeInteger(seeds) || seeds < 1) throw new UsageError(`seeds must be a positive integer, got ${seeds}`);
+}
+
+/** Run both models on seeds 1..N and compare; the optimized runs are traced. */
+export function verifyModels(original: Model, optimized: Model, seeds: number, so: VerifyStorageOptions = {}): VerifyReport {
+  checkSeeds(seeds);
+  const session = openVerifySession(original, optimized, so);
+  const results: VerifySeedResult[] = [];
+  for (let seed = 1; seed <= seeds; seed++) results.push(session.runSeed(seed));
+  return combineVerifyResults(seeds, session.header, results);
 }
 
 export function verifyPassed(r: VerifyReport): boolean {

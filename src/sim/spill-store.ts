@@ -111,6 +111,8 @@ export class SpillStore {
    */
   traceFilter(inner: TraceSink): TraceSink {
     let buf = new Int32Array(0);
+    // At most 100 staging reports per run (per filter), so a run's reports never depend on earlier runs.
+    let reported = 0;
     return (opIndex, log, count) => {
       if (buf.length < log.length) buf = new Int32Array(log.length);
       let n = 0;
@@ -126,7 +128,7 @@ export class SpillStore {
         const dir = this.uses.get(opIndex)?.direction;
         const inside = s !== undefined && e.address >= s.stagingOffset && e.address + e.widthBytes <= s.stagingOffset + s.sizeBytes;
         const rightWay = (dir === 'spill') === (e.kind === 'store');
-        if ((!inside || !rightWay) && this.violations.length < 100) this.violations.push(`op ${opIndex}: ${e.kind} of ${e.widthBytes} B at ${e.address} outside its storage staging buffer or in the wrong direction`);
+        if ((!inside || !rightWay) && reported++ < 100) this.violations.push(`op ${opIndex}: ${e.kind} of ${e.widthBytes} B at ${e.address} outside its storage staging buffer or in the wrong direction`);
       }
       if (n > 0) inner(opIndex, buf, n);
     };

@@ -1,4 +1,4 @@
-// `mcusim verify ORIGINAL OPTIMIZED [--seeds N] [--storage KIND] [--compress] [--json]` (DESIGN.md
+// `mcusim verify ORIGINAL OPTIMIZED [--seeds N] [--storage KIND] [--compress] [--json] [--jobs N]` (DESIGN.md
 // §4, §9): prints verifyModels' report (src/api/verify.ts: both models on N seeded inputs, the
 // optimized one traced at its own plan): the first differing byte per output, every trace violation
 // and every storage round-trip fault. Exit 0 only if all match and both are clean.
@@ -6,17 +6,19 @@ import type { Command } from 'commander';
 import type { Model } from '../../ir/index.ts';
 import { UsageError, byteSize } from '../../ir/index.ts';
 import type { VerifyReport } from '../../api/index.ts';
-import { verifyModels, verifyPassed } from '../../api/index.ts';
+import { verifyPassed } from '../../api/index.ts';
 import type { StorageKind } from '../../sim/index.ts';
 import { isStorageKind } from '../../sim/index.ts';
 import { renderTable } from '../format.ts';
 import { loadModel } from '../load-model.ts';
+import { parseJobs, verifyWithJobs } from '../verify-pool.ts';
 
 interface VerifyCliOptions {
   readonly seeds: string;
   readonly storage?: string;
   readonly compress?: boolean;
   readonly json?: boolean;
+  readonly jobs?: string;
 }
 
 function text(r: VerifyReport, original: Model): string {
@@ -49,13 +51,14 @@ function text(r: VerifyReport, original: Model): string {
   return lines.join('\n');
 }
 
-export function runVerify(originalArg: string, optimizedArg: string, opts: VerifyCliOptions): number {
+export async function runVerify(originalArg: string, optimizedArg: string, opts: VerifyCliOptions): Promise<number> {
   const seeds = Number(opts.seeds);
   if (!Number.isSafeInteger(seeds) || seeds < 1) throw new UsageError(`--seeds must be a positive integer, got '${opts.seeds}'`);
   if (opts.storage !== undefined && !isStorageKind(opts.storage)) throw new UsageError(`--storage must be internal, external or remote, got '${opts.storage}'`);
+  const jobs = parseJobs(opts.jobs);
   const original = loadModel(originalArg);
-  const optimized = loadModel(optimizedArg);
-  const report = verifyModels(original, optimized, seeds, { ...(opts.storage !== undefined ? { storage: opts.storage as StorageKind } : {}), ...(opts.compress ? { compress: true } : {}) });
+  const storage = { ...(opts.storage !== undefined ? { storage: opts.storage as StorageKind } : {}), ...(opts.compress ? { compress: true } : {}) };
+  const report = await verifyWithJobs(original, originalArg, optimizedArg, seeds, storage, jobs);
   process.stdout.write(opts.json ? `${JSON.stringify(report)}\n` : `${text(report, original)}\n`);
   return verifyPassed(report) ? 0 : 1;
 }
@@ -70,5 +73,6 @@ export function registerVerify(program: Command, setExit: (code: number) => void
     .option('--storage <kind>', 'device for spilled tensors: internal, external or remote (default internal flash)')
     .option('--compress', 'MFV-compress spilled blocks (TinySeg §5.1)')
     .option('--json', 'print one JSON document')
-    .action((original: string, optimized: string, opts: VerifyCliOptions) => setExit(runVerify(original, optimized, opts)));
+    .option('--jobs <n>', 'threads running seeds in parallel (default: the number of cores); the report is the same for any N')
+    .action(async (original: string, optimized: string, opts: VerifyCliOptions) => setExit(await runVerify(original, optimized, opts)));
 }

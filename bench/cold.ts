@@ -1,0 +1,142 @@
+// Cold vs steady whole-model runs and verify throughput with 1 and N jobs, each in fresh Node
+// processes on the compiled dist/ (what users run): a model's first run in a process against its
+// steady per-run time in the same process (median of the later runs), wall and CPU time; and
+// `mcusim verify --jobs 1` vs `--jobs N` on the same DMO-optimized model, reports compared byte
+// for byte. Run after a build (bench/startup.ts builds). Ratios, never asserted in tests.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
+const BIN = join(ROOT, 'bin', 'mcusim.mjs');
+const DATA = process.env.MCUSIM_DATA ?? resolve(ROOT, '../shared/oracle');
+export const TARGET_FIRST_OVER_STEADY: Readonly<Record<string, number>> = { person_detect: 4, mobilenet_v2_quantized: 2, 'zoo:tiny-unet': 2 };
+export const TARGET_VERIFY_SPEEDUP = 1.6;
+
+export interface ColdRow {
+  readonly name: string;
+  readonly status: 'ok' | 'skipped';
+  readonly prepareMs?: number;
+  readonly firstMs?: number;
+  readonly steadyMs?: number;
+  readonly ratio?: number;
+  /** The same ratio in process CPU time (less sensitive to a loaded machine). */
+  readonly cpuRatio?: number;
+  readonly target: number;
+}
+
+export interface VerifyJobsResult {
+  readonly model: string;
+  readonly seeds: number;
+  readonly jobs: number;
+  readonly oneJobMs: number;
+  readonly nJobsMs: number;
+  readonly speedup: number;
+  readonly identical: boolean;
+}
+
+// Runs in a child: load, prepare, then `runs` runs of seed-1 inputs; prints one JSON line.
+const CHILD = `
+import { readFileSync } from 'node:fs';
+const [spec, runs] = [process.argv[1], Number(process.argv[2])];
+const ir = await import(process.argv[3] + '/dist/ir/index.js');
+const opt = await import(process.argv[3] + '/dist/optimizer/index.js');
+const model = spec.startsWith('zoo:') ? ir.buildZooModel(spec.slice(4)) : ir.importTflite(new Uint8Array(readFileSync(spec)));
+const t0 = performance.now();
+const pm = opt.preparePlannedModel(model);
+const prepareMs = performance.now() - t0;
+const inputs = opt.randomInputs(pm.graph, 1);
+const wall = [], cpu = [];
+for (let i = 0; i < runs; i++) {
+  const c = process.cpuUsage(); const s = performance.now();
+  pm.runtime.run(inputs);
+  wall.push(performance.now() - s); const d = process.cpuUsage(c); cpu.push((d.user + d.system) / 1000);
+}
+process.stdout.write(JSON.stringify({ prepareMs, wall, cpu }));
+`;
+
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 === 1 ? (s[s.length >> 1] as number) : ((s[s.length / 2 - 1] as number) + (s[s.length / 2] as number)) / 2;
+};
+
+export function coldCases(quick: boolean): readonly { name: string; spec: string }[] {
+  const all = [
+    { name: 'person_detect', spec: join(DATA, 'models', 'person_detect.tflite') },
+    { name: 'mobilenet_v2_quantized', spec: join(DATA, 'models', 'mobilenet_v2_quantized_1x3x224x224.tflite') },
+    { name: 'zoo:tiny-unet', spec: 'zoo:tiny-unet' },
+  ];
+  return quick ? all.filter((c) => c.name !== 'mobilenet_v2_quantized') : all;
+}
+
+export function benchCold(quick = false): ColdRow[] {
+  return coldCases(quick).map(({ name, spec }) => {
+    const target = TARGET_FIRST_OVER_STEADY[name] ?? NaN;
+    if (!spec.startsWith('zoo:') && !existsSync(spec)) return { name, status: 'skipped', target };
+    process.stderr.write(`cold ${name} ...\n`);
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', CHILD, spec, quick ? '4' : '6', ROOT], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    const r = JSON.parse(out) as { prepareMs: number; wall: number[]; cpu: number[] };
+    const firstMs = r.wall[0] ?? NaN;
+    const steadyMs = median(r.wall.slice(2));
+    const cpuRatio = (r.cpu[0] ?? NaN) / median(r.cpu.slice(2));
+    return { name, status: 'ok', prepareMs: r.prepareMs, firstMs, steadyMs, ratio: firstMs / steadyMs, cpuRatio, target };
+  });
+}
+
+function wallMs(args: readonly string[]): { ms: number; stdout: string } {
+  const t0 = process.hrtime.bigint();
+  let stdout = '';
+  try {
+    stdout = execFileSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch (e) {
+    // verify exits 1 on a failed check: still a report to compare.
+    stdout = String((e as { stdout?: unknown }).stdout ?? '');
+  }
+  return { ms: Number(process.hrtime.bigint() - t0) / 1e6, stdout };
+}
+
+/** `verify --jobs 1` then `--jobs N` (N = cores) on `model` optimized with DMO, `seeds` seeds. */
+export function benchVerifyJobs(quick = false): VerifyJobsResult {
+  const model = quick ? 'zoo:ds-cnn-kws' : 'zoo:mobilenet-v2-0.35-224';
+  const seeds = quick ? 4 : 8;
+  const jobs = Math.max(2, availableParallelism());
+  const dir = mkdtempSync(join(tmpdir(), 'mcusim-bench-verify-'));
+  try {
+    const opt = join(dir, 'dmo.tflite');
+    process.stderr.write(`verify ${model} --seeds ${seeds} --jobs 1 / ${jobs} ...\n`);
+    execFileSync(process.execPath, [BIN, 'optimize', model, '--passes', 'dmo', '-o', opt], { stdio: 'ignore' });
+    const one = wallMs([BIN, 'verify', model, opt, '--seeds', String(seeds), '--jobs', '1', '--json']);
+    const n = wallMs([BIN, 'verify', model, opt, '--seeds', String(seeds), '--jobs', String(jobs), '--json']);
+    return { model, seeds, jobs, oneJobMs: one.ms, nJobsMs: n.ms, speedup: one.ms / n.ms, identical: one.stdout !== '' && one.stdout === n.stdout };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const fix = (x: number | undefined, d = 1): string => (x === undefined || !Number.isFinite(x) ? '-' : x.toFixed(d));
+
+export function coldMarkdown(rows: readonly ColdRow[], v: VerifyJobsResult): string {
+  return [
+    `## Cold first run vs steady run (fresh process each, compiled dist; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')})`,
+    '',
+    '| model | prepare ms | first run ms | steady run ms | first/steady (wall) | first/steady (CPU) | target |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...rows.map((r) => r.status === 'ok'
+      ? `| ${r.name} | ${fix(r.prepareMs, 0)} | ${fix(r.firstMs, 0)} | ${fix(r.steadyMs, 1)} | ${fix(r.ratio)}x | ${fix(r.cpuRatio)}x | <= ${r.target}x |`
+      : `| ${r.name} | skipped (model file missing) | | | | | |`),
+    '',
+    `## verify throughput (${v.model} after --passes dmo, ${v.seeds} seeds; target --jobs 2 >= ${TARGET_VERIFY_SPEEDUP}x --jobs 1)`,
+    '',
+    '| --jobs 1 ms | --jobs ' + v.jobs + ' ms | speedup | seeds/s (1) | seeds/s (' + v.jobs + ') | reports identical |',
+    '| ---: | ---: | ---: | ---: | ---: | --- |',
+    `| ${fix(v.oneJobMs, 0)} | ${fix(v.nJobsMs, 0)} | ${fix(v.speedup, 2)}x | ${fix(v.seeds / (v.oneJobMs / 1000), 2)} | ${fix(v.seeds / (v.nJobsMs / 1000), 2)} | ${v.identical ? 'yes' : 'NO'} |`,
+    '',
+  ].join('\n');
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const quick = process.env.BENCH_QUICK === '1' || process.argv.includes('--quick');
+  process.stdout.write(coldMarkdown(benchCold(quick), benchVerifyJobs(quick)));
+}

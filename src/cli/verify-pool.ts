@@ -1,0 +1,96 @@
+// `verify --jobs N`: seeds 1..S split over this thread and N-1 worker threads (dist/cli/
+// verify-worker.js), each with both models prepared once. Seeds are claimed one at a time from a
+// shared counter; results are combined in seed order by the library (combineVerifyResults), so
+// the report equals the serial one. The first failure anywhere stops every thread and is thrown
+// once, rebuilt as the same coded error.
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { VerifyReport, VerifySeedResult, VerifyStorageOptions } from '../api/index.ts';
+import { checkSeeds, combineVerifyResults, openVerifySession, verifyModels } from '../api/index.ts';
+import type { Model } from '../ir/index.ts';
+import { InternalError, UsageError } from '../ir/index.ts';
+import { loadModel } from './load-model.ts';
+import type { WorkerErrorData } from './worker-errors.ts';
+import { fromWorkerError, toWorkerError } from './worker-errors.ts';
+
+export interface VerifyJob {
+  readonly original: string;
+  readonly optimized: string;
+  readonly storage: VerifyStorageOptions;
+  readonly seeds: number;
+  /** Int32 [next seed - 1, stop flag]. */
+  readonly counter: SharedArrayBuffer;
+}
+
+export type VerifyWorkerMessage =
+  | { readonly kind: 'seed'; readonly result: VerifySeedResult }
+  | { readonly kind: 'done' }
+  | { readonly kind: 'error'; readonly error: WorkerErrorData };
+
+/** The next unclaimed seed, or null when all are claimed or a thread has failed. */
+export function claimSeed(counter: Int32Array, seeds: number): number | null {
+  if (Atomics.load(counter, 1) !== 0) return null;
+  const seed = Atomics.add(counter, 0, 1) + 1;
+  return seed <= seeds ? seed : null;
+}
+
+export function defaultJobs(): number {
+  return availableParallelism();
+}
+
+export function parseJobs(text: string | undefined): number {
+  if (text === undefined) return defaultJobs();
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n < 1) throw new UsageError(`--jobs must be a positive integer, got '${text}'`);
+  return n;
+}
+
+/** The compiled worker (the CLI runs from dist/; run from src, e.g. in tests, it uses the build too). */
+function workerUrl(): URL {
+  return import.meta.url.endsWith('.ts') ? new URL('../../dist/cli/verify-worker.js', import.meta.url) : new URL('./verify-worker.js', import.meta.url);
+}
+
+const yieldToEvents = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** verifyModels over model arguments (`original`: already loaded from originalArg), with up to `jobs` threads. */
+export async function verifyWithJobs(original: Model, originalArg: string, optimizedArg: string, seeds: number, storage: VerifyStorageOptions, jobs: number): Promise<VerifyReport> {
+  checkSeeds(seeds);
+  const threads = Math.min(jobs, seeds);
+  if (threads <= 1) return verifyModels(original, loadModel(optimizedArg), seeds, storage);
+  const counter = new Int32Array(new SharedArrayBuffer(8));
+  const job: VerifyJob = { original: originalArg, optimized: optimizedArg, storage, seeds, counter: counter.buffer as SharedArrayBuffer };
+  const results: VerifySeedResult[] = [];
+  let failure: Error | null = null;
+  const fail = (e: Error): void => {
+    failure ??= e;
+    Atomics.store(counter, 1, 1);
+  };
+  const workers = Array.from({ length: threads - 1 }, () => new Worker(workerUrl(), { workerData: job }));
+  const finished = workers.map((w) => new Promise<void>((resolve) => {
+    let done = false;
+    w.on('message', (m: VerifyWorkerMessage) => {
+      if (m.kind === 'seed') results.push(m.result);
+      else if (m.kind === 'error') fail(fromWorkerError(m.error));
+      if (m.kind !== 'seed') done = true;
+    });
+    w.on('error', (e) => fail(e instanceof Error ? e : new Error(String(e))));
+    w.on('exit', (code) => {
+      if (!done && code !== 0) fail(new InternalError(`verify worker exited with code ${code}`));
+      resolve();
+    });
+  }));
+  try {
+    const session = openVerifySession(original, loadModel(optimizedArg), storage);
+    for (let seed = claimSeed(counter, seeds); seed !== null; seed = claimSeed(counter, seeds)) {
+      results.push(session.runSeed(seed));
+      await yieldToEvents();
+    }
+    await Promise.all(finished);
+    if (failure !== null) throw failure;
+    return combineVerifyResults(seeds, session.header, results);
+  } catch (e) {
+    fail(e instanceof Error ? e : fromWorkerError(toWorkerError(e)));
+    await Promise.all(workers.map((w) => w.terminate()));
+    throw failure ?? e;
+  }
+}
