@@ -11,3 +11,4 @@ export * from './prepare-op.ts';
 export * from './macs.ts';
 export * from './scratch-requests.ts';
 export * from './storage-binding.ts';
+export * from './specs/storage-io.ts';
