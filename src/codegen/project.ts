@@ -48,8 +48,8 @@ export interface CodegenSummary {
   readonly storageSlots: number;
   /** Each slot's block on the device: header (16 B) then payload, at `addr`. */
   readonly storageBlocks: readonly { readonly slot: number; readonly addr: number; readonly sizeBytes: number }[];
-  /** Bytes of the `staging` array (0 without storage ops). */
-  readonly stagingBytes: number;
+  /** Bytes per transfer through a storage op's planned I/O buffer (0 without storage ops). */
+  readonly ioUnitBytes: number;
 }
 
 export interface CProject {
@@ -146,7 +146,7 @@ export function emitCProject(pm: PlannedModel, options: Omit<CodegenOptions, 'pl
       outputBytes: graph.outputs.map(bytesOf),
       storageSlots: storage?.slots.length ?? 0,
       storageBlocks: (storage?.slots ?? []).map((b) => ({ slot: b.slot, addr: b.addr, sizeBytes: b.sizeBytes })),
-      stagingBytes: storage === null ? 0 : Math.max(storage.stagingBytes, 16),
+      ioUnitBytes: storage?.ioUnitBytes ?? 0,
     },
   };
 }

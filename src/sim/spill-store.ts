@@ -113,6 +113,13 @@ export class SpillStore {
     return this.slotOf(opIndex).addr + SPILL_HEADER_BYTES;
   }
 
+  /** Arena offset of op `opIndex`'s planned I/O buffer (its scratch 0). */
+  ioOffsetOf(opIndex: number): number {
+    const off = this.opts.scratchOffsets[opIndex]?.[0];
+    if (off === undefined) throw new InternalError(`storage op ${opIndex} has no planned I/O buffer`);
+    return off;
+  }
+
   /** True when the runtime writes a fetch op's slot into its output itself (MFV decoding). */
   streamsFetch(opIndex: number): boolean {
     const s = this.slotOf(opIndex);
