@@ -40,6 +40,11 @@ export class Runtime {
   private readonly offsets: readonly (number | null)[];
   /** Storage device I/O of Spill/Fetching ops; null when the graph has none. */
   readonly spillStore: SpillStore | null;
+  /**
+   * Simulated RAM beyond the planned arena: 0, the arena is the whole RAM (storage ops' I/O
+   * buffers are planned scratch; spilled tensors live only on the device).
+   */
+  readonly outsideArenaBytes: number;
 
   constructor(opts: RuntimeOptions) {
     const { graph } = opts;
@@ -50,6 +55,7 @@ export class Runtime {
     // The arena is the whole simulated RAM: spilled tensors live only on the storage device, and
     // the storage ops' I/O buffers and histograms are planned scratch buffers inside it.
     this.arena = new Arena(opts.arenaBytes);
+    this.outsideArenaBytes = this.arena.sizeBytes - opts.arenaBytes;
     this.prepared = graph.ops.map((_, i) => prepareOp(graph, i));
     const scratchOffsets = graph.ops.map((_, i) => opts.scratchOffsets?.[i] ?? []);
     const store = graph.ops.some(isStorageOp)

@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import { UsageError, exportTflite } from '../../ir/index.ts';
 import type { PassOptions, PassReport } from '../../optimizer/index.ts';
-import { computeModelBufferRequests, currentPeakBytes, getPass, passNames, planGreedy, renderPlanSvg, runPipeline } from '../../optimizer/index.ts';
+import { computeModelBufferRequests, currentPeakBytes, getPass, passNames, planGreedy, preparePlannedModel, renderPlanSvg, runPipeline } from '../../optimizer/index.ts';
 import type { Model } from '../../ir/index.ts';
 import { bytesAndKb, renderTable } from '../format.ts';
 import { loadModel } from '../load-model.ts';
@@ -24,9 +24,17 @@ interface OptimizeOptions {
   readonly spillPercent?: string;
 }
 
+/** The whole-arena report (issue 12; persistentBytes / totalBytes come with the TFLM arena model). */
+export interface ArenaReport {
+  /** Plan peak, storage I/O buffers and every other scratch buffer included. */
+  readonly plannedBytes: number;
+  /** RAM the runtime needs beyond the arena (simulator: nothing). */
+  readonly outsideArenaBytes: number;
+}
+
 export interface OptimizeReport {
   readonly before: { readonly peakBytes: number };
-  readonly after: { readonly peakBytes: number };
+  readonly after: { readonly peakBytes: number; readonly arena: ArenaReport };
   readonly passes: readonly PassReport[];
 }
 
@@ -97,7 +105,9 @@ export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
   writeOutputFile(opts.output, exportTflite(result.model));
   if (opts.svgBefore !== undefined) writePlanSvg(opts.svgBefore, model, `${modelArg} before`);
   if (opts.svgAfter !== undefined) writePlanSvg(opts.svgAfter, result.model, `${modelArg} after --passes ${names.join(',')}`);
-  const report: OptimizeReport = { before: { peakBytes: before }, after: { peakBytes: after }, passes: result.reports };
+  const pm = preparePlannedModel(result.model);
+  const arena: ArenaReport = { plannedBytes: pm.plan.peakBytes, outsideArenaBytes: pm.runtime.outsideArenaBytes };
+  const report: OptimizeReport = { before: { peakBytes: before }, after: { peakBytes: after, arena }, passes: result.reports };
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(report)}\n`);
     return 0;
