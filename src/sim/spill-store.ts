@@ -13,7 +13,7 @@ import { STORAGE_IO_BYTES, decodeTraceEvent, slotCompressible, storageUses, TRAC
 import type { StorageDevice } from './storage/index.ts';
 import { SPILL_HEADER_BYTES, alignToUnit, crc32Final, crc32Init, crc32Update, decompressMfv, fetchBlock, mfvEncodedBytes, sectorsCovering, spillFootprintBytes } from './storage/index.ts';
 import type { IoWindow } from './storage-stream.ts';
-import { deviceCursor, histogramMostFrequent, OpEvents, payloadStream } from './storage-stream.ts';
+import { ChunkCache, deviceCursor, histogramMostFrequent, OpEvents, payloadStream, remoteWays } from './storage-stream.ts';
 
 const MAGIC = 0x4c505354; // "TSPL" little-endian, as sim/storage/spill-block.ts
 
@@ -222,9 +222,9 @@ export class SpillStore {
     };
     const remote = !this.memoryMapped();
     let op = -1;
-    let base = -1;
+    let cache: ChunkCache | null = null;
     return (opIndex, log, count) => {
-      if (opIndex !== op) [op, base] = [opIndex, -1];
+      if (opIndex !== op) [op, cache] = [opIndex, null];
       n = 0;
       for (let i = 0; i < count; i++) {
         const e = decodeTraceEvent(log, i);
@@ -241,16 +241,18 @@ export class SpillStore {
           continue;
         }
         if (!remote || s === undefined) continue;
-        // Remote host: the kernel's read is served from the I/O buffer, refilled one packet per request.
-        const io = this.opts.scratchOffsets[opIndex]?.[0] ?? 0;
-        if (base < 0 || e.address < base || e.address + e.widthBytes > base + this.device.ioUnitBytes) {
-          base = e.address;
-          const len = Math.min(this.device.ioUnitBytes, start + s.sizeBytes - base);
-          this.opts.arena.set(this.mapped.subarray(base, base + len), io);
-          for (let j = 0; j < len; j++) push(traceHeader('store', 1, -1), io + j);
+        // Remote host: the kernel's read is served from a line of the I/O buffer, refilled by request.
+        const ways = remoteWays(this.opts.graph.ops[opIndex]?.kind ?? '');
+        cache ??= new ChunkCache(Math.min(this.device.ioUnitBytes, STORAGE_IO_BYTES) / ways, ways, start, start + s.sizeBytes);
+        const io = (this.opts.scratchOffsets[opIndex]?.[0] ?? 0);
+        const line = cache.access(e.address, e.widthBytes);
+        const at = io + line.way * cache.lineBytes;
+        if (line.miss) {
+          this.opts.arena.set(this.mapped.subarray(line.base, line.base + line.len), at);
+          for (let j = 0; j < line.len; j++) push(traceHeader('store', 1, -1), at + j);
           this.remoteReads++;
         }
-        push(traceHeader('load', e.widthBytes, -1), io + (e.address - base));
+        push(traceHeader('load', e.widthBytes, -1), at + (e.address - line.base));
       }
       if (n > 0) inner(opIndex, buf, n);
     };

@@ -141,3 +141,45 @@ export function deviceCursor(mapped: Uint8Array, start: number, end: number, io:
     },
   };
 }
+
+/** Lines of the I/O buffer a fetching kernel reads the remote host through (op kind -> ways). */
+export function remoteWays(kind: string): number {
+  // FetchingConv2D reads fH rows of the spilled channels around each output pixel: one line per
+  // row plus one. A plain Fetching reads sequentially: one line, the whole buffer.
+  return kind === 'fetchingConv2d' ? 4 : 1;
+}
+
+/**
+ * The remote host read by request through a planned I/O buffer of `ways` lines of `lineBytes`
+ * (the host answers any length up to a USB packet): an access outside every line refills the
+ * least recently used one from the accessed address on (one request), so a kernel's window
+ * sliding forward along a row keeps hitting its line.
+ */
+export class ChunkCache {
+  private readonly bases: number[];
+  private readonly stamps: number[];
+  private clock = 0;
+  requests = 0;
+
+  constructor(readonly lineBytes: number, ways: number, private readonly start: number, private readonly end: number) {
+    this.bases = Array.from({ length: ways }, () => -1);
+    this.stamps = Array.from({ length: ways }, () => 0);
+  }
+
+  /** The line serving [addr, addr + width): its index, base address, length and whether it was refilled. */
+  access(addr: number, width: number): { readonly way: number; readonly base: number; readonly len: number; readonly miss: boolean } {
+    this.clock++;
+    const hit = this.bases.findIndex((b) => b >= 0 && addr >= b && addr + width <= b + this.lineBytes);
+    if (hit >= 0) {
+      this.stamps[hit] = this.clock;
+      return { way: hit, base: this.bases[hit] ?? 0, len: Math.min(this.lineBytes, this.end - (this.bases[hit] ?? 0)), miss: false };
+    }
+    let way = 0;
+    for (let k = 1; k < this.bases.length; k++) if ((this.stamps[k] ?? 0) < (this.stamps[way] ?? 0)) way = k;
+    const base = Math.max(this.start, Math.min(addr, this.end - this.lineBytes));
+    this.bases[way] = base;
+    this.stamps[way] = this.clock;
+    this.requests++;
+    return { way, base, len: Math.min(this.lineBytes, this.end - base), miss: true };
+  }
+}

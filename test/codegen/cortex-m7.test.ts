@@ -46,8 +46,11 @@ const CASES: readonly Case[] = [
   },
 ];
 
-/** The RAM-backed storage device of the QEMU build (board-files.ts): the device, not board RAM. */
-const DEVICE_SYMBOLS: readonly string[] = ['storage_cells', 'storage_units'];
+/**
+ * Not the model's RAM: the RAM-backed storage device of the QEMU build (board-files.ts; it stands
+ * for flash) and the semihosting command-line buffer of the test harness (file I/O plumbing).
+ */
+const DEVICE_SYMBOLS: readonly string[] = ['storage_cells', 'storage_units', 'cmdline'];
 /** Largest RAM symbol allowed beside the arena and the device (handles, semihosting state). */
 const MAX_DRIVER_SYMBOL_BYTES = 256;
 
