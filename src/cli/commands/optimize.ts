@@ -33,9 +33,15 @@ export interface ArenaReport {
 }
 
 export interface OptimizeReport {
-  readonly before: { readonly peakBytes: number };
+  readonly before: { readonly peakBytes: number; readonly arena: ArenaReport };
   readonly after: { readonly peakBytes: number; readonly arena: ArenaReport };
   readonly passes: readonly PassReport[];
+}
+
+/** The planned arena the simulator runs `model` in, and what it keeps beside it. */
+function arenaReport(model: Model): ArenaReport {
+  const pm = preparePlannedModel(model);
+  return { plannedBytes: pm.plan.peakBytes, outsideArenaBytes: pm.runtime.outsideArenaBytes };
 }
 
 function parseTarget(s: string | undefined): number | undefined {
@@ -105,9 +111,11 @@ export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
   writeOutputFile(opts.output, exportTflite(result.model));
   if (opts.svgBefore !== undefined) writePlanSvg(opts.svgBefore, model, `${modelArg} before`);
   if (opts.svgAfter !== undefined) writePlanSvg(opts.svgAfter, result.model, `${modelArg} after --passes ${names.join(',')}`);
-  const pm = preparePlannedModel(result.model);
-  const arena: ArenaReport = { plannedBytes: pm.plan.peakBytes, outsideArenaBytes: pm.runtime.outsideArenaBytes };
-  const report: OptimizeReport = { before: { peakBytes: before }, after: { peakBytes: after, arena }, passes: result.reports };
+  const report: OptimizeReport = {
+    before: { peakBytes: before, arena: arenaReport(model) },
+    after: { peakBytes: after, arena: arenaReport(result.model) },
+    passes: result.reports,
+  };
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(report)}\n`);
     return 0;
