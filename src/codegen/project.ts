@@ -1,8 +1,8 @@
 // `generateCProject`: a whole planned model as a self-contained C99 project (DESIGN.md §1
 // src/codegen, §9 `mcusim codegen`). Plans the arena exactly as `mcusim run` does (buffer requests
 // honouring OfflineMemoryAllocation metadata -> named planner -> verifyPlan) and binds every op's
-// kernel at the planned offsets (Spill / Fetching ops on the simulator's staging buffers and
-// device layout), then emits the model C and the fixed driver, board and storage files. Pure:
+// kernel at the planned offsets (Spill / Fetching ops through their planned I/O buffers and the
+// simulator's device layout), then emits the model C and the fixed driver, board and storage files. Pure:
 // returns file texts; writing them is the CLI's job. Same model -> same bytes.
 import type { Graph, Issue, Model } from '../ir/index.ts';
 import type { PlannedModel } from '../optimizer/index.ts';

@@ -58,7 +58,7 @@ export function ioOffsetOf(layout: StorageLayout, opIndex: number): number {
   return off;
 }
 
-/** model.h lines describing the storage device and staging. */
+/** model.h lines describing the storage device and its I/O unit. */
 export function storageHeaderLines(layout: StorageLayout | null): string {
   if (layout === null) return '/* No Spill / Fetching ops: no storage device. */\n#define MODEL_STORAGE_SLOTS 0u\n';
   return `/* Spill / Fetching storage (the simulator's device geometry; blocks at the simulator's addresses). */
