@@ -132,7 +132,7 @@ describe('verify runs the TinySeg storage round trip on the chosen device', () =
       else expect(r.storage?.storedBytes).toBeLessThan(76800);
     }
     expect(verifyModels(unet, unet, 1).storage).toBeNull();
-  });
+  }, 300_000);
 
   it('through the CLI: --storage names the device; a bad kind is a usage error', () => {
     const orig = join(tmp, 'unet.tflite');
