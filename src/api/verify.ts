@@ -23,7 +23,7 @@ export interface VerifyStorageReport {
   /** Spill and fetch transfers over all seeds. */
   readonly transfers: number;
   readonly storedBytes: number;
-  /** A fetched block that differs from what was spilled, or staging accesses out of place. */
+  /** A fetched block that differs from what was spilled, or storage accesses out of place. */
   readonly violations: readonly string[];
 }
 

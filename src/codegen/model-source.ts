@@ -2,7 +2,7 @@
 // emitted from their specs by kernels/emitCKernel + emitCUnit, per-op params, ONE static arena with
 // every tensor and scratch buffer at its planned offset, the op sequence as straight calls) and
 // model_data.c (constant tensors as 16-aligned const arrays, i.e. flash); Spill / Fetching ops get
-// their staging buffer and storage transfer (storage-runtime.ts). Mirrors what TFLM's
+// their storage transfer through a planned I/O buffer in the arena (storage-runtime.ts). Mirrors what TFLM's
 // MicroInterpreter does at Invoke() once AllocateTensors() has fixed every pointer.
 import type { Graph } from '../ir/index.ts';
 import { byteSize, InternalError } from '../ir/index.ts';
@@ -10,7 +10,7 @@ import type { CKernel, KernelInstance } from '../kernels/index.ts';
 import { emitCKernel, emitCUnit } from '../kernels/index.ts';
 import { byteStringLiteral, commentText, int32List } from './c-literals.ts';
 import type { StorageLayout } from './storage-runtime.ts';
-import { slotIndexOf, storageHeaderLines, storageRuntimeC } from './storage-runtime.ts';
+import { ioOffsetOf, slotIndexOf, storageHeaderLines, storageRuntimeC } from './storage-runtime.ts';
 
 /** Arena alignment: TFLM's MicroArenaBufferAlignment(), also the `aligned(16)` of the C arena. */
 export const C_ARENA_ALIGNMENT_BYTES = 16;
@@ -25,7 +25,7 @@ export interface ModelSourceInput {
   readonly arenaBytes: number;
   readonly tensorOffsets: readonly (number | null)[];
   readonly instances: readonly KernelInstance[];
-  /** Spill / Fetching staging and device layout; null when the graph has no storage ops. */
+  /** Spill / Fetching device layout and I/O buffers; null when the graph has no storage ops. */
   readonly storage: StorageLayout | null;
 }
 
@@ -78,9 +78,9 @@ function variableReset(input: ModelSourceInput): string {
 /** Argument text of one kernel buffer: a cast pointer into the arena or to a constant array. */
 function bufferArg(b: CKernel['buffers'][number], usedConsts: Map<number, Uint8Array>, input: ModelSourceInput): string {
   const { binding } = b;
-  if (binding.id === input.graph.tensors.length && binding.offsetBytes !== null && input.storage !== null) {
-    // The storage staging buffer (storage-binding.ts appends it as tensor id = tensors.length).
-    return `(${b.isConst ? 'const ' : ''}${b.ctype}*)(void*)(staging + ${binding.offsetBytes - input.storage.stagingBase})`;
+  if (binding.region === 'storage' && binding.offsetBytes !== null) {
+    // A spilled slot, read in place from the device's memory-mapped view (storage-binding.ts).
+    return `(const ${b.ctype}*)(const void*)(model_storage->mapped + ${binding.offsetBytes})`;
   }
   if (binding.offsetBytes === null) {
     if (!b.isConst || binding.data === null || binding.id < 0) throw new InternalError(`kernel buffer ${b.name} is a constant but is written`);
@@ -133,10 +133,13 @@ export function emitModelSources(input: ModelSourceInput): ModelSources {
     if (op !== undefined && input.storage !== null && (op.kind === 'spill' || op.kind === 'fetching' || op.kind === 'fetchingConv2d')) {
       const slot = op.kind === 'spill' ? op.options.id : op.options.victim;
       const k = slotIndexOf(input.storage, slot);
+      const io = `arena + ${ioOffsetOf(input.storage, inst.opIndex)}`;
       if (op.kind === 'spill') {
-        calls += `  /* op ${inst.opIndex}: ${inst.name} -> storage slot ${slot} */\n${call}  rc = model_spill(&model_slots[${k}]);\n  if (rc != 0) return rc;\n`;
+        const src = inst.buffers['input']?.offsetBytes;
+        if (src === undefined || src === null) throw new InternalError(`spill op ${inst.opIndex} has no arena input`);
+        calls += `  /* op ${inst.opIndex}: ${inst.name} -> storage slot ${slot}, through the I/O buffer */\n${call}  rc = model_spill(&model_slots[${k}], arena + ${src}, ${io});\n  if (rc != 0) return rc;\n`;
       } else {
-        calls += `  /* op ${inst.opIndex}: ${inst.name} (storage slot ${slot}) -> tensor ${outs.join(', ')} */\n  rc = model_fetch(&model_slots[${k}]);\n  if (rc != 0) return rc;\n${call}`;
+        calls += `  /* op ${inst.opIndex}: ${inst.name} (storage slot ${slot}, read in place) -> tensor ${outs.join(', ')} */\n  rc = model_fetch(&model_slots[${k}], ${io});\n  if (rc != 0) return rc;\n${call}`;
       }
     } else {
       calls += `  /* op ${inst.opIndex}: ${inst.name} -> tensor ${outs.join(', ')} */\n${call}`;

@@ -1,8 +1,8 @@
 // `generateCProject`: a whole planned model as a self-contained C99 project (DESIGN.md §1
 // src/codegen, §9 `mcusim codegen`). Plans the arena exactly as `mcusim run` does (buffer requests
 // honouring OfflineMemoryAllocation metadata -> named planner -> verifyPlan) and binds every op's
-// kernel at the planned offsets (Spill / Fetching ops on the simulator's staging buffers and
-// device layout), then emits the model C and the fixed driver, board and storage files. Pure:
+// kernel at the planned offsets (Spill / Fetching ops through their planned I/O buffers and the
+// simulator's device layout), then emits the model C and the fixed driver, board and storage files. Pure:
 // returns file texts; writing them is the CLI's job. Same model -> same bytes.
 import type { Graph, Issue, Model } from '../ir/index.ts';
 import type { PlannedModel } from '../optimizer/index.ts';
@@ -48,8 +48,8 @@ export interface CodegenSummary {
   readonly storageSlots: number;
   /** Each slot's block on the device: header (16 B) then payload, at `addr`. */
   readonly storageBlocks: readonly { readonly slot: number; readonly addr: number; readonly sizeBytes: number }[];
-  /** Bytes of the `staging` array (0 without storage ops). */
-  readonly stagingBytes: number;
+  /** Bytes per transfer through a storage op's planned I/O buffer (0 without storage ops). */
+  readonly ioUnitBytes: number;
 }
 
 export interface CProject {
@@ -146,7 +146,7 @@ export function emitCProject(pm: PlannedModel, options: Omit<CodegenOptions, 'pl
       outputBytes: graph.outputs.map(bytesOf),
       storageSlots: storage?.slots.length ?? 0,
       storageBlocks: (storage?.slots ?? []).map((b) => ({ slot: b.slot, addr: b.addr, sizeBytes: b.sizeBytes })),
-      stagingBytes: storage === null ? 0 : Math.max(storage.stagingBytes, 16),
+      ioUnitBytes: storage?.ioUnitBytes ?? 0,
     },
   };
 }

@@ -115,6 +115,7 @@ void mcusim_storage_stm32h7_flash(mcusim_storage* out) {
   out->geometry.program_unit_bytes = FLASH_WORD_BYTES;
   out->ops = &stm32h7_flash_ops;
   out->device = 0;
+  out->mapped = (const uint8_t*)(uintptr_t)FLASH_BANK1_BASE; /* AXI-mapped, read in place */
 }
 
 /* ---- QUADSPI registers (RM0399 QUADSPI chapter) ---- */
@@ -231,5 +232,6 @@ void mcusim_storage_stm32h7_qspi(mcusim_storage* out) {
   out->geometry.program_unit_bytes = NOR_PAGE_BYTES;
   out->ops = &stm32h7_qspi_ops;
   out->device = 0;
+  out->mapped = 0; /* indirect mode here; memory-mapped mode (0x90000000) is not set up by this skeleton */
 }
 `;

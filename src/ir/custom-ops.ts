@@ -20,9 +20,9 @@
 //
 // Where mcusim differs: one fetched part per Fetching (k = 1; TinySeg's merged Fetching may carry
 // several); the IR keeps a -1 bias slot that the file omits; Fetching and FetchingConv2D read the
-// fetched part from a storage staging buffer past the arena (FetchingConv2D while convolving), where
-// TinySeg streams it through the largest input's buffer (Fetching) or stages it in the output
-// buffer (FusedConv2D). Decoding is strict: a wrong length, a value out of range or a tensor id whose
+// fetched part in place from the storage device (memory-mapped flash; the remote host through a
+// packet-sized planned I/O buffer; FetchingConv2D while convolving), where TinySeg streams it
+// through the largest input's buffer (Fetching) or stages it in the output buffer (FusedConv2D). Decoding is strict: a wrong length, a value out of range or a tensor id whose
 // tensor does not fit the op is E_MODEL_INVALID; encoding refuses what the layout cannot carry
 // (tensor index or stride > 255, axis != 3 for FusedConv2D) with E_MODEL_UNSUPPORTED_OP.
 import { ModelError } from './errors.ts';

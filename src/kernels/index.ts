@@ -13,3 +13,4 @@ export * from './macs.ts';
 export * from './scratch-requests.ts';
 export * from './storage-binding.ts';
 export { bilinearTaps, nearestIndices, resizeSize } from './specs/resize-common.ts';
+export * from './specs/storage-io.ts';

@@ -17,6 +17,11 @@ export interface BufferBinding {
   /** Tensor index, or -(k+1) for scratch buffer k: the id reported in trace events. */
   readonly id: number;
   readonly sizeBytes: number;
+  /**
+   * 'storage': a read-only buffer in the storage device's memory-mapped region (TinySeg's spilled
+   * slot); `offsetBytes` is then its device address. Absent: the arena (or a constant).
+   */
+  readonly region?: 'storage';
 }
 
 export interface KernelInstance {
@@ -195,6 +200,7 @@ export function checkNest(inst: KernelInstance, nest: Nest, scalarNames: readonl
           const b = inst.buffers[s.buf];
           if (b === undefined) fail(`store to unknown buffer '${s.buf}'`);
           else if (b.offsetBytes === null) fail(`store to constant buffer '${s.buf}'`);
+          else if (b.region === 'storage') fail(`store to read-only storage buffer '${s.buf}'`);
           checkExpr(s.index, scope, true, `index of store to ${s.buf}`);
           checkExpr(s.e, scope, false, `value stored to ${s.buf}`);
           break;

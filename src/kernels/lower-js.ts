@@ -68,6 +68,8 @@ export interface CostCounts {
   readonly arenaLoadBytes: number;
   readonly arenaStoreBytes: number;
   readonly constLoadBytes: number;
+  /** Bytes loaded from the storage device's mapped region (TinySeg fetches). */
+  readonly storageLoadBytes: number;
   readonly primitiveCalls: Readonly<Record<string, number>>;
 }
 
@@ -93,15 +95,17 @@ function viewAccess(b: BufferBinding, name: string, idx: string, plus = 0): { ge
     return { get: `c_${name}[${idx}${tail}]`, set: () => { throw new InternalError(`store to constant ${name}`); }, addr: '0' };
   }
   const off = b.offsetBytes;
+  // Storage-region buffers read the device's mapped image through the S-prefixed views.
+  const r = b.region === 'storage' ? 'S' : '';
   const eidx = plus === 0 ? idx : `(${idx}${tail})`;
   const addr = w === 1 ? `(${off} + ${eidx})` : `(${off} + ${eidx} * ${w})`;
   const typed = (view: string): { get: string; set: (v: string) => string; addr: string } => {
-    const el = `${view}[${off / w === 0 ? '' : `${off / w} + `}${idx}${tail}]`;
+    const el = `${r}${view}[${off / w === 0 ? '' : `${off / w} + `}${idx}${tail}]`;
     return { get: el, set: (v) => `${el} = ${v};`, addr };
   };
   const dv = (t: string): { get: string; set: (v: string) => string; addr: string } => ({
-    get: `DV.get${t}(${addr}, true)`,
-    set: (v) => `DV.set${t}(${addr}, ${v}, true);`,
+    get: `${r}DV.get${t}(${addr}, true)`,
+    set: (v) => `${r}DV.set${t}(${addr}, ${v}, true);`,
     addr,
   });
   switch (b.dtype) {
@@ -170,7 +174,8 @@ function readEvents(g: Gen, e: Expr): string {
     const b = g.inst.buffers[r.name];
     if (b === undefined) continue;
     if (g.mode === 'cost') {
-      out += b.offsetBytes === null ? `k_cld += ${elementBytes(b.dtype)}; ` : `k_ld += ${elementBytes(b.dtype)}; `;
+      const counter = b.offsetBytes === null ? 'k_cld' : b.region === 'storage' ? 'k_sld' : 'k_ld';
+      out += `${counter} += ${elementBytes(b.dtype)}; `;
     } else if (b.offsetBytes !== null) {
       out += event(traceHeader('load', elementBytes(b.dtype), b.id), viewAccess(b, r.name, expr(g, r.index, true)).addr);
     }
@@ -323,7 +328,8 @@ export function generateJs(inst: KernelInstance, mode: JsMode): string {
     .map((n) => `    const c_${n} = C[${JSON.stringify(n)}];\n`)
     .join('');
   const arrays = Object.keys(inst.arrays).map((n) => `    const a_${n} = A[${JSON.stringify(n)}];\n`).join('');
-  const views = `    const I8 = $I8, U8 = $U8, I16 = $I16, I32 = $I32, F32 = $F32, DV = $DV;\n`;
+  const views = `    const I8 = $I8, U8 = $U8, I16 = $I16, I32 = $I32, F32 = $F32, DV = $DV;\n` +
+    (Object.values(inst.buffers).some((b) => b.region === 'storage') ? `    const SI8 = $S.i8, SU8 = $S.u8, SI16 = $S.i16, SI32 = $S.i32, SF32 = $S.f32, SDV = $S.dv;\n` : '');
   const locals = `${views}${consts}${arrays}`;
   const head = `"use strict";\n${prims}\nconst OP = ${inst.opIndex}; const CAP = $L.length;\n`;
   switch (mode) {
@@ -333,7 +339,7 @@ export function generateJs(inst: KernelInstance, mode: JsMode): string {
     case 'addr':
       return `${head}return function run(sink) {\n${locals}    const L = $L; let n = 0;\n${body}    if (n > 0) sink(OP, L, n >> 1);\n};\n`;
     case 'cost':
-      return `${head}return function run() {\n${locals}    let k_mac = 0, k_ld = 0, k_st = 0, k_cld = 0; const k_p = { ${[...g.counted].map((p) => `${p}: 0`).join(', ')} };\n${body}    return { macs: k_mac, arenaLoadBytes: k_ld, arenaStoreBytes: k_st, constLoadBytes: k_cld, primitiveCalls: k_p };\n};\n`;
+      return `${head}return function run() {\n${locals}    let k_mac = 0, k_ld = 0, k_st = 0, k_cld = 0, k_sld = 0; const k_p = { ${[...g.counted].map((p) => `${p}: 0`).join(', ')} };\n${body}    return { macs: k_mac, arenaLoadBytes: k_ld, arenaStoreBytes: k_st, constLoadBytes: k_cld, storageLoadBytes: k_sld, primitiveCalls: k_p };\n};\n`;
   }
 }
 
@@ -356,23 +362,28 @@ export interface CompiledKernel {
   readonly runTraced: (sink: TraceSink) => void;
 }
 
-function build(inst: KernelInstance, mode: JsMode, views: ArenaViews): (...a: unknown[]) => unknown {
+const NO_STORAGE = makeArenaViews(new ArrayBuffer(8));
+
+function build(inst: KernelInstance, mode: JsMode, views: ArenaViews, storage: ArenaViews = NO_STORAGE): (...a: unknown[]) => unknown {
   const src = generateJs(inst, mode);
   const consts: Record<string, ArrayLike<number>> = {};
   for (const [n, b] of Object.entries(inst.buffers)) if (b.offsetBytes === null) consts[n] = constView(b);
   const log = new Int32Array(mode === 'traced' || mode === 'addr' ? TRACE_LOG_EVENTS * TRACE_WORDS_PER_EVENT : 2);
-  const factory = new Function('$I8', '$U8', '$I16', '$I32', '$F32', '$DV', 'C', 'A', '$L', src);
-  return factory(views.i8, views.u8, views.i16, views.i32, views.f32, views.dv, consts, inst.arrays, log) as (...a: unknown[]) => unknown;
+  const factory = new Function('$I8', '$U8', '$I16', '$I32', '$F32', '$DV', '$S', 'C', 'A', '$L', src);
+  return factory(views.i8, views.u8, views.i16, views.i32, views.f32, views.dv, storage, consts, inst.arrays, log) as (...a: unknown[]) => unknown;
 }
 
-/** Compile the fast executor now and the traced one on first use. */
-export function compileKernel(inst: KernelInstance, views: ArenaViews): CompiledKernel {
-  const fast = build(inst, 'fast', views);
+/**
+ * Compile the fast executor now and the traced one on first use. `storage`: views of the storage
+ * device's mapped image, for buffers of region 'storage' (TinySeg fetches).
+ */
+export function compileKernel(inst: KernelInstance, views: ArenaViews, storage?: ArenaViews): CompiledKernel {
+  const fast = build(inst, 'fast', views, storage);
   let traced: ((sink: TraceSink) => void) | null = null;
   return {
     run: () => rethrowKernelErrors(() => void fast()),
     runTraced: (sink) => {
-      traced ??= build(inst, 'traced', views) as (sink: TraceSink) => void;
+      traced ??= build(inst, 'traced', views, storage) as (sink: TraceSink) => void;
       const t = traced;
       rethrowKernelErrors(() => t(sink));
     },

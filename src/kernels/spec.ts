@@ -84,7 +84,7 @@ export interface NonStockOp<K extends BuiltinKind = BuiltinKind> {
   readonly why: string;
   /** RAM mcusim's C runtime keeps in its arena for this op beyond the plan (0: params are const, in flash). */
   readonly mcusimPersistentBytes: (ctx: OpContext<K>) => number;
-  /** RAM mcusim's C runtime keeps outside its arena for this op (e.g. a storage staging buffer). */
+  /** RAM mcusim's C runtime keeps outside its arena for this op (0 for every op today: storage I/O goes through planned scratch). */
   readonly mcusimOutsideArenaBytes: (ctx: OpContext<K>) => number;
 }
 

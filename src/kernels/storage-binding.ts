@@ -1,13 +1,15 @@
-// Binds TinySeg's storage ops (Spill, Fetching, FetchingConv2D) to a storage staging buffer: the
-// op is instantiated on a copy of the graph with one extra tensor (the staged slot, id =
-// graph.tensors.length in trace events) appended as Spill's output 0 or after the Fetching ops'
-// inputs, placed at an arena-view offset past the planned arena. The runtime moves that staging
-// buffer to and from the storage device around the op (paper §5: transfer out / transfer in).
+// Binds TinySeg's storage ops (Spill, Fetching, FetchingConv2D) to the storage device: a fetching
+// op is instantiated on a copy of the graph with one extra tensor (the spilled slot, id =
+// graph.tensors.length in trace events) after its inputs, bound read-only to the slot's payload in
+// the device's memory-mapped region (paper §5 transfer_in, without a RAM copy). Spill's transfer
+// is streamed by the runtime through the op's planned I/O buffer.
 import type { DType, Graph, Op, Tensor } from '../ir/index.ts';
 import { byteSize, InternalError, ModelError } from '../ir/index.ts';
 import type { KernelInstance } from './instance.ts';
 import type { PreparedOp } from './prepare-op.ts';
 import { instantiateOp } from './prepare-op.ts';
+import type { Nest, Stmt } from './nest.ts';
+import { readsOf } from './nest.ts';
 import { makeOpContext } from './spec.ts';
 import { fetchedBytes } from './specs/fetching.ts';
 import { fetchedConvBytes } from './specs/fetching-conv2d.ts';
@@ -69,13 +71,41 @@ export function storageUses(graph: Graph): StorageUse[] {
   return uses;
 }
 
-/** Instantiate a storage op with its staging buffer at arena-view offset `stagingOffset`. */
-export function instantiateStorageOp(graph: Graph, p: PreparedOp, use: StorageUse, tensorOffsets: readonly (number | null)[], scratchOffsets: readonly number[], stagingOffset: number): KernelInstance {
+/**
+ * Instantiate a storage op. Spill binds only its input and planned buffers (the runtime streams
+ * the transfer). A fetching op reads its slot from the storage device's mapped region at
+ * `payloadAddr` (one extra read-only buffer, id = graph.tensors.length in trace events); with
+ * `streamed` the runtime writes the slot's part of the output itself (MFV decoding) and the
+ * instance keeps only the copies of the op's other inputs.
+ */
+export function instantiateStorageOp(graph: Graph, p: PreparedOp, use: StorageUse, tensorOffsets: readonly (number | null)[], scratchOffsets: readonly number[], payloadAddr: number, streamed = false): KernelInstance {
   const op = graph.ops[p.opIndex];
   if (op === undefined) throw new InternalError(`no op ${p.opIndex}`);
+  if (use.direction === 'spill') return instantiateOp(graph, p, tensorOffsets, scratchOffsets);
   const id = graph.tensors.length;
-  const staged: Tensor = { name: `storage slot ${use.slot}`, dtype: use.dtype, shape: [use.sizeBytes / byteSize(use.dtype, [1])], quant: null, data: null, isVariable: false };
-  const bound = (use.direction === 'spill' ? { ...op, outputs: [id] } : { ...op, inputs: [...op.inputs, id] }) as Op;
-  const g: Graph = { ...graph, tensors: [...graph.tensors, staged], ops: graph.ops.map((o, i) => (i === p.opIndex ? bound : o)) };
-  return instantiateOp(g, p, [...tensorOffsets, stagingOffset], scratchOffsets);
+  const slot: Tensor = { name: `storage slot ${use.slot}`, dtype: use.dtype, shape: [use.sizeBytes / byteSize(use.dtype, [1])], quant: null, data: null, isVariable: false };
+  const bound = { ...op, inputs: [...op.inputs, id] } as Op;
+  const g: Graph = { ...graph, tensors: [...graph.tensors, slot], ops: graph.ops.map((o, i) => (i === p.opIndex ? bound : o)) };
+  const inst = instantiateOp(g, p, [...tensorOffsets, payloadAddr], scratchOffsets);
+  const storage = inst.buffers['storage'];
+  if (storage === undefined) throw new InternalError(`op ${p.opIndex} (${op.kind}) binds no storage buffer`);
+  if (!streamed) return { ...inst, buffers: { ...inst.buffers, storage: { ...storage, region: 'storage' } } };
+  if (op.kind !== 'fetching') throw new InternalError(`op ${p.opIndex} (${op.kind}) reads its slot at random: it cannot be streamed`);
+  const { storage: _dropped, ...others } = inst.buffers;
+  return { ...inst, nest: withoutReadsOf(inst.nest, 'storage'), buffers: others };
+}
+
+/** The nest without the stores whose value reads buffer `name` (and loops left empty). */
+function withoutReadsOf(nest: Nest, name: string): Nest {
+  const out: Stmt[] = [];
+  for (const s of nest) {
+    if (s.k === 'store' && readsOf(s.e).some((r) => r.name === name)) continue;
+    if (s.k === 'for') {
+      const body = withoutReadsOf(s.body, name);
+      if (body.some((x) => x.k !== 'let')) out.push({ ...s, body });
+      continue;
+    }
+    out.push(s);
+  }
+  return out;
 }

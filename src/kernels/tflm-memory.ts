@@ -157,8 +157,6 @@ export function stock<K extends BuiltinKind>(builtinData: CStruct | null, opData
   return { stock: true, builtinData, opData };
 }
 
-/** The 16-aligned staging buffer mcusim's C runtime keeps outside its arena for a spilled tensor. */
-export const stagingBytes = (t: Tensor | null): number => (t === null ? 0 : Math.ceil(byteSize(t.dtype, t.shape) / 16) * 16);
 
 // --- ops added after the first calibration (sizes from the TFLM sources; see docs/tflm-arena.md) ---
 export const TFLITE_L2_NORM_PARAMS = cStruct('TfLiteL2NormParams', [['activation', 'enum']]);

@@ -10,6 +10,8 @@ import type { OpCompute } from './latency/compute-cost.ts';
 import { opComputeCycles } from './latency/compute-cost.ts';
 import type { StorageTransfer } from './latency/storage-traffic.ts';
 import { storageTransfers } from './latency/storage-traffic.ts';
+import { fetchReads } from './latency/storage-reads.ts';
+import { slotCompressible } from '../kernels/index.ts';
 import type { IntervalKind, StorageDevice, StorageKind, StorageRegion, TimelineInterval } from './storage/index.ts';
 import {
   DualCoreTimeline, alignToUnit, compressMfv, createStorage, decompressMfv, fetchBlock, mfvCodecTimeUs, mfvEncodedBytes,
@@ -103,12 +105,17 @@ interface CarriedErase {
 
 const ms = (us: number): number => Math.round(us) / 1000;
 
+/** --compress applies to slots every fetch of which decodes sequentially (kernels/storage-io.ts). */
+function compresses(setup: Setup, slot: number): boolean {
+  return setup.opts.compress && slotCompressible(setup.graph, slot);
+}
+
 function storedPayload(setup: Setup, t: StorageTransfer): { stored: Uint8Array; raw: Uint8Array | null; compression: SlotLatency['compression'] } {
   const raw = setup.opts.payloadOf?.(t.tensor) ?? null;
   if (raw !== null && raw.length !== t.bytes) {
     throw new InternalError(`payload of tensor ${t.tensor} has ${raw.length} bytes, expected ${t.bytes}`);
   }
-  if (!setup.opts.compress) return { stored: raw ?? new Uint8Array(t.bytes), raw, compression: 'none' };
+  if (!compresses(setup, t.slot)) return { stored: raw ?? new Uint8Array(t.bytes), raw, compression: 'none' };
   if (raw !== null) return { stored: compressMfv(raw), raw, compression: 'measured' };
   const size = mfvEncodedBytes(t.bytes, Math.ceil(t.bytes * (1 - ASSUMED_MFV_SHARE)));
   return { stored: new Uint8Array(size), raw: null, compression: 'assumed' };
@@ -152,10 +159,11 @@ function simulate(setup: Setup, carried: readonly CarriedErase[]): { timeline: D
     const addr = prior?.report.region.startAddr ?? nextAddr;
     if (prior === undefined) nextAddr += alignToUnit(footprint, unit);
     const region: StorageRegion = { device: device.name, startAddr: addr, endAddr: addr + footprint };
-    if (opts.compress) timeline.run('codec', mfvCodecTimeUs(target, 'compress', t.bytes, xferCore), `compress slot ${t.slot}`, i);
+    if (compresses(setup, t.slot)) timeline.run('codec', mfvCodecTimeUs(target, 'compress', t.bytes, xferCore), `compress slot ${t.slot}`, i);
     if (!device.isErased(addr, footprint)) erase(region, `erase slot ${t.slot}`, i);
     timeline.requireErased(region, `wait for erase of slot ${t.slot}`, i);
-    const r = spillBlock(device, { addr, blockId: t.slot, payload: stored, erase: 'none' });
+    // Streamed through the op's I/O buffer: one program call per device unit (spill-store.ts).
+    const r = spillBlock(device, { addr, blockId: t.slot, payload: stored, erase: 'none', chunkBytes: device.ioUnitBytes });
     timeline.run('spill', r.programUs + crcUs(footprint), `spill slot ${t.slot} (${stored.length} B)`, i);
     slots.set(t.slot, { report: { slot: t.slot, tensor: t.tensor, rawBytes: t.bytes, storedBytes: stored.length, compression, region }, stored, raw });
   };
@@ -165,8 +173,9 @@ function simulate(setup: Setup, carried: readonly CarriedErase[]): { timeline: D
     if (state === undefined) throw new InternalError(`slot ${t.slot} fetched before it was spilled`);
     const { region, storedBytes } = state.report;
     const r = fetchBlock(device, region.startAddr, { blockId: t.slot, payloadLength: storedBytes });
-    timeline.run('fetch', r.readUs + crcUs(region.endAddr - region.startAddr), `fetch slot ${t.slot} (${storedBytes} B)`, i);
-    if (opts.compress) {
+    const reads = fetchReads(graph, i, device, region.startAddr, storedBytes, t.bytes, compresses(setup, t.slot));
+    timeline.run('fetch', reads.checkUs + reads.kernelUs + crcUs(region.endAddr - region.startAddr), `fetch slot ${t.slot} (${storedBytes} B; ${reads.kernelReads} device reads by the kernel)`, i);
+    if (compresses(setup, t.slot)) {
       timeline.run('codec', mfvCodecTimeUs(target, 'decompress', t.bytes, xferCore), `decompress slot ${t.slot}`, i);
       if (state.raw !== null && !equalBytes(decompressMfv(r.payload, t.bytes), state.raw)) {
         throw new InternalError(`slot ${t.slot}: MFV round trip changed the tensor`);

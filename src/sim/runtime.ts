@@ -4,7 +4,7 @@
 import type { Graph } from '../ir/index.ts';
 import { byteSize, UsageError } from '../ir/index.ts';
 import type { CompiledKernel, KernelInstance, PreparedOp, TraceSink } from '../kernels/index.ts';
-import { compileKernel, instantiateOp, instantiateStorageOp, isStorageOp, prepareGraph } from '../kernels/index.ts';
+import { compileKernel, instantiateOp, instantiateStorageOp, isStorageOp, makeArenaViews, prepareGraph } from '../kernels/index.ts';
 import { Arena } from './arena.ts';
 import { SpillStore } from './spill-store.ts';
 import type { StorageDevice } from './storage/index.ts';
@@ -38,28 +38,40 @@ export class Runtime {
   readonly instances: readonly KernelInstance[];
   private readonly kernels: readonly CompiledKernel[];
   private readonly offsets: readonly (number | null)[];
-  /** Storage staging and device I/O of Spill/Fetching ops; null when the graph has none. */
+  /** Storage device I/O of Spill/Fetching ops; null when the graph has none. */
   readonly spillStore: SpillStore | null;
+  /**
+   * Simulated RAM beyond the planned arena: 0, the arena is the whole RAM (storage ops' I/O
+   * buffers are planned scratch; spilled tensors live only on the device).
+   */
+  readonly outsideArenaBytes: number;
 
   constructor(opts: RuntimeOptions) {
     const { graph } = opts;
     this.prepared = prepareGraph(graph);
     this.graph = graph;
     this.offsets = opts.tensorOffsets;
+    // The arena is the whole simulated RAM: spilled tensors live only on the storage device, and
+    // the storage ops' I/O buffers and histograms are planned scratch buffers inside it.
+    this.arena = new Arena(opts.arenaBytes);
+    this.outsideArenaBytes = this.arena.sizeBytes - opts.arenaBytes;
+    const scratchOffsets = graph.ops.map((_, i) => opts.scratchOffsets?.[i] ?? []);
     const store = graph.ops.some(isStorageOp)
-      ? new SpillStore(graph, opts.arenaBytes, opts.storage ?? createStorage(getTarget(DEFAULT_TARGET_NAME), 'internal'), opts.compress ?? false)
+      ? new SpillStore({
+        graph, device: opts.storage ?? createStorage(getTarget(DEFAULT_TARGET_NAME), 'internal'), compress: opts.compress ?? false,
+        arena: this.arena.bytes, tensorOffsets: opts.tensorOffsets, scratchOffsets, prepared: this.prepared,
+      })
       : null;
     this.spillStore = store;
-    // Staging buffers live past the planned arena (they stand for storage, not arena memory).
-    this.arena = new Arena(store === null ? opts.arenaBytes : store.stagingBase + store.stagingBytes);
     this.instances = this.prepared.map((p, i) => {
       const use = store?.useOf(i);
-      const scratch = opts.scratchOffsets?.[i] ?? [];
+      const scratch = scratchOffsets[i] ?? [];
       return store !== null && use !== undefined
-        ? instantiateStorageOp(graph, p, use, opts.tensorOffsets, scratch, store.stagingOffsetOf(i))
+        ? instantiateStorageOp(graph, p, use, opts.tensorOffsets, scratch, store.payloadAddrOf(i), use.direction === 'fetch' && store.streamsFetch(i))
         : instantiateOp(graph, p, opts.tensorOffsets, scratch);
     });
-    this.kernels = this.instances.map((inst) => compileKernel(inst, this.arena.views));
+    const mapped = store === null ? undefined : makeArenaViews(store.mapped.buffer as ArrayBuffer);
+    this.kernels = this.instances.map((inst) => compileKernel(inst, this.arena.views, mapped));
     this.resetVariables();
   }
 
@@ -92,10 +104,10 @@ export class Runtime {
     const k = this.kernels[opIndex];
     if (k === undefined) throw new UsageError(`no op ${opIndex}`);
     const use = this.spillStore?.useOf(opIndex);
-    if (use?.direction === 'fetch') this.spillStore?.beforeFetch(opIndex, this.arena.bytes);
+    if (use?.direction === 'fetch') this.spillStore?.beforeFetch(opIndex, trace);
     if (trace) k.runTraced(trace);
     else k.run();
-    if (use?.direction === 'spill') this.spillStore?.afterSpill(opIndex, this.arena.bytes);
+    if (use?.direction === 'spill') this.spillStore?.spill(opIndex, trace);
   }
 
   /** The bytes of a tensor (arena copy, or the constant data). */

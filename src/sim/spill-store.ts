@@ -1,17 +1,21 @@
-// TinySeg runtime storage side (paper §5): per spill slot, a staging buffer past the planned arena
-// that Spill writes and Fetching / FetchingConv2D read; after a Spill the staged bytes (optionally
-// MFV-compressed, §5.1) go to the storage device as one CRC-checked block and the staging buffer is
-// poisoned, before a fetch the block is read back, checked and decoded into it. Also checks the
-// storage ops' trace events (they address the staging buffer, not the arena) and keeps a log.
+// TinySeg runtime storage side (paper §5) without a whole-tensor copy in RAM: Spill streams its
+// arena input into a CRC-checked block on the device one device unit at a time through its planned
+// I/O buffer (optionally MFV-compressed, §5.1, the representative picked with a planned histogram);
+// fetching ops read the block's payload in place from the device's memory-mapped image (internal
+// and QSPI flash; the remote host through the I/O buffer, one USB packet per request). Before a
+// fetch the block is read back, CRC-checked and compared with what was spilled (the round trip).
+// The storage trace events are checked here (inside the slot's payload, loads only) and kept
+// apart from the arena's; everything else goes to the arena tracer.
 import type { Graph } from '../ir/index.ts';
-import { InternalError, KernelError } from '../ir/index.ts';
-import type { StorageUse, TraceSink } from '../kernels/index.ts';
-import { decodeTraceEvent, storageUses, TRACE_WORDS_PER_EVENT } from '../kernels/index.ts';
+import { InternalError, KernelError, byteSize } from '../ir/index.ts';
+import type { PreparedOp, StorageUse, TraceSink } from '../kernels/index.ts';
+import { STORAGE_IO_BYTES, decodeTraceEvent, slotCompressible, storageUses, TRACE_WORDS_PER_EVENT, traceHeader } from '../kernels/index.ts';
 import type { StorageDevice } from './storage/index.ts';
-import { compressMfv, decompressMfv, fetchBlock, spillBlock, spillFootprintBytes } from './storage/index.ts';
+import { SPILL_HEADER_BYTES, alignToUnit, crc32Final, crc32Init, crc32Update, decompressMfv, fetchBlock, mfvEncodedBytes, sectorsCovering, spillFootprintBytes } from './storage/index.ts';
+import type { IoWindow } from './storage-stream.ts';
+import { ChunkCache, deviceCursor, histogramMostFrequent, OpEvents, payloadStream, remoteWays } from './storage-stream.ts';
 
-const STAGING_ALIGN = 16;
-const POISON = 0xa5;
+const MAGIC = 0x4c505354; // "TSPL" little-endian, as sim/storage/spill-block.ts
 
 export interface StorageLogEntry {
   readonly opIndex: number;
@@ -24,119 +28,285 @@ export interface StorageLogEntry {
   readonly eraseUs: number;
   readonly programUs: number;
   readonly readUs: number;
+  /** Device transfers through the op's I/O buffer (program calls; remote read requests when traced). */
+  readonly ioChunks: number;
 }
 
-interface Slot {
+/** One spill slot: where its block lives on the device. */
+export interface StorageSlot {
   readonly slot: number;
   readonly sizeBytes: number;
-  readonly stagingOffset: number;
   readonly addr: number;
+  /** Whether MFV may apply (every fetch of the slot is a plain Fetching, storage-io.ts). */
+  readonly compressible: boolean;
 }
 
-const alignUp = (x: number, a: number): number => Math.ceil(x / a) * a;
+export interface SpillStoreOptions {
+  readonly graph: Graph;
+  readonly device: StorageDevice;
+  readonly compress: boolean;
+  /** The arena bytes (the whole simulated RAM). */
+  readonly arena: Uint8Array;
+  readonly tensorOffsets: readonly (number | null)[];
+  readonly scratchOffsets: readonly (readonly number[])[];
+  readonly prepared: readonly PreparedOp[];
+}
+
+/** Slots in spill order with their block addresses (whole sectors each, from address 0). */
+export function storageSlots(graph: Graph, device: StorageDevice): StorageSlot[] {
+  const slots: StorageSlot[] = [];
+  let addr = 0;
+  const sector = Math.max(1, device.geometry.sectorBytes);
+  for (const u of storageUses(graph)) {
+    if (u.direction !== 'spill' || slots.some((s) => s.slot === u.slot)) continue;
+    slots.push({ slot: u.slot, sizeBytes: u.sizeBytes, addr, compressible: slotCompressible(graph, u.slot) });
+    // The worst case (no compression gain) gets whole sectors, so erasing one slot never wipes another.
+    addr += alignToUnit(spillFootprintBytes(device, u.sizeBytes + Math.ceil(u.sizeBytes / 8) + 1), sector);
+  }
+  if (addr > device.geometry.sizeBytes) throw new KernelError('E_STORAGE', `spilled tensors need ${addr} B of ${device.name}, which has ${device.geometry.sizeBytes} B`);
+  return slots;
+}
+
+interface Stored {
+  readonly bytes: Uint8Array;
+  readonly compressed: boolean;
+  readonly storedBytes: number;
+}
 
 export class SpillStore {
   readonly device: StorageDevice;
   readonly compress: boolean;
-  /** Bytes of staging buffers past `stagingBase`. */
-  readonly stagingBytes: number;
-  readonly stagingBase: number;
+  readonly slots: readonly StorageSlot[];
+  /** The device's memory-mapped image fetching kernels read (the device's bytes, not board RAM). */
+  readonly mapped: Uint8Array;
   readonly log: StorageLogEntry[] = [];
   readonly violations: string[] = [];
+  /** Remote-host read requests of fetching kernels replayed by the trace filter (traced runs only). */
+  remoteReads = 0;
+  private readonly opts: SpillStoreOptions;
   private readonly uses: ReadonlyMap<number, StorageUse>;
-  private readonly slots: ReadonlyMap<number, Slot>;
   private readonly storageId: number;
-  /** Per slot: what the last Spill staged, and whether it was stored compressed. */
-  private readonly shadow = new Map<number, { readonly bytes: Uint8Array; readonly compressed: boolean; readonly storedBytes: number }>();
+  /** Per slot: what the last Spill streamed (the checker's copy, not simulated memory). */
+  private readonly shadow = new Map<number, Stored>();
 
-  constructor(graph: Graph, arenaBytes: number, device: StorageDevice, compress = false) {
+  constructor(opts: SpillStoreOptions) {
+    const { graph, device } = opts;
+    this.opts = opts;
     this.device = device;
-    this.compress = compress;
+    this.compress = opts.compress;
     this.storageId = graph.tensors.length;
-    const uses = storageUses(graph);
-    this.uses = new Map(uses.map((u) => [u.opIndex, u]));
-    this.stagingBase = alignUp(arenaBytes, STAGING_ALIGN);
-    const slots = new Map<number, Slot>();
-    let staging = this.stagingBase;
-    let addr = 0;
-    const sector = Math.max(1, device.geometry.sectorBytes);
-    for (const u of uses) {
-      if (u.direction !== 'spill' || slots.has(u.slot)) continue;
-      slots.set(u.slot, { slot: u.slot, sizeBytes: u.sizeBytes, stagingOffset: staging, addr });
-      staging += alignUp(u.sizeBytes, STAGING_ALIGN);
-      // The worst case (no compression gain) gets whole sectors, so erasing one slot never wipes another.
-      addr += alignUp(spillFootprintBytes(device, u.sizeBytes + Math.ceil(u.sizeBytes / 8) + 1), sector);
+    this.uses = new Map(storageUses(graph).map((u) => [u.opIndex, u]));
+    if (device.ioUnitBytes > STORAGE_IO_BYTES || device.ioUnitBytes % device.geometry.programUnitBytes !== 0) {
+      throw new KernelError('E_STORAGE', `${device.name} transfers ${device.ioUnitBytes} B units; the planned I/O buffer holds ${STORAGE_IO_BYTES} B`);
     }
-    if (addr > device.geometry.sizeBytes) throw new KernelError('E_STORAGE', `spilled tensors need ${addr} B of ${device.name}, which has ${device.geometry.sizeBytes} B`);
-    this.slots = slots;
-    this.stagingBytes = staging - this.stagingBase;
+    this.slots = storageSlots(graph, device);
+    const end = this.slots.reduce((m, s) => Math.max(m, s.addr + spillFootprintBytes(device, s.sizeBytes + Math.ceil(s.sizeBytes / 8) + 1)), 8);
+    this.mapped = new Uint8Array(alignToUnit(end, 8)).fill(0xff);
   }
 
   useOf(opIndex: number): StorageUse | undefined {
     return this.uses.get(opIndex);
   }
 
-  stagingOffsetOf(opIndex: number): number {
-    return this.slotOf(opIndex).stagingOffset;
+  /** Device address of the payload op `opIndex` reads or writes. */
+  payloadAddrOf(opIndex: number): number {
+    return this.slotOf(opIndex).addr + SPILL_HEADER_BYTES;
   }
 
-  /** After a Spill ran: write its staged bytes to the device, then poison the staging buffer. */
-  afterSpill(opIndex: number, memory: Uint8Array): void {
+  /** Arena offset of op `opIndex`'s planned I/O buffer (its scratch 0). */
+  ioOffsetOf(opIndex: number): number {
+    const off = this.opts.scratchOffsets[opIndex]?.[0];
+    if (off === undefined) throw new InternalError(`storage op ${opIndex} has no planned I/O buffer`);
+    return off;
+  }
+
+  /** True when the runtime writes a fetch op's slot into its output itself (MFV decoding). */
+  streamsFetch(opIndex: number): boolean {
     const s = this.slotOf(opIndex);
-    const raw = memory.slice(s.stagingOffset, s.stagingOffset + s.sizeBytes);
-    const packed = this.compress ? compressMfv(raw) : raw;
-    const compressed = this.compress && packed.length < raw.length;
-    const payload = compressed ? packed : raw;
-    const r = spillBlock(this.device, { addr: s.addr, blockId: s.slot, payload });
-    this.shadow.set(s.slot, { bytes: raw, compressed, storedBytes: payload.length });
-    memory.fill(POISON, s.stagingOffset, s.stagingOffset + s.sizeBytes);
-    this.log.push({ opIndex, slot: s.slot, direction: 'spill', rawBytes: raw.length, storedBytes: payload.length, addr: s.addr, eraseUs: r.eraseUs, programUs: r.programUs, readUs: 0 });
+    return this.compress && s.compressible && this.opts.graph.ops[opIndex]?.kind === 'fetching';
   }
 
-  /** Before a fetching op: read the block (CRC checked), decode it into the staging buffer. */
-  beforeFetch(opIndex: number, memory: Uint8Array): void {
+  /** Spill: stream the arena input as one block to the device through the I/O buffer. */
+  spill(opIndex: number, trace?: TraceSink): void {
+    const s = this.slotOf(opIndex);
+    const op = this.opts.graph.ops[opIndex];
+    const input = op?.inputs[0] ?? -1;
+    const inOff = this.opts.tensorOffsets[input];
+    const [ioOff, histOff] = this.opts.scratchOffsets[opIndex] ?? [];
+    if (inOff === null || inOff === undefined || ioOff === undefined) throw new InternalError(`spill op ${opIndex} has no arena input or I/O buffer`);
+    const ev = new OpEvents(trace, opIndex);
+    const t = { arena: this.opts.arena, offset: inOff, sizeBytes: s.sizeBytes, id: input };
+    let rep: number | null = null;
+    let length = s.sizeBytes;
+    if (this.compress && s.compressible) {
+      if (histOff === undefined) throw new InternalError(`spill op ${opIndex} has no planned histogram`);
+      const h = histogramMostFrequent(t, { offset: histOff, id: -2 }, ev);
+      const encoded = mfvEncodedBytes(s.sizeBytes, s.sizeBytes - h.count);
+      if (encoded < s.sizeBytes) [rep, length] = [h.rep, encoded];
+    }
+    const head = new Uint8Array(SPILL_HEADER_BYTES);
+    const hv = new DataView(head.buffer);
+    hv.setUint32(0, MAGIC, true);
+    hv.setUint32(4, s.slot, true);
+    hv.setUint32(8, length, true);
+    // Pass 1: the CRC (it heads the block), over the payload generated from the arena tensor.
+    let crc = crc32Update(crc32Init(), head.subarray(0, 12));
+    const one = new Uint8Array(1);
+    const first = payloadStream(t, rep, ev);
+    for (let i = 0; i < length; i++) {
+      one[0] = first();
+      crc = crc32Update(crc, one);
+    }
+    hv.setUint32(12, crc32Final(crc), true);
+    const dev = this.device;
+    const foot = alignToUnit(SPILL_HEADER_BYTES + length, dev.geometry.programUnitBytes);
+    let eraseUs = 0;
+    if (dev.needsErase && !dev.isErased(s.addr, foot)) for (const sec of sectorsCovering(dev.geometry, s.addr, foot)) eraseUs += dev.erase(sec);
+    // Pass 2: header + payload + 0xFF padding, one device unit at a time through the I/O buffer.
+    const arena = this.opts.arena;
+    const second = payloadStream(t, rep, ev);
+    let programUs = 0;
+    let chunks = 0;
+    for (let off = 0; off < foot; off += dev.ioUnitBytes) {
+      const m = Math.min(dev.ioUnitBytes, foot - off);
+      for (let j = 0; j < m; j++) {
+        const p = off + j;
+        arena[ioOff + j] = p < SPILL_HEADER_BYTES ? head[p] ?? 0 : p < SPILL_HEADER_BYTES + length ? second() : 0xff;
+        ev.add('store', -1, ioOff + j, 1);
+      }
+      for (let j = 0; j < m; j++) ev.add('load', -1, ioOff + j, 1);
+      programUs += dev.program(s.addr + off, arena.slice(ioOff, ioOff + m));
+      chunks++;
+    }
+    ev.flush();
+    const raw = arena.slice(inOff, inOff + s.sizeBytes);
+    this.shadow.set(s.slot, { bytes: raw, compressed: rep !== null, storedBytes: length });
+    this.log.push({ opIndex, slot: s.slot, direction: 'spill', rawBytes: s.sizeBytes, storedBytes: length, addr: s.addr, eraseUs, programUs, readUs: 0, ioChunks: chunks });
+  }
+
+  /**
+   * Before a fetching op: read the block back (CRC checked), compare with what was spilled, and
+   * expose it in the mapped image; when the runtime streams the fetch (streamsFetch), decode the
+   * payload into the op's output now.
+   */
+  beforeFetch(opIndex: number, trace?: TraceSink): void {
     const s = this.slotOf(opIndex);
     const prior = this.shadow.get(s.slot);
     if (prior === undefined) throw new KernelError('E_STORAGE', `op ${opIndex} fetches slot ${s.slot} before any spill`);
     const r = fetchBlock(this.device, s.addr, { blockId: s.slot, payloadLength: prior.storedBytes });
     const raw = prior.compressed ? decompressMfv(r.payload, s.sizeBytes) : r.payload;
     if (raw.length !== s.sizeBytes || raw.some((b, i) => b !== prior.bytes[i])) this.violations.push(`op ${opIndex}: slot ${s.slot} fetched from ${this.device.name} differs from what was spilled`);
-    memory.set(raw.subarray(0, s.sizeBytes), s.stagingOffset);
-    this.log.push({ opIndex, slot: s.slot, direction: 'fetch', rawBytes: s.sizeBytes, storedBytes: prior.storedBytes, addr: s.addr, eraseUs: 0, programUs: 0, readUs: r.readUs });
+    this.mapped.set(r.payload, s.addr + SPILL_HEADER_BYTES);
+    let chunks = 0;
+    if (this.streamsFetch(opIndex)) chunks = this.decodeInto(opIndex, s, prior, trace);
+    this.log.push({ opIndex, slot: s.slot, direction: 'fetch', rawBytes: s.sizeBytes, storedBytes: prior.storedBytes, addr: s.addr, eraseUs: 0, programUs: 0, readUs: r.readUs, ioChunks: chunks });
   }
 
   /**
-   * A sink that checks storage-staging events (each must stay inside its op's staging buffer;
-   * Spill may only store there, fetches only load) and forwards every arena event to `inner`.
+   * A sink that checks storage-region events (each inside its op's slot payload, loads only),
+   * replays remote-host reads through the op's I/O buffer (one packet per request, copied into the
+   * arena and traced) and forwards every arena event to `inner`.
    */
   traceFilter(inner: TraceSink): TraceSink {
-    let buf = new Int32Array(0);
-    // At most 100 staging reports per run (per filter), so a run's reports never depend on earlier runs.
+    let buf = new Int32Array(2 * TRACE_WORDS_PER_EVENT);
+    let n = 0;
+    // At most 100 storage reports per run (per filter), so a run's reports never depend on earlier runs.
     let reported = 0;
+    const push = (header: number, address: number): void => {
+      if (buf.length < (n + 1) * TRACE_WORDS_PER_EVENT) {
+        const grown = new Int32Array(2 * buf.length);
+        grown.set(buf);
+        buf = grown;
+      }
+      buf[n * TRACE_WORDS_PER_EVENT] = header;
+      buf[n * TRACE_WORDS_PER_EVENT + 1] = address;
+      n++;
+    };
+    const remote = !this.memoryMapped();
+    let op = -1;
+    let cache: ChunkCache | null = null;
     return (opIndex, log, count) => {
-      if (buf.length < log.length) buf = new Int32Array(log.length);
-      let n = 0;
+      if (opIndex !== op) [op, cache] = [opIndex, null];
+      n = 0;
       for (let i = 0; i < count; i++) {
         const e = decodeTraceEvent(log, i);
         if (e.bufferId !== this.storageId) {
-          buf[n * TRACE_WORDS_PER_EVENT] = log[i * TRACE_WORDS_PER_EVENT] ?? 0;
-          buf[n * TRACE_WORDS_PER_EVENT + 1] = log[i * TRACE_WORDS_PER_EVENT + 1] ?? 0;
-          n++;
+          push(log[i * TRACE_WORDS_PER_EVENT] ?? 0, log[i * TRACE_WORDS_PER_EVENT + 1] ?? 0);
           continue;
         }
-        const s = this.slots.get(this.uses.get(opIndex)?.slot ?? -1);
-        const dir = this.uses.get(opIndex)?.direction;
-        const inside = s !== undefined && e.address >= s.stagingOffset && e.address + e.widthBytes <= s.stagingOffset + s.sizeBytes;
-        const rightWay = (dir === 'spill') === (e.kind === 'store');
-        if ((!inside || !rightWay) && reported++ < 100) this.violations.push(`op ${opIndex}: ${e.kind} of ${e.widthBytes} B at ${e.address} outside its storage staging buffer or in the wrong direction`);
+        const use = this.uses.get(opIndex);
+        const s = use === undefined ? undefined : this.slots.find((x) => x.slot === use.slot);
+        const start = s === undefined ? 0 : s.addr + SPILL_HEADER_BYTES;
+        const inside = s !== undefined && e.address >= start && e.address + e.widthBytes <= start + s.sizeBytes;
+        if (!inside || use?.direction !== 'fetch' || e.kind !== 'load') {
+          if (reported++ < 100) this.violations.push(`op ${opIndex}: storage ${e.kind} of ${e.widthBytes} B at device ${e.address} outside its slot or in the wrong direction`);
+          continue;
+        }
+        if (!remote || s === undefined) continue;
+        // Remote host: the kernel's read is served from a line of the I/O buffer, refilled by request.
+        const ways = remoteWays(this.opts.graph.ops[opIndex]?.kind ?? '');
+        cache ??= new ChunkCache(Math.min(this.device.ioUnitBytes, STORAGE_IO_BYTES) / ways, ways, start, start + s.sizeBytes);
+        const io = (this.opts.scratchOffsets[opIndex]?.[0] ?? 0);
+        const line = cache.access(e.address, e.widthBytes);
+        const at = io + line.way * cache.lineBytes;
+        if (line.miss) {
+          this.opts.arena.set(this.mapped.subarray(line.base, line.base + line.len), at);
+          for (let j = 0; j < line.len; j++) push(traceHeader('store', 1, -1), at + j);
+          this.remoteReads++;
+        }
+        push(traceHeader('load', e.widthBytes, -1), at + (e.address - line.base));
       }
       if (n > 0) inner(opIndex, buf, n);
     };
   }
 
-  private slotOf(opIndex: number): Slot {
+  /** Memory-mapped devices (internal flash, QSPI in memory-mapped mode) are read in place. */
+  memoryMapped(): boolean {
+    return this.device.kind !== 'remote';
+  }
+
+  /** Streams the slot's payload (MFV-decoded) into the fetching op's output; returns remote chunks read. */
+  private decodeInto(opIndex: number, s: StorageSlot, prior: Stored, trace?: TraceSink): number {
+    const p = this.opts.prepared[opIndex];
+    const op = this.opts.graph.ops[opIndex];
+    const out = op?.outputs[0] ?? -1;
+    const outOff = this.opts.tensorOffsets[out];
+    const io = this.opts.scratchOffsets[opIndex]?.[0];
+    const tensor = this.opts.graph.tensors[out];
+    if (p === undefined || outOff === null || outOff === undefined || io === undefined || tensor === undefined) throw new InternalError(`fetch op ${opIndex} has no output or I/O buffer`);
+    const nth = p.prepared.flags?.['nth'] ?? 0;
+    const sc = p.prepared.scalars;
+    const w = byteSize(tensor.dtype, [1]);
+    const copy = (sc[`copy${nth}`] ?? 0) * w;
+    const slab = (sc[`off${nth}`] ?? 0) * w;
+    const row = (sc['outRow'] ?? 0) * w;
+    const ev = new OpEvents(trace, opIndex);
+    let chunks = 0;
+    const half = STORAGE_IO_BYTES / 2;
+    const unit = Math.min(this.device.ioUnitBytes, half);
+    const window = (k: number): IoWindow | null => (this.memoryMapped() ? null : { arena: this.opts.arena, offset: io + k * half, id: -1, unit });
+    const start = s.addr + SPILL_HEADER_BYTES;
+    const bitmapBytes = Math.ceil(s.sizeBytes / 8);
+    const end = start + prior.storedBytes;
+    const counted = (): void => void chunks++;
+    const bytes = prior.compressed ? deviceCursor(this.mapped, start + 1 + bitmapBytes, end, window(1), ev, counted) : deviceCursor(this.mapped, start, end, window(0), ev, counted);
+    const bitmap = prior.compressed ? deviceCursor(this.mapped, start + 1, start + 1 + bitmapBytes, window(0), ev, counted) : null;
+    const rep = this.mapped[start] ?? 0;
+    let bits = 0;
+    for (let i = 0; i < s.sizeBytes; i++) {
+      if (bitmap !== null && i % 8 === 0) bits = bitmap.next();
+      const v = bitmap === null || ((bits >> (i % 8)) & 1) === 1 ? bytes.next() : rep;
+      const at = outOff + Math.floor(i / copy) * row + slab + (i % copy);
+      this.opts.arena[at] = v;
+      ev.add('store', out, at, 1);
+    }
+    ev.flush();
+    return chunks;
+  }
+
+  private slotOf(opIndex: number): StorageSlot {
     const u = this.uses.get(opIndex);
-    const s = u === undefined ? undefined : this.slots.get(u.slot);
+    const s = u === undefined ? undefined : this.slots.find((x) => x.slot === u.slot);
     if (s === undefined) throw new InternalError(`op ${opIndex} is not a storage op`);
     return s;
   }

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { BinRun } from './bin-helpers.ts';
 import { runMcusim, testTempDir } from './bin-helpers.ts';
+import { buildZooModel, exportTflite } from '../../src/ir/index.ts';
+import { runPipeline } from '../../src/optimizer/index.ts';
 
 const tmp = testTempDir('mcusim-latency-');
 
@@ -63,8 +65,9 @@ describe('mcusim latency --target-file', () => {
 
 describe('mcusim latency --compress payload inputs', () => {
   it('measures the codec on a seed-1 random-input run by default, on zeros with --zero-input; --seed with --zero-input is exit 2', () => {
+    // Spilling without fused fetching: the slot's plain Fetching decodes MFV, so --compress applies.
     const tu = join(tmp, 'tu.tflite');
-    expect(mcusim('optimize', 'zoo:tiny-unet', '--passes', 'tinyseg', '-o', tu).code).toBe(0);
+    writeFileSync(tu, exportTflite(runPipeline(buildZooModel('tiny-unet'), ['tinyseg'], { flags: { fusedFetching: false } }).model));
     const cell = (...args: string[]): { payloadInputs: unknown; slots: { storedBytes: number; rawBytes: number }[] } => {
       const r = mcusim('latency', tu, '--storage', 'remote', '--compress', '--json', ...args);
       expect(r.code, args.join(' ')).toBe(0);

@@ -71,3 +71,19 @@ export function runQemu(dir: string, inputs: readonly Uint8Array[], outputs: num
 }
 
 export const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
+
+export interface RamSymbol {
+  readonly name: string;
+  readonly sizeBytes: number;
+  /** nm type letter: b/B (.bss), d/D (.data). */
+  readonly type: string;
+}
+
+/** Every sized .bss / .data symbol of a binary (`nm -S --size-sort`), largest last. */
+export function ramSymbols(binary: string, nm = 'nm'): RamSymbol[] {
+  const lines = execFileSync(nm, ['-S', '--size-sort', binary], { encoding: 'utf8' }).split('\n');
+  return lines
+    .map((l) => l.trim().split(/\s+/))
+    .filter((c) => c.length === 4 && /^[bBdD]$/.test(c[2] as string))
+    .map((c) => ({ name: c[3] as string, sizeBytes: parseInt(c[1] as string, 16), type: c[2] as string }));
+}

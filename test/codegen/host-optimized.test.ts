@@ -2,7 +2,8 @@
 // the plan travels as OfflineMemoryAllocation) as generated C on the host: tinyseg (Spill /
 // FetchingConv2D over the file-backed storage device), fdt, dmo + replacement. Built with gcc and,
 // when installed, clang (-O2 -std=c99 -Wall -Wextra -Werror); outputs byte-identical to the
-// simulator's on seeded inputs, and the spill blocks in the device file equal the simulator's.
+// simulator's on seeded inputs, the spill blocks in the device file equal the simulator's, and the
+// binary's RAM (nm: .bss/.data symbols) is the plan's arena plus small driver state (no staging).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,7 +11,7 @@ import { emitCProject, storageLayout } from '../../src/codegen/index.ts';
 import { buildZooModel, exportTflite, importTflite } from '../../src/ir/index.ts';
 import { preparePlannedModel, randomInputs, runPipeline, runPlanned } from '../../src/optimizer/index.ts';
 import { spillFootprintBytes } from '../../src/sim/index.ts';
-import { hasTool, hex, make, makeTempDir, removeDir, runHost, writeProject } from './codegen-helpers.ts';
+import { hasTool, hex, make, makeTempDir, ramSymbols, removeDir, runHost, writeProject } from './codegen-helpers.ts';
 
 const hasCc = hasTool('cc') && hasTool('make');
 const hasClang = hasTool('clang');
@@ -23,6 +24,8 @@ const CASES: readonly { readonly zoo: string; readonly passes: readonly string[]
   { zoo: 'mobilenet-v1-0.25-128', passes: ['dmo', 'replacement'] },
 ];
 const SEED = 1;
+/** Largest RAM symbol allowed beside the arena (device handles, the slot pointer, stdio state). */
+const MAX_DRIVER_SYMBOL_BYTES = 256;
 
 describe.skipIf(!hasCc)('C port of optimized models vs the simulator', () => {
   const dirs: string[] = [];
@@ -33,7 +36,7 @@ describe.skipIf(!hasCc)('C port of optimized models vs the simulator', () => {
       const model = importTflite(exportTflite(optimized));
       const pm = preparePlannedModel(model);
       const project = emitCProject(pm, { modelName: `${c.zoo}+${c.passes.join('+')}` });
-      const report = c.passes.includes('tinyseg') ? `, ${project.summary.storageSlots} spill slot(s), staging ${project.summary.stagingBytes} B` : '';
+      const report = c.passes.includes('tinyseg') ? `, ${project.summary.storageSlots} spill slot(s), I/O unit ${project.summary.ioUnitBytes} B in the arena` : '';
       console.log(`${c.zoo} (${c.passes.join('+')}): plan peak ${pm.plan.peakBytes} B, arena ${project.summary.arenaBytes} B${report}`);
       if (c.passes.includes('tinyseg')) expect(project.summary.storageSlots).toBeGreaterThan(0);
       const inputs = randomInputs(model.graph, SEED);
@@ -46,6 +49,12 @@ describe.skipIf(!hasCc)('C port of optimized models vs the simulator', () => {
         make(dir, 'host', [`CC=${cc}`]);
         const got = runHost(dir, inputs, model.graph.outputs.length);
         sim.forEach((s, i) => expect(hex(got[i] as Uint8Array), `${cc} seed ${SEED} output ${i}`).toBe(hex(s)));
+        // The port's RAM: the arena (= the plan, I/O buffers included) and small driver state only.
+        const ram = ramSymbols(join(dir, 'build/host/model'));
+        expect(ram.find((r) => r.name === 'arena')?.sizeBytes, `${cc} .bss arena`).toBe(pm.arenaBytes);
+        const others = ram.filter((r) => r.name !== 'arena');
+        console.log(`${c.zoo} ${cc} RAM: arena ${pm.arenaBytes} B (plan peak ${pm.plan.peakBytes} B); others ${others.map((r) => `${r.name} ${r.sizeBytes}`).join(', ')}`);
+        for (const r of others) expect(r.sizeBytes, `${cc} ${r.name}: nothing beside the arena but driver state`).toBeLessThanOrEqual(MAX_DRIVER_SYMBOL_BYTES);
         const store = pm.runtime.spillStore;
         if (store === null) continue;
         // The device file holds the simulator's spill blocks at the simulator's addresses.

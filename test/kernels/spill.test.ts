@@ -1,10 +1,12 @@
 // TinySeg storage kernels on hand-made graphs: Spill + Fetching (concatenation at any position),
 // FetchingConv2D against Concatenation + Conv2D, the storage round trip (CRC, MFV), fault
-// injection (flipped bit, programming a non-erased word) and C emission of the storage specs.
+// injection (flipped bit, programming a non-erased word) and C emission of the storage specs; the
+// storage ops' bounded RAM: planned I/O buffers and MFV histogram, no simulated memory beside the
+// arena, every streamed access traced against the plan, compression declined for FetchingConv2D.
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
 import type { Graph, Model, Op, Tensor } from '../../src/ir/index.ts';
-import { emitCKernel, storageUses } from '../../src/kernels/index.ts';
+import { emitCKernel, MFV_HISTOGRAM_ENTRIES, STORAGE_IO_BYTES, storageUses } from '../../src/kernels/index.ts';
 import { preparePlannedModel, runPlanned } from '../../src/optimizer/index.ts';
 import { createStorage, getTarget, spillBlock, Tracer } from '../../src/sim/index.ts';
 
@@ -112,5 +114,73 @@ describe('storage faults', () => {
     const payload = new Uint8Array(64).fill(7);
     spillBlock(device, { addr: 0, blockId: 1, payload });
     expect(() => spillBlock(device, { addr: 0, blockId: 1, payload, erase: 'none' })).toThrowError(expect.objectContaining({ code: 'E_STORAGE' }));
+  });
+});
+
+describe('storage I/O through planned buffers (no staging)', () => {
+  const fetchGraph = storageGraph([{ kind: 'fetching', inputs: [1], outputs: [2], options: { victim: 0, nth: 1, axis: 3 } }], [act('out', [1, 3, 3, 5])]);
+  const fq = { scale: [0.02, 0.03], zeroPoint: [0, 0], quantizedDimension: 0 };
+  const convGraph = storageGraph(
+    [{ kind: 'fetchingConv2d', inputs: [1, 3, -1], outputs: [2], options: { padding: 'same', strideH: 1, strideW: 1, dilationH: 1, dilationW: 1, activation: 'none', victim: 0, nth: 0, axis: 3 } }],
+    [{ ...act('y', [1, 3, 3, 2]), quant: { scale: [0.1], zeroPoint: [1], quantizedDimension: 0 } }, { name: 'f', dtype: 'int8', shape: [2, 3, 3, 5], quant: fq, data: weights('f2', 90), isVariable: false }],
+  );
+  /** `a` mostly one value (MFV pays off), `b` random. */
+  const skewed = (seed: string): Uint8Array[] => {
+    const rng = seedrandom(seed);
+    return [Uint8Array.from({ length: 18 }, (_, i) => (i % 5 === 0 ? rng.int32() & 0xff : 0xf3)), Uint8Array.from({ length: 27 }, () => rng.int32() & 0xff)];
+  };
+
+  it('plans one I/O buffer per storage op (and a histogram for a compressible spill); the arena is the whole RAM', () => {
+    for (const [name, g, histogram] of [['fetching', fetchGraph, true], ['fetchingConv2d', convGraph, false]] as const) {
+      const pm = preparePlannedModel(model(g));
+      const scratch = pm.requests.filter((r) => r.tensor === null).map((r) => `${r.opIndex}:${r.sizeBytes}`);
+      expect(scratch, name).toEqual(histogram ? [`0:${STORAGE_IO_BYTES}`, `0:${4 * MFV_HISTOGRAM_ENTRIES}`, `1:${STORAGE_IO_BYTES}`] : [`0:${STORAGE_IO_BYTES}`, `1:${STORAGE_IO_BYTES}`]);
+      expect(pm.runtime.arena.sizeBytes, name).toBe(pm.arenaBytes);
+      expect(pm.runtime.outsideArenaBytes, name).toBe(0);
+      expect(pm.plan.peakBytes, `${name}: the I/O buffers are in the peak`).toBeGreaterThanOrEqual(STORAGE_IO_BYTES);
+    }
+  });
+
+  for (const kind of ['internal', 'external', 'remote']) {
+    for (const compress of [false, true]) {
+      it(`${kind}${compress ? ', MFV' : ''}: Fetching and FetchingConv2D equal the reference, clean trace, round trip checked`, () => {
+        for (const [name, g] of [['fetching', fetchGraph], ['fetchingConv2d', convGraph]] as const) {
+          const inputs = skewed(`${kind}-${name}`);
+          const want = runPlanned(preparePlannedModel(model(g)), { inputs }).outputs;
+          const pm = preparePlannedModel(model(g), { storage: createStorage(getTarget('nicla-vision'), kind), compress });
+          const tr = new Tracer({ graph: pm.graph, tensorOffsets: pm.tensorOffsets, scratchOffsets: pm.scratchOffsets, arenaBytes: pm.arenaBytes });
+          const got = runPlanned(pm, { inputs, trace: tr.sink });
+          tr.finish();
+          expect(got.outputs, `${name}`).toEqual(want);
+          expect(tr.violations(), name).toEqual([]);
+          const store = pm.runtime.spillStore;
+          expect(store?.violations, name).toEqual([]);
+          const spill = store?.log.find((e) => e.direction === 'spill');
+          // MFV applies only where the fetch decodes sequentially (plain Fetching).
+          if (compress && name === 'fetching') expect(spill?.storedBytes, name).toBeLessThan(spill?.rawBytes ?? 0);
+          else expect(spill?.storedBytes, name).toBe(spill?.rawBytes);
+          if (kind === 'remote' && !(compress && name === 'fetching')) expect(store?.remoteReads, `${name}: kernel reads go through the I/O buffer`).toBeGreaterThan(0);
+        }
+      });
+    }
+  }
+
+  it('the streamed accesses are arena accesses the tracer checks against the plan', () => {
+    const pm = preparePlannedModel(model(fetchGraph), { compress: true });
+    // A tracer that knows no scratch buffers: the I/O buffer and histogram accesses fall outside the plan.
+    const tr = new Tracer({ graph: pm.graph, tensorOffsets: pm.tensorOffsets, scratchOffsets: pm.scratchOffsets.map(() => []), arenaBytes: pm.arenaBytes });
+    runPlanned(pm, { inputs: skewed('t'), trace: tr.sink });
+    tr.finish();
+    expect(tr.violations().length).toBeGreaterThan(0);
+  });
+
+  it('a storage access outside the slot, or a store, is a storage violation', () => {
+    const pm = preparePlannedModel(model(fetchGraph));
+    const store = pm.runtime.spillStore;
+    if (store === null) throw new Error('no spill store');
+    const id = pm.graph.tensors.length;
+    const log = Int32Array.of((id << 4) | 1, 0, (id << 4) | 8 | 1, store.payloadAddrOf(1));
+    store.traceFilter(() => undefined)(1, log, 2);
+    expect(store.violations).toHaveLength(2);
   });
 });

@@ -12,6 +12,8 @@ const sumBreakdown = (r: LatencyReport): number => Object.values(r.breakdown).re
 describe('estimateLatency', () => {
   const original = originalTinyUnet();
   const spilled = spilledTinyUnet(true);
+  /** Plain Fetching: read sequentially, so MFV applies and the remote host streams packets. */
+  const plain = spilledTinyUnet(false);
 
   it('is calibrated to 1190 ms for zoo:tiny-unet with reference kernels, and CMSIS-NN is faster', () => {
     const ref = estimateLatency(original, { target: niclaVision });
@@ -34,7 +36,7 @@ describe('estimateLatency', () => {
   });
 
   it('charges the spilled 76,800 B to storage on every device, erase only on flash', () => {
-    const byStorage = (storage: 'internal' | 'external' | 'remote'): LatencyReport => estimateLatency(spilled, { target: niclaVision, storage });
+    const byStorage = (storage: 'internal' | 'external' | 'remote'): LatencyReport => estimateLatency(plain, { target: niclaVision, storage });
     const [internal, external, remote] = [byStorage('internal'), byStorage('external'), byStorage('remote')];
     for (const r of [internal, external, remote]) expect(r.slots).toEqual([expect.objectContaining({ slot: 0, rawBytes: 76_800, storedBytes: 76_800, compression: 'none' })]);
     // Synchronous erase of one 128 KB internal sector dominates (DS12110: 1.1 s typ).
@@ -45,18 +47,33 @@ describe('estimateLatency', () => {
   });
 
   it('compression shrinks the stored bytes (assumed 50% share without data) and costs codec time', () => {
-    const r = estimateLatency(spilled, { target: niclaVision, storage: 'external', compress: true });
+    const r = estimateLatency(plain, { target: niclaVision, storage: 'external', compress: true });
     expect(r.slots[0]?.compression).toBe('assumed');
     expect(r.slots[0]?.storedBytes).toBe(1 + 9600 + 38_400);
     expect(r.breakdown.codecMs).toBeGreaterThan(0);
-    const plain = estimateLatency(spilled, { target: niclaVision, storage: 'external' });
-    expect(r.totalMs).toBeLessThan(plain.totalMs);
+    const raw = estimateLatency(plain, { target: niclaVision, storage: 'external' });
+    expect(r.totalMs).toBeLessThan(raw.totalMs);
+  });
+
+  it('--compress leaves a slot FetchingConv2D reads at random raw (no codec, same bytes)', () => {
+    const r = estimateLatency(spilled, { target: niclaVision, storage: 'external', compress: true });
+    expect(r.slots[0]).toEqual(expect.objectContaining({ compression: 'none', storedBytes: 76_800 }));
+    expect(r.breakdown.codecMs).toBe(0);
+  });
+
+  it('remote FetchingConv2D pays one request per refill of its I/O buffer lines; memory-mapped flash reads in place', () => {
+    const fused = estimateLatency(spilled, { target: niclaVision, storage: 'remote' });
+    const seq = estimateLatency(plain, { target: niclaVision, storage: 'remote' });
+    // The window rows of a 3x3 conv over the spilled channels need many more requests than one pass.
+    expect(fused.breakdown.fetchMs).toBeGreaterThan(2 * seq.breakdown.fetchMs);
+    const mapped = estimateLatency(spilled, { target: niclaVision, storage: 'internal' });
+    expect(mapped.breakdown.fetchMs).toBeLessThan(seq.breakdown.fetchMs);
   });
 
   it('measured payloads are MFV-encoded byte-accurately and round-trip', () => {
     const payload = new Uint8Array(76_800).fill(0x80);
     for (let i = 0; i < payload.length; i += 10) payload[i] = i & 0x7f;
-    const r = estimateLatency(spilled, { target: niclaVision, storage: 'internal', compress: true, payloadOf: (t) => (t === 6 ? payload : null) });
+    const r = estimateLatency(plain, { target: niclaVision, storage: 'internal', compress: true, payloadOf: (t) => (t === 6 ? payload : null) });
     expect(r.slots[0]).toEqual(expect.objectContaining({ compression: 'measured', storedBytes: 1 + 9600 + 7680 }));
   });
 

@@ -33,7 +33,7 @@ export function runCodegen(modelArg: string, opts: CodegenCliOptions): number {
   process.stdout.write(
     `wrote ${project.files.length} files to ${opts.out}: ${s.ops} ops, ${s.kernelFunctions} kernel functions, ` +
       `${s.constantBytes} B constants, arena ${s.arenaBytes} B (plan peak ${s.peakBytes} B, ${s.planner})` +
-      `${s.storageSlots > 0 ? `, ${s.storageSlots} spill slot(s), staging ${s.stagingBytes} B` : ''}\n` +
+      `${s.storageSlots > 0 ? `, ${s.storageSlots} spill slot(s), I/O unit ${s.ioUnitBytes} B inside the arena` : ''}\n` +
       `build: make -C ${opts.out} ${s.target}\n`,
   );
   return 0;

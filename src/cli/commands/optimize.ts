@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { UsageError, exportTflite } from '../../ir/index.ts';
 import { checkGraphConstraints } from '../../kernels/index.ts';
 import type { BufferRequest, PassOptions, PassReport, Plan } from '../../optimizer/index.ts';
-import { computeModelBufferRequests, currentPeakBytes, describePlanSource, getPass, passNames, planGreedy, renderPlanSvg, runPipeline } from '../../optimizer/index.ts';
+import { computeModelBufferRequests, currentPeakBytes, describePlanSource, getPass, passNames, planGreedy, preparePlannedModel, renderPlanSvg, runPipeline } from '../../optimizer/index.ts';
 import type { Model } from '../../ir/index.ts';
 import { bytesAndKb, renderTable } from '../format.ts';
 import { loadModel } from '../load-model.ts';
@@ -25,10 +25,24 @@ interface OptimizeOptions {
   readonly spillPercent?: string;
 }
 
+/** The whole-arena report (issue 12; persistentBytes / totalBytes come with the TFLM arena model). */
+export interface ArenaReport {
+  /** Plan peak, storage I/O buffers and every other scratch buffer included. */
+  readonly plannedBytes: number;
+  /** RAM the runtime needs beyond the arena (simulator: nothing). */
+  readonly outsideArenaBytes: number;
+}
+
 export interface OptimizeReport {
-  readonly before: { readonly peakBytes: number };
-  readonly after: { readonly peakBytes: number };
+  readonly before: { readonly peakBytes: number; readonly arena: ArenaReport };
+  readonly after: { readonly peakBytes: number; readonly arena: ArenaReport };
   readonly passes: readonly PassReport[];
+}
+
+/** The planned arena the simulator runs `model` in, and what it keeps beside it. */
+function arenaReport(model: Model): ArenaReport {
+  const pm = preparePlannedModel(model);
+  return { plannedBytes: pm.plan.peakBytes, outsideArenaBytes: pm.runtime.outsideArenaBytes };
 }
 
 function parseTarget(s: string | undefined): number | undefined {
@@ -109,7 +123,11 @@ export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
   const after = currentPeakBytes(result.model);
   writeOutputFile(opts.output, exportTflite(result.model));
   writePlanSvgs(opts, modelArg, names, model, result.model);
-  const report: OptimizeReport = { before: { peakBytes: before }, after: { peakBytes: after }, passes: result.reports };
+  const report: OptimizeReport = {
+    before: { peakBytes: before, arena: arenaReport(model) },
+    after: { peakBytes: after, arena: arenaReport(result.model) },
+    passes: result.reports,
+  };
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(report)}\n`);
     return 0;

@@ -34,7 +34,7 @@ function text(r: VerifyReport, original: Model): string {
   ];
   if (r.storage !== null) {
     const st = r.storage;
-    lines.push(`storage: ${st.device}${st.compressed ? ', MFV-compressed' : ''}; ${st.transfers} transfers, ${st.storedBytes} B stored; round trip ${st.violations.length === 0 ? 'clean (CRC, bytes, staging accesses)' : 'FAULTY'}`);
+    lines.push(`storage: ${st.device}${st.compressed ? ', MFV-compressed' : ''}; ${st.transfers} transfers, ${st.storedBytes} B stored; round trip ${st.violations.length === 0 ? 'clean (CRC, bytes, storage accesses)' : 'FAULTY'}`);
     for (const v of st.violations.slice(0, 20)) lines.push(`  storage: ${v}`);
   }
   if (r.planError !== null) lines.push(`static plan check failed: ${r.planError}`);

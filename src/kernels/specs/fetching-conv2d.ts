@@ -1,7 +1,7 @@
 // TinySeg FetchingConv2D (paper §4.2.2, §6.2.1): a Conv2D whose input is the channel concatenation
 // of the op's activation inputs with the spilled slot `victim` at position `nth`, read straight
-// from the staged storage buffer while convolving, so the concatenated tensor never exists in the
-// arena. Loop order and arithmetic of TFLM reference_integer_ops::ConvPerChannel; the channel loop
+// from the storage device while convolving (memory-mapped flash; the remote host through the
+// planned I/O buffer), so neither the concatenated nor the spilled tensor exists in the arena. Loop order and arithmetic of TFLM reference_integer_ops::ConvPerChannel; the channel loop
 // is split per source, visiting channels in the same ascending order.
 // Inputs: [x_0 .. x_{k-1}, filter [Cout, KH, KW, Cin], bias|-1]; storage is bound after them.
 import type { Tensor } from '../../ir/index.ts';
@@ -14,6 +14,7 @@ import {
   strideConstraint,
 } from './conv-common.ts';
 import { mcusimOnly } from '../tflm-memory.ts';
+import { STORAGE_IO_SCRATCH } from './storage-io.ts';
 
 type Ctx = OpContext<'fetchingConv2d'>;
 const sourceCount = (c: Ctx): number => c.op.inputs.length - 2;
@@ -34,6 +35,7 @@ export function fetchedConvBytes(c: Ctx): number {
 export const fetchingConv2dSpec: KernelSpec<'fetchingConv2d'> = {
   kind: 'fetchingConv2d',
   tflmPersistent: mcusimOnly('custom op FetchingConv2D (TinySeg): not a TFLM builtin'),
+  requestsScratch: true,
   constraints: [
     constraint('fetchingConv2d.arity', 'inputs are 1 to 9 activations, a filter and a bias slot (-1 for none); one output', (c) => sourceCount(c) >= 1 && sourceCount(c) <= 9 && c.op.outputs.length === 1),
     constraint('fetchingConv2d.types', 'activation inputs, filter and output must be int8 quantized tensors', (c) =>
@@ -86,7 +88,7 @@ export const fetchingConv2dSpec: KernelSpec<'fetchingConv2d'> = {
       scalars[`c${s}`] = ch;
       ch += depths[s] ?? 0;
     });
-    return { flags: { hasBias: bias ? 1 : 0, sources: refs.length, nth: o.nth }, scalars, arrays: { mult, shift }, buffers, scratch: [] };
+    return { flags: { hasBias: bias ? 1 : 0, sources: refs.length, nth: o.nth }, scalars, arrays: { mult, shift }, buffers, scratch: [STORAGE_IO_SCRATCH] };
   },
   body(p): Nest {
     const n = p.flags?.['sources'] ?? 0;

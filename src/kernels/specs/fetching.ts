@@ -1,7 +1,8 @@
-// TinySeg Fetching (paper §4.2.1-4.2.2, Table 1): the spilled slot `victim` (staged from storage by
-// the runtime, bound as the extra input slot after the op's inputs) is concatenated at position
-// `nth` with the op's inputs along `axis`, with TFLM Concatenation's loop order: for every outer
-// index, each source in turn copies its `dim(axis) * inner` slab. No inputs: a plain fetch.
+// TinySeg Fetching (paper §4.2.1-4.2.2, Table 1): the spilled slot `victim` (read from the storage
+// device's memory-mapped region, bound as the extra input slot after the op's inputs) is
+// concatenated at position `nth` with the op's inputs along `axis`, with TFLM Concatenation's loop
+// order: for every outer index, each source in turn copies its `dim(axis) * inner` slab. No inputs:
+// a plain fetch. The planned I/O buffer carries chunked reads (remote host, MFV decoding).
 import type { Tensor } from '../../ir/index.ts';
 import type { Nest } from '../nest.ts';
 import { For, Let, Store } from '../nest.ts';
@@ -9,6 +10,7 @@ import type { BufferRef, KernelSpec, OpContext } from '../spec.ts';
 import { constraint, scaleOf, zeroPointOf } from './common.ts';
 import { isCopyable, normalizeAxis, product, sameDtype } from './copy-common.ts';
 import { mcusimOnly } from '../tflm-memory.ts';
+import { STORAGE_IO_SCRATCH } from './storage-io.ts';
 
 type Ctx = OpContext<'fetching'>;
 const inputsOf = (c: Ctx): (Tensor | null)[] => c.op.inputs.map((_, i) => c.input(i));
@@ -32,6 +34,7 @@ export function fetchedBytes(c: Ctx): number {
 export const fetchingSpec: KernelSpec<'fetching'> = {
   kind: 'fetching',
   tflmPersistent: mcusimOnly('custom op Fetching (TinySeg): not a TFLM builtin'),
+  requestsScratch: true,
   constraints: [
     constraint('fetching.arity', 'fetching has at most 9 inputs to concatenate and one output', (c) => c.op.inputs.length <= 9 && c.op.outputs.length === 1),
     constraint('fetching.types', 'inputs and output must share one dtype (int8, int16 or int32)', (c) =>
@@ -69,7 +72,7 @@ export const fetchingSpec: KernelSpec<'fetching'> = {
       offset += copy;
       buffers[i === nth ? 'storage' : `in${i}`] = s.ref;
     });
-    return { flags: { sources: sources.length, nth }, scalars, arrays: {}, buffers, scratch: [] };
+    return { flags: { sources: sources.length, nth }, scalars, arrays: {}, buffers, scratch: [STORAGE_IO_SCRATCH] };
   },
   body(p): Nest {
     const n = p.flags?.['sources'] ?? 0;

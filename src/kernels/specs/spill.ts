@@ -1,16 +1,18 @@
-// TinySeg Spill (paper §4.2.1, Table 1): copies its one input, element by element in order, into
-// the storage staging buffer of slot `id`; the runtime then writes that buffer to the storage
-// device as one CRC-checked block. The staging buffer is bound as an extra output slot (slot 0)
-// by storage-binding.ts: the op itself has no outputs in the graph.
-import { For, Store } from '../nest.ts';
+// TinySeg Spill (paper §4.2.1, Table 1): streams its one input from the arena to storage slot `id`
+// as one CRC-checked block, one device unit at a time through the planned I/O buffer (the
+// runtime's transfer, sim/spill-store.ts and the C port's model_spill); with MFV compression
+// (§5.1) a planned 256-entry histogram picks the representative value first. No loop nest: the
+// transfer is the runtime's, the buffers here are what the planner reserves for it.
 import type { KernelSpec } from '../spec.ts';
 import { constraint } from './common.ts';
 import { countOf, isCopyable } from './copy-common.ts';
-import { mcusimOnly, stagingBytes } from '../tflm-memory.ts';
+import { mcusimOnly } from '../tflm-memory.ts';
+import { MFV_HISTOGRAM_SCRATCH, STORAGE_IO_SCRATCH, slotCompressible } from './storage-io.ts';
 
 export const spillSpec: KernelSpec<'spill'> = {
   kind: 'spill',
-  tflmPersistent: mcusimOnly('custom op Spill (TinySeg): not a TFLM builtin', (c) => stagingBytes(c.input(0))),
+  tflmPersistent: mcusimOnly('custom op Spill (TinySeg): not a TFLM builtin'),
+  requestsScratch: true,
   constraints: [
     constraint('spill.arity', 'spill takes exactly one input and has no outputs', (c) => c.op.inputs.length === 1 && c.op.outputs.length === 0),
     constraint('spill.input', 'the spilled tensor must be an int8, int16 or int32 activation (not a constant)', (c) => {
@@ -23,9 +25,9 @@ export const spillSpec: KernelSpec<'spill'> = {
     return {
       scalars: { count: countOf(c.input(0)) },
       arrays: {},
-      buffers: { input: { kind: 'input', slot: 0 }, storage: { kind: 'output', slot: 0 } },
-      scratch: [],
+      buffers: { input: { kind: 'input', slot: 0 }, io: { kind: 'scratch', index: 0 } },
+      scratch: slotCompressible(c.graph, c.op.options.id) ? [STORAGE_IO_SCRATCH, MFV_HISTOGRAM_SCRATCH] : [STORAGE_IO_SCRATCH],
     };
   },
-  body: [For('i', '0', 'count', [Store('storage', 'i', 'input[i]')])],
+  body: [],
 };

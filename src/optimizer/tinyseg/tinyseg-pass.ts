@@ -130,7 +130,9 @@ function fuseConvs(graph: Graph, fusions: string[]): Graph {
     if (r.fused.length === 0) continue;
     const p = greedyPeakBytes(r.graph);
     if (p > peak) continue;
-    fusions.push(`op ${f}: Fetching + Conv2D -> FetchingConv2D (peak ${peak} -> ${p} B)`);
+    const op = r.graph.ops[f];
+    const slot = op?.kind === 'fetchingConv2d' ? `; slot ${op.options.victim} stays uncompressed under --compress (FetchingConv2D reads it at random, MFV has no random access without a decoded copy)` : '';
+    fusions.push(`op ${f}: Fetching + Conv2D -> FetchingConv2D (peak ${peak} -> ${p} B)${slot}`);
     [g, peak] = [r.graph, p];
   }
   return g;

@@ -21,6 +21,7 @@ export class InternalFlash implements StorageDevice {
   readonly name = 'internal-flash';
   readonly needsErase = true;
   readonly geometry: StorageGeometry;
+  readonly ioUnitBytes: number;
   private readonly params: InternalFlashParams;
   private readonly cells: FlashArray;
   private readonly timing: FlashTiming;
@@ -33,6 +34,7 @@ export class InternalFlash implements StorageDevice {
       sectorBytes: params.sectorBytes,
       programUnitBytes: params.programUnitBytes,
     };
+    this.ioUnitBytes = params.programUnitBytes;
     this.cells = new FlashArray(this.name, this.geometry, options.startErased ?? false);
   }
 

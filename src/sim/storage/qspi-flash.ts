@@ -14,6 +14,7 @@ export class QspiFlash implements StorageDevice {
   readonly name = 'qspi-flash';
   readonly needsErase = true;
   readonly geometry: StorageGeometry;
+  readonly ioUnitBytes: number;
   private readonly params: QspiFlashParams;
   private readonly cells: FlashArray;
   private readonly timing: FlashTiming;
@@ -24,6 +25,7 @@ export class QspiFlash implements StorageDevice {
     this.params = params;
     this.timing = options.timing ?? 'typical';
     this.geometry = { sizeBytes: params.sizeBytes, sectorBytes: params.sectorBytes, programUnitBytes: params.pageBytes };
+    this.ioUnitBytes = params.pageBytes;
     this.cells = new FlashArray(this.name, this.geometry, options.startErased ?? false);
     this.eraseTypes = [{ sizeBytes: params.sectorBytes, eraseUs: params.sectorEraseUs }, ...params.blockErases]
       .sort((a, b) => b.sizeBytes - a.sizeBytes);

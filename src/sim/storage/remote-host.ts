@@ -21,6 +21,7 @@ export class RemoteHost implements StorageDevice {
   readonly name = 'remote-host';
   readonly needsErase = false;
   readonly geometry: StorageGeometry;
+  readonly ioUnitBytes: number;
   private readonly params: RemoteLinkParams;
   /** Core running the transfer: RemoteTensorStorage is never moved to the second core. */
   private readonly core: CoreProfile;
@@ -30,6 +31,7 @@ export class RemoteHost implements StorageDevice {
     this.params = params;
     this.core = core;
     this.geometry = { sizeBytes: params.sizeBytes, sectorBytes: 1, programUnitBytes: 1 };
+    this.ioUnitBytes = params.packetBytes;
   }
 
   eraseTimeUs(): number {

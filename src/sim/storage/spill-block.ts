@@ -22,6 +22,8 @@ export interface SpillRequest {
    * unit makes the program step fail with E_STORAGE.
    */
   readonly erase?: 'auto' | 'none';
+  /** Program in calls of at most this many bytes (whole program units), as a streamed spill does. */
+  readonly chunkBytes?: number;
 }
 
 export interface SpillResult {
@@ -80,7 +82,9 @@ export function spillBlock(device: StorageDevice, request: SpillRequest): SpillR
       erasedSectors.push(sector);
     }
   }
-  const programUs = device.program(addr, image);
+  const chunk = request.chunkBytes ?? image.length;
+  let programUs = 0;
+  for (let off = 0; off < image.length; off += chunk) programUs += device.program(addr + off, image.subarray(off, Math.min(image.length, off + chunk)));
   return { addr, footprintBytes: image.length, erasedSectors, eraseUs, programUs };
 }
 

@@ -26,6 +26,12 @@ export interface StorageDevice {
   readonly geometry: StorageGeometry;
   /** False for stores that overwrite in place (remote host). */
   readonly needsErase: boolean;
+  /**
+   * Bytes one transfer moves through RAM (TinySeg without a whole-tensor buffer): a program word
+   * (internal flash), a page (QSPI NOR), a USB packet (remote host). Spill streams in these units;
+   * memory-mapped devices (internal, external) are read in place, the remote host in these units.
+   */
+  readonly ioUnitBytes: number;
   /** Erases one sector (all bytes become 0xFF); returns the time in us. */
   erase(sector: number): number;
   /** Programs whole, erased program units starting at `addr`; returns the time in us. */

@@ -22,7 +22,7 @@ export interface CoreProfile {
 export interface ComputeCosts {
   readonly cyclesPerMac: Readonly<Record<KernelLibrary, Readonly<Record<MacKernelClass, number>>>>;
   readonly cyclesPerElement: Readonly<Record<KernelLibrary, Readonly<Record<ElementKernelClass, number>>>>;
-  /** memcpy-like data movement (concatenation, reshape copies, spill staging). */
+  /** memcpy-like data movement (concatenation, reshape copies). */
   readonly cyclesPerByteCopied: number;
   /** CRC-32 over a spill block (mcusim's integrity check; TinySeg's runtime has none). */
   readonly crcCyclesPerByte: number;

@@ -23,7 +23,7 @@ export interface ArenaReport {
   readonly persistentBytes: number;
   /** What the arena must hold: TFLM's arena_used_bytes() on this build. */
   readonly totalBytes: number;
-  /** RAM the runtime needs beyond the arena (mcusim's storage staging buffers). */
+  /** RAM the runtime needs beyond the arena (0: storage I/O buffers are planned inside the arena). */
   readonly outsideArenaBytes: number;
   /** Ops stock TFLM cannot run, when runtime is `mcusim`. */
   readonly nonStockOps: readonly NonStockUse[];

@@ -60,7 +60,8 @@ describe('tinysegLatencyTable on zoo:tiny-unet', () => {
     for (const s of STORAGE_KINDS) expect(cell('spilling', s), s).toBeGreaterThan(cell('original', s));
     for (const s of ['internal', 'external'] as const) {
       expect(cell('asyncErase', s), s).toBeLessThan(cell('compression', s));
-      expect(cell('compression', s), s).toBeLessThan(cell('fusedFetching', s));
+      // The final model's only slot is read by FetchingConv2D at random: --compress leaves it raw.
+      expect(cell('compression', s), s).toBe(cell('fusedFetching', s));
     }
   });
 

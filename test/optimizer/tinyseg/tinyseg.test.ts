@@ -47,6 +47,17 @@ describe('tinyseg pass', () => {
     sameOutputs(unet, r.model, 1);
   });
 
+  it('plans the storage ops\' I/O buffers inside the arena and still reaches -39.3% (issue 12 item 4)', () => {
+    const r = getPass('tinyseg').run(unet, { flags: {} });
+    const pm = preparePlannedModel(r.model);
+    const storageOps = r.model.graph.ops.flatMap((o, i) => (o.kind === 'spill' || o.kind === 'fetching' || o.kind === 'fetchingConv2d' ? [i] : []));
+    const io = pm.requests.filter((q) => q.tensor === null && storageOps.includes(q.opIndex ?? -1));
+    expect(io.map((q) => q.opIndex ?? -1).sort((x, y) => x - y)).toEqual(storageOps);
+    expect(pm.plan.peakBytes).toBeLessThanOrEqual(0.607 * 307200);
+    expect(pm.runtime.arena.sizeBytes).toBe(pm.arenaBytes);
+    expect(r.report.notes.join('\n')).toMatch(/stays uncompressed under --compress/);
+  });
+
   it('with scratchFree off runs the paper steps alone: int32 scratch kept and reported', () => {
     const r = runTinySeg(unet, { flags: { scratchFree: false } });
     const d = details(r.report.details);

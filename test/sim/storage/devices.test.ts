@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InternalFlash, QspiFlash, RemoteHost, createStorage } from '../../../src/sim/storage/index.ts';
 import { niclaVision } from '../../../src/sim/targets/index.ts';
+import { STORAGE_IO_BYTES } from '../../../src/kernels/index.ts';
 
 const E_STORAGE = expect.objectContaining({ code: 'E_STORAGE' });
 const fill = (n: number, v: number): Uint8Array => new Uint8Array(n).fill(v);
@@ -140,5 +141,13 @@ describe('createStorage', () => {
     expect(createStorage(niclaVision, 'external').kind).toBe('external');
     expect(createStorage(niclaVision, 'remote').kind).toBe('remote');
     expect(() => createStorage(niclaVision, 'sdcard')).toThrowError(expect.objectContaining({ code: 'E_USAGE' }));
+  });
+});
+
+describe('transfer units (storage I/O without staging)', () => {
+  it('each device streams in its own unit, the planned I/O buffer holds the largest', () => {
+    const units = (['internal', 'external', 'remote'] as const).map((k) => createStorage(niclaVision, k).ioUnitBytes);
+    expect(units).toEqual([niclaVision.internalFlash.programUnitBytes, niclaVision.qspiFlash.pageBytes, niclaVision.remoteHost.packetBytes]);
+    expect(Math.max(...units)).toBe(STORAGE_IO_BYTES);
   });
 });

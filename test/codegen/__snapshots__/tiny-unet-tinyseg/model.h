@@ -17,8 +17,8 @@
 #define MODEL_STORAGE_PROGRAM_UNIT_BYTES 32u
 /* Device bytes the slots use (whole sectors from 0): the RAM device of the Cortex-M7 build. */
 #define MODEL_STORAGE_USED_BYTES 131072u
-/* Staging buffers (RAM, outside the arena), one per slot, 16-byte aligned. */
-#define MODEL_STAGING_BYTES 76800u
+/* Bytes per transfer through a storage op's planned I/O buffer (inside the arena). */
+#define MODEL_STORAGE_IO_UNIT_BYTES 32u
 
 /* model_run() status: 0 ok, MCUSIM_STORAGE_E_* (-1..-5) from the storage device, or: */
 #define MODEL_E_NO_STORAGE (-100) /* a storage op ran before model_set_storage() */

@@ -6,9 +6,9 @@ int model_run(void) {
   mcusim_kernel_0(op1_p, op1_a_fsum, op1_a_mult, op1_a_shift, (const int32_t*)(const void*)mcusim_const_t5, (const int8_t*)(const void*)mcusim_const_t4, (const int8_t*)(void*)(arena + 76800), (int8_t*)(void*)(arena + 0));
   /* op 2: maxPool2d -> tensor 7 'down1/maxpool' */
   mcusim_kernel_1(op2_p, (const int8_t*)(void*)(arena + 0), (int8_t*)(void*)(arena + 76800));
-  /* op 3: spill -> storage slot 6 */
-  mcusim_kernel_2(op3_p, (const int8_t*)(void*)(arena + 0), (int8_t*)(void*)(staging + 0));
-  rc = model_spill(&model_slots[0]);
+  /* op 3: spill -> storage slot 6, through the I/O buffer */
+  mcusim_kernel_2(op3_p);
+  rc = model_spill(&model_slots[0], arena + 0, arena + 96000);
   if (rc != 0) return rc;
   /* op 4: conv2d -> tensor 10 'down1/conv1' */
   mcusim_kernel_0(op4_p, op4_a_fsum, op4_a_mult, op4_a_shift, (const int32_t*)(const void*)mcusim_const_t9, (const int8_t*)(const void*)mcusim_const_t8, (const int8_t*)(void*)(arena + 76800), (int8_t*)(void*)(arena + 0));
@@ -44,10 +44,10 @@ int model_run(void) {
   mcusim_kernel_0(op19_p, op19_a_fsum, op19_a_mult, op19_a_shift, (const int32_t*)(const void*)mcusim_const_t48, (const int8_t*)(const void*)mcusim_const_t47, (const int8_t*)(void*)(arena + 76800), (int8_t*)(void*)(arena + 38400));
   /* op 20: transposeConv -> tensor 53 'up3/up' */
   mcusim_kernel_3(op20_p, op20_a_mult, op20_a_shift, (const int32_t*)(const void*)mcusim_const_t52, (const int8_t*)(const void*)mcusim_const_t51, (const int8_t*)(void*)(arena + 38400), (int8_t*)(void*)(arena + 0));
-  /* op 21: fetchingConv2d (storage slot 6) -> tensor 56 'up3/conv1' */
-  rc = model_fetch(&model_slots[0]);
+  /* op 21: fetchingConv2d (storage slot 6, read in place) -> tensor 56 'up3/conv1' */
+  rc = model_fetch(&model_slots[0], arena + 38400);
   if (rc != 0) return rc;
-  mcusim_kernel_5(op21_p, op21_a_mult, op21_a_shift, (const int32_t*)(const void*)mcusim_const_t55, (const int8_t*)(const void*)mcusim_const_t54, (int8_t*)(void*)(arena + 76800), (const int8_t*)(void*)(arena + 0), (const int8_t*)(void*)(staging + 0));
+  mcusim_kernel_5(op21_p, op21_a_mult, op21_a_shift, (const int32_t*)(const void*)mcusim_const_t55, (const int8_t*)(const void*)mcusim_const_t54, (int8_t*)(void*)(arena + 76800), (const int8_t*)(void*)(arena + 0), (const int8_t*)(const void*)(model_storage->mapped + 16));
   /* op 22: conv2d -> tensor 59 'up3/conv2' */
   mcusim_kernel_0(op22_p, op22_a_fsum, op22_a_mult, op22_a_shift, (const int32_t*)(const void*)mcusim_const_t58, (const int8_t*)(const void*)mcusim_const_t57, (const int8_t*)(void*)(arena + 76800), (int8_t*)(void*)(arena + 0));
   /* op 23: conv2d -> tensor 62 'outc' */
