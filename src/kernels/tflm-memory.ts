@@ -246,3 +246,10 @@ export const OP_DATA_LSTM = cStruct('OpDataLSTM', [
   ])],
   ['buffer_indices', cArray('int32', 4)],
 ]);
+
+/**
+ * micro/kernels/kernel_util.cc CreateWritableTensorDimsWithCopy (GATHER, SPACE_TO_DEPTH,
+ * DEPTH_TO_SPACE Prepare): the output's dims copied to a persistent TfLiteIntArray,
+ * TfLiteIntArrayGetSizeInBytes(rank) = 4 + 4 x rank bytes.
+ */
+export const writableDimsBytes = (t: Tensor): number => 4 + 4 * t.shape.length;
