@@ -6,7 +6,7 @@
  * on the 64-bit host, 1 byte on arm-none-eabi (AAPCS short enums, the GCC default there; every
  * TFLite enum fits a byte). `ptr` is any pointer; `size_t` follows the pointer width.
  */
-export type CScalar = 'bool' | 'int8' | 'uint8' | 'int16' | 'uint16' | 'int32' | 'float' | 'double' | 'enum' | 'ptr' | 'size_t';
+export type CScalar = 'bool' | 'int8' | 'uint8' | 'int16' | 'uint16' | 'int32' | 'int64' | 'float' | 'double' | 'enum' | 'ptr' | 'size_t';
 
 export interface CStruct {
   readonly name: string;

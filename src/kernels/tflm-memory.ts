@@ -185,3 +185,69 @@ export const PRELU_PARAMS = cStruct('PreluParams', [
 export const OP_DATA_TANH = cStruct('OpData (tanh)', [
   ['input_zero_point', 'int32'], ['input_range_radius', 'int32'], ['input_multiplier', 'int32'], ['input_left_shift', 'int32'],
 ]);
+
+// --- ops of the ops-data / lstm merges (TFLM 90b983c sources; see docs/tflm-arena.md) ----------
+export const TFLITE_SUB_PARAMS = cStruct('TfLiteSubParams', [['activation', 'enum'], ['pot_scale_int16', 'bool']]);
+export const TFLITE_GATHER_PARAMS = cStruct('TfLiteGatherParams', [['axis', 'int32'], ['batch_dims', 'int32']]);
+export const TFLITE_SHAPE_PARAMS = cStruct('TfLiteShapeParams', [['out_type', 'enum']]);
+export const TFLITE_PACK_PARAMS = cStruct('TfLitePackParams', [['values_count', 'int32'], ['axis', 'int32']]);
+export const TFLITE_UNPACK_PARAMS = cStruct('TfLiteUnpackParams', [['num', 'int32'], ['axis', 'int32']]);
+export const TFLITE_SQUEEZE_PARAMS = cStruct('TfLiteSqueezeParams', [['squeeze_dims', cArray('int32', 8)], ['num_squeeze_dims', 'int32']]);
+export const TFLITE_SPACE_TO_DEPTH_PARAMS = cStruct('TfLiteSpaceToDepthParams', [['block_size', 'int32']]);
+export const TFLITE_DEPTH_TO_SPACE_PARAMS = cStruct('TfLiteDepthToSpaceParams', [['block_size', 'int32']]);
+export const TFLITE_SVDF_PARAMS = cStruct('TfLiteSVDFParams', [['rank', 'int32'], ['activation', 'enum'], ['asymmetric_quantize_inputs', 'bool']]);
+export const TFLITE_UNIDIRECTIONAL_SEQUENCE_LSTM_PARAMS = cStruct('TfLiteUnidirectionalSequenceLSTMParams', [
+  ['activation', 'enum'], ['cell_clip', 'float'], ['proj_clip', 'float'], ['time_major', 'bool'],
+  ['asymmetric_quantize_inputs', 'bool'], ['diagonal_recurrent_tensors', 'bool'],
+]);
+/** micro/kernels/sub.h (no float activation fields, unlike OpDataAdd). */
+export const OP_DATA_SUB = cStruct('OpDataSub', [
+  ['requires_broadcast', 'bool'], ['input1_shift', 'int32'], ['input2_shift', 'int32'], ['output_activation_min', 'int32'],
+  ['output_activation_max', 'int32'], ['input1_multiplier', 'int32'], ['input2_multiplier', 'int32'], ['output_multiplier', 'int32'],
+  ['output_shift', 'int32'], ['left_shift', 'int32'], ['input1_offset', 'int32'], ['input2_offset', 'int32'], ['output_offset', 'int32'],
+]);
+/** kernels/internal/types.h ArithmeticParams (BroadcastableOpCategory is `enum class : uint8_t`). */
+const ARITHMETIC_PARAMS = cStruct('ArithmeticParams', [
+  ['broadcast_category', 'uint8'], ['input1_offset', 'int32'], ['input2_offset', 'int32'], ['output_offset', 'int32'],
+  ['output_multiplier', 'int32'], ['output_shift', 'int32'], ['left_shift', 'int32'], ['input1_multiplier', 'int32'],
+  ['input1_shift', 'int32'], ['input2_multiplier', 'int32'], ['input2_shift', 'int32'], ['quantized_activation_min', 'int32'],
+  ['quantized_activation_max', 'int32'], ['float_activation_min', 'float'], ['float_activation_max', 'float'],
+  ['int64_activation_min', 'int64'], ['int64_activation_max', 'int64'], ['broadcast_shape', cArray('int32', 5)],
+]);
+/** squared_difference.cc OpData. */
+export const OP_DATA_SQUARED_DIFFERENCE = cStruct('OpData (squared_difference)', [['requires_broadcast', 'bool'], ['arithmetic_params', ARITHMETIC_PARAMS]]);
+/** kernels/internal/types.h SpaceToBatchParams: space_to_batch_nd.cc's Init allocates it directly. */
+export const SPACE_TO_BATCH_PARAMS = cStruct('SpaceToBatchParams', [['output_offset', 'int32']]);
+/** micro/kernels/svdf.h. */
+export const OP_DATA_SVDF = cStruct('OpDataSvdf', [
+  ['effective_scale_1_a', 'int32'], ['effective_scale_2_a', 'int32'], ['effective_scale_1_b', 'int32'], ['effective_scale_2_b', 'int32'],
+  ['scratch_tensor_index', 'int32'], ['scratch_output_tensor_index', 'int32'], ['input_zero_point', 'int32'],
+  ['output_zero_point', 'int32'], ['activation_state_zero_point', 'int32'],
+]);
+/** kernels/internal/types.h FullyConnectedParams (FullyConnectedWeightsFormat is `enum class : uint8_t`). */
+const FULLY_CONNECTED_PARAMS = cStruct('FullyConnectedParams', [
+  ['input_offset', 'int32'], ['weights_offset', 'int32'], ['output_offset', 'int32'], ['output_multiplier', 'int32'],
+  ['output_shift', 'int32'], ['quantized_activation_min', 'int32'], ['quantized_activation_max', 'int32'],
+  ['float_activation_min', 'float'], ['float_activation_max', 'float'], ['lhs_cacheable', 'bool'], ['rhs_cacheable', 'bool'],
+  ['weights_format', 'uint8'],
+]);
+const GATE_PARAMETERS = cStruct('GateParameters', [['input_fc_params', FULLY_CONNECTED_PARAMS], ['recurrent_fc_params', FULLY_CONNECTED_PARAMS]]);
+/** micro/kernels/lstm_shared.h OpDataLSTM (unidirectional_sequence_lstm.cc's Init). */
+export const OP_DATA_LSTM = cStruct('OpDataLSTM', [
+  ['size_info', cStruct('LstmSizeInfo', [['time_major', 'bool'], ['batch_size', 'int32'], ['time_steps', 'int32'], ['input_dimension', 'int32'], ['state_dimension', 'int32']])],
+  ['cell_state_info', cStruct('CellStateInfo', [['cell_clip', 'float'], ['quantized_cell_clip', 'int16'], ['cell_state_scale_power', 'int32']])],
+  ['cell_gate_nonlinear_type', 'enum'],
+  ['forget_gate_parameters', GATE_PARAMETERS], ['input_gate_parameters', GATE_PARAMETERS],
+  ['cell_gate_parameters', GATE_PARAMETERS], ['output_gate_parameters', GATE_PARAMETERS],
+  ['inter_gate_parameters', cStruct('InterGateParameters', [
+    ['forget_cell_mul_params', ARITHMETIC_PARAMS], ['input_mul_params', ARITHMETIC_PARAMS], ['output_mul_params', ARITHMETIC_PARAMS],
+  ])],
+  ['buffer_indices', cArray('int32', 4)],
+]);
+
+/**
+ * micro/kernels/kernel_util.cc CreateWritableTensorDimsWithCopy (GATHER, SPACE_TO_DEPTH,
+ * DEPTH_TO_SPACE Prepare): the output's dims copied to a persistent TfLiteIntArray,
+ * TfLiteIntArrayGetSizeInBytes(rank) = 4 + 4 x rank bytes.
+ */
+export const writableDimsBytes = (t: Tensor): number => 4 + 4 * t.shape.length;

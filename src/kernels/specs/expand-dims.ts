@@ -7,6 +7,7 @@ import { For, Store } from '../nest.ts';
 import type { KernelSpec, OpContext } from '../spec.ts';
 import { constraint, unaryPrepared } from './common.ts';
 import { constInt32s, countOf, isCopyable, sameDtype, sameShape } from './copy-common.ts';
+import { TFLITE_SQUEEZE_PARAMS, stock } from '../tflm-memory.ts';
 
 const copyBody = [For('i', '0', 'n', [Store('output', 'i', 'input[i]')])];
 
@@ -21,6 +22,8 @@ function expandedShape(c: OpContext<'expandDims'>): number[] | null {
 
 export const expandDimsSpec: KernelSpec<'expandDims'> = {
   kind: 'expandDims',
+  // ParseExpandDims allocates nothing; expand_dims.cc has no Init.
+  tflmPersistent: stock(null, null),
   constraints: [
     constraint('expandDims.types', 'input and output must have the same dtype, int8 or int16 (TFLM copies no int32)', (c) =>
       ['int8', 'int16'].includes(c.input(0)?.dtype ?? '') && sameDtype(c.input(0), c.output(0))),
@@ -48,6 +51,7 @@ function squeezedShape(c: OpContext<'squeeze'>): number[] | null {
 
 export const squeezeSpec: KernelSpec<'squeeze'> = {
   kind: 'squeeze',
+  tflmPersistent: stock(TFLITE_SQUEEZE_PARAMS, null),
   constraints: [
     constraint('squeeze.types', 'input and output must have the same dtype (int8, int16 or int32)', (c) => isCopyable(c.input(0)) && sameDtype(c.input(0), c.output(0))),
     constraint('squeeze.rank', 'input rank must be at most 8', (c) => (c.input(0)?.shape.length ?? 0) <= 8),

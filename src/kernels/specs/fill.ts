@@ -6,11 +6,14 @@ import { For, Store } from '../nest.ts';
 import type { KernelSpec } from '../spec.ts';
 import { constraint, count } from './common.ts';
 import { constInt32s, sameDtype, sameShape } from './copy-common.ts';
+import { stock } from '../tflm-memory.ts';
 
 const FILL_DTYPES: readonly string[] = ['int8', 'int32'];
 
 export const fillSpec: KernelSpec<'fill'> = {
   kind: 'fill',
+  // ParseFill allocates nothing; fill.cc has no Init.
+  tflmPersistent: stock(null, null),
   constraints: [
     constraint('fill.dims', 'dims must be a constant int32 tensor (TFLM: non-constant dims tensor is not supported)', (c) => constInt32s(c.input(0)) !== null),
     constraint('fill.output-shape', 'output shape must equal the dims values', (c) => {

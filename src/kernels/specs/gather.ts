@@ -7,6 +7,7 @@ import { For, Let, Store } from '../nest.ts';
 import type { KernelSpec, OpContext } from '../spec.ts';
 import { constraint } from './common.ts';
 import { constInt32s, normalizeAxis, product, sameDtype, sameShape } from './copy-common.ts';
+import { TFLITE_GATHER_PARAMS, stock, writableDimsBytes } from '../tflm-memory.ts';
 
 interface Geometry {
   readonly batch: number;
@@ -35,6 +36,8 @@ function geometry(c: OpContext<'gather'>): Geometry | null {
 
 export const gatherSpec: KernelSpec<'gather'> = {
   kind: 'gather',
+  // No Init; Prepare copies the output dims to the persistent arena.
+  tflmPersistent: { ...stock(TFLITE_GATHER_PARAMS, null), prepareBuffers: (c) => [writableDimsBytes(c.output(0))] },
   constraints: [
     constraint('gather.types', 'params and output must be int8 (TFLM gathers float32 and int8 only)', (c) => c.input(0)?.dtype === 'int8' && sameDtype(c.input(0), c.output(0))),
     constraint('gather.geometry', 'axis must lie in [-rank, rank) and batch_dims in [0, axis] with matching leading dims; output dims params[:axis] + indices[batch_dims:] + params[axis+1:]', (c) => {

@@ -7,12 +7,15 @@ import type { KernelSpec } from '../spec.ts';
 import { binaryNest, binaryPrepared, broadcastConstraint } from './broadcast.ts';
 import { constraint } from './common.ts';
 import { isCopyable, sameDtype } from './copy-common.ts';
+import { stock } from '../tflm-memory.ts';
 
 const MAX_RANK = 5;
 
 function maxMinSpec<K extends 'maximum' | 'minimum'>(kind: K, prim: 'max' | 'min'): KernelSpec<K> {
   return {
     kind,
+    // ParseMaximum / ParseMinimum allocate nothing; maximum_minimum.cc has no Init.
+    tflmPersistent: stock(null, null),
     constraints: [
       constraint(`${kind}.types`, 'inputs and output must share one dtype (int8, int16 or int32)', (c) =>
         isCopyable(c.output(0)) && sameDtype(c.input(0), c.output(0)) && sameDtype(c.input(1), c.output(0))),

@@ -7,6 +7,7 @@ import { For, Store } from '../nest.ts';
 import type { BufferRef, KernelSpec, OpContext } from '../spec.ts';
 import { constraint } from './common.ts';
 import { isCopyable, normalizeAxis, product, sameDtype, sameShape } from './copy-common.ts';
+import { TFLITE_PACK_PARAMS, TFLITE_UNPACK_PARAMS, stock } from '../tflm-memory.ts';
 
 type PackCtx = OpContext<'pack'>;
 type UnpackCtx = OpContext<'unpack'>;
@@ -15,6 +16,7 @@ const unpackAxis = (c: UnpackCtx): number | null => normalizeAxis(c.op.options.a
 
 export const packSpec: KernelSpec<'pack'> = {
   kind: 'pack',
+  tflmPersistent: stock(TFLITE_PACK_PARAMS, null),
   constraints: [
     constraint('pack.types', 'inputs and output must share one dtype, int8 or int32 (TFLM packs no int16)', (c) =>
       ['int8', 'int32'].includes(c.output(0).dtype) && c.op.inputs.every((_, i) => sameDtype(c.input(i), c.output(0)))),
@@ -45,6 +47,7 @@ export const packSpec: KernelSpec<'pack'> = {
 
 export const unpackSpec: KernelSpec<'unpack'> = {
   kind: 'unpack',
+  tflmPersistent: stock(TFLITE_UNPACK_PARAMS, null),
   constraints: [
     constraint('unpack.types', 'input and outputs must share one dtype (int8, int16 or int32)', (c) =>
       isCopyable(c.input(0)) && c.op.outputs.every((_, i) => sameDtype(c.output(i), c.input(0)))),

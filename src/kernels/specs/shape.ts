@@ -3,9 +3,11 @@
 import { For, Store } from '../nest.ts';
 import type { KernelSpec } from '../spec.ts';
 import { constraint } from './common.ts';
+import { TFLITE_SHAPE_PARAMS, stock } from '../tflm-memory.ts';
 
 export const shapeSpec: KernelSpec<'shape'> = {
   kind: 'shape',
+  tflmPersistent: stock(TFLITE_SHAPE_PARAMS, null),
   constraints: [
     constraint('shape.output-type', 'output must be an int32 tensor (TFLM supports no other out_type)', (c) => c.output(0).dtype === 'int32'),
     constraint('shape.output-shape', 'output must be 1-D with one element per input dim', (c) => {

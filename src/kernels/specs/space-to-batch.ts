@@ -10,6 +10,7 @@ import { For, If, Let, Store } from '../nest.ts';
 import type { KernelSpec, OpContext } from '../spec.ts';
 import { constraint, unaryPrepared } from './common.ts';
 import { constInt32s, sameShape } from './copy-common.ts';
+import { SPACE_TO_BATCH_PARAMS, stock } from '../tflm-memory.ts';
 
 type Kind = 'spaceToBatchNd' | 'batchToSpaceNd';
 
@@ -54,6 +55,8 @@ function spaceBatchSpec<K extends Kind>(kind: K, toSpace: boolean): KernelSpec<K
   const what = toSpace ? 'crops' : 'paddings';
   return {
     kind,
+    // Neither parser allocates; space_to_batch_nd.cc's Init allocates SpaceToBatchParams, batch_to_space_nd.cc has no Init.
+    tflmPersistent: stock(null, toSpace ? null : SPACE_TO_BATCH_PARAMS),
     constraints: [
       constraint(`${kind}.types`, 'input and output must be int8', (c) => c.input(0)?.dtype === 'int8' && c.output(0).dtype === 'int8'),
       constraint(`${kind}.shape`, `input must be 3-D or 4-D; block_shape and ${what} constant int32 tensors (one block size and two ${what} per spatial dim, non-negative) that give the output shape`, (c) =>

@@ -7,6 +7,7 @@ import type { BlockSizeOptions } from '../../ir/index.ts';
 import type { KernelSpec, OpContext } from '../spec.ts';
 import { constraint, unaryPrepared } from './common.ts';
 import { sameDtype, sameShape } from './copy-common.ts';
+import { TFLITE_DEPTH_TO_SPACE_PARAMS, TFLITE_SPACE_TO_DEPTH_PARAMS, stock, writableDimsBytes } from '../tflm-memory.ts';
 
 type Kind = 'spaceToDepth' | 'depthToSpace';
 type Ctx = Pick<OpContext, 'input' | 'output'> & { readonly op: { readonly options: BlockSizeOptions } };
@@ -23,6 +24,11 @@ function expected(c: Ctx, toSpace: boolean): number[] | null {
 function blockSpec<K extends Kind>(kind: K, toSpace: boolean): KernelSpec<K> {
   return {
     kind,
+    // No Init; Prepare copies the output dims to the persistent arena.
+    tflmPersistent: {
+      ...stock<K>(toSpace ? TFLITE_DEPTH_TO_SPACE_PARAMS : TFLITE_SPACE_TO_DEPTH_PARAMS, null),
+      prepareBuffers: (c) => [writableDimsBytes(c.output(0))],
+    },
     constraints: [
       constraint(`${kind}.types`, 'input and output must be int8 (TFLM evaluates float32 and int8 only)', (c) => c.input(0)?.dtype === 'int8' && sameDtype(c.input(0), c.output(0))),
       constraint(`${kind}.shape`, toSpace

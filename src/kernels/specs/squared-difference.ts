@@ -8,6 +8,7 @@ import { quantizeMultiplier } from '../quant.ts';
 import type { KernelSpec, OpContext } from '../spec.ts';
 import { binaryNest, binaryPrepared, binaryTypesConstraint, broadcastConstraint } from './broadcast.ts';
 import { constraint, scaleOf, zeroPointOf } from './common.ts';
+import { OP_DATA_SQUARED_DIFFERENCE, stock } from '../tflm-memory.ts';
 
 const LEFT_SHIFT = 7;
 const MAX_RANK = 4;
@@ -21,6 +22,8 @@ function realMultipliers(c: OpContext<'squaredDifference'>): { in1: number; in2:
 
 export const squaredDifferenceSpec: KernelSpec<'squaredDifference'> = {
   kind: 'squaredDifference',
+  // ParseSquaredDifference allocates nothing.
+  tflmPersistent: stock(null, OP_DATA_SQUARED_DIFFERENCE),
   constraints: [
     binaryTypesConstraint('squaredDifference'),
     broadcastConstraint('squaredDifference', MAX_RANK),

@@ -7,6 +7,7 @@ import { quantizeMultiplier } from '../quant.ts';
 import type { KernelSpec, OpContext } from '../spec.ts';
 import { binaryNest, binaryPrepared, binaryQuant, binaryTypesConstraint, broadcastConstraint } from './broadcast.ts';
 import { activationConstraint, constraint, scaleOf } from './common.ts';
+import { OP_DATA_SUB, TFLITE_SUB_PARAMS, stock } from '../tflm-memory.ts';
 
 const LEFT_SHIFT = 20;
 /** BroadcastQuantSubSlow's NdArrayDesc<5>. */
@@ -26,6 +27,7 @@ function realMultipliers(c: OpContext<'sub'>): { in1: number; in2: number; out: 
 
 export const subSpec: KernelSpec<'sub'> = {
   kind: 'sub',
+  tflmPersistent: stock(TFLITE_SUB_PARAMS, OP_DATA_SUB),
   constraints: [
     binaryTypesConstraint('sub'),
     broadcastConstraint('sub', MAX_RANK),

@@ -8,11 +8,15 @@ import { For, Let, Set, Store, Val } from '../nest.ts';
 import { quantizeMultiplier } from '../quant.ts';
 import type { KernelSpec } from '../spec.ts';
 import { constraint, dim, isInt8Quantized, rank, scaleOf, zeroPointOf } from './common.ts';
+import { OP_DATA_SVDF, TFLITE_SVDF_PARAMS, stock } from '../tflm-memory.ts';
 
 const stateType = (c: { input(slot: number): { dtype: string } | null }): string | undefined => c.input(4)?.dtype;
 
 export const svdfSpec: KernelSpec<'svdf'> = {
   kind: 'svdf',
+  // PrepareSvdf requests two scratch buffers for int8 (those mcusim declares); the activation
+  // state is a variable tensor (the tail model allocates it).
+  tflmPersistent: stock(TFLITE_SVDF_PARAMS, OP_DATA_SVDF),
   requestsScratch: true,
   constraints: [
     constraint('svdf.types', 'input, weights_feature and output must be int8 quantized (TFLM has no other integer SVDF)', (c) =>

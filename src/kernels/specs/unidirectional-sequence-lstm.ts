@@ -14,6 +14,7 @@ import { For, If, Let, Set, Store, Val } from '../nest.ts';
 import { quantizeMultiplier } from '../quant.ts';
 import type { BufferRef, KernelSpec } from '../spec.ts';
 import { constraint, count, dim, isInt8Quantized, rank, scaleOf, zeroPointOf } from './common.ts';
+import { OP_DATA_LSTM, TFLITE_UNIDIRECTIONAL_SEQUENCE_LSTM_PARAMS, stock } from '../tflm-memory.ts';
 
 const INPUT = 0;
 const HIDDEN = 18;
@@ -87,6 +88,9 @@ const STEP: Nest = [
 
 export const unidirectionalSequenceLstmSpec: KernelSpec<'unidirectionalSequenceLstm'> = {
   kind: 'unidirectionalSequenceLstm',
+  // Prepare requests four scratch buffers (those mcusim declares); hidden and cell state are
+  // variable tensors (the tail model allocates them).
+  tflmPersistent: stock(TFLITE_UNIDIRECTIONAL_SEQUENCE_LSTM_PARAMS, OP_DATA_LSTM),
   requestsScratch: true,
   constraints: [
     constraint('unidirectionalSequenceLstm.types', 'input, hidden state and output must be int8 quantized (int8 activations only)', (c) =>

@@ -19,6 +19,7 @@ function scalarLayout(t: CScalar, arch: TflmArch): SizeAlign {
     case 'float':
       return { sizeBytes: 4, alignBytes: 4 };
     case 'double':
+    case 'int64':
       return { sizeBytes: 8, alignBytes: arch.doubleAlignBytes };
     case 'enum':
       return { sizeBytes: arch.enumBytes, alignBytes: arch.enumBytes };

@@ -1,5 +1,5 @@
 // The whole-arena model against TFLM itself: every oracle model mcusim loads (models/, models-real/,
-// op-models/) must give the host build's persistent_used_bytes and arena_used_bytes exactly, and
+// op-models/, models-extra/) must give the host build's persistent_used_bytes and arena_used_bytes exactly, and
 // every row of arena-cortex-m7.json (TFLM built for a Cortex-M7, run under QEMU) both builds'
 // figures. Models whose ops mcusim does not run yet (E_MODEL_UNSUPPORTED_OP) are skipped and counted.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -34,7 +34,7 @@ function load(path: string): Model | string {
   }
 }
 
-const cases = ['models', 'models-real', 'op-models'].flatMap((dir) =>
+const cases = ['models', 'models-real', 'op-models', 'models-extra'].flatMap((dir) =>
   existsSync(join(ORACLE, dir))
     ? readdirSync(join(ORACLE, dir))
         .filter((f) => f.endsWith('.tflite') && existsSync(join(ORACLE, dir, f.slice(0, -7), 'seed1', 'meta.json')))
