@@ -37,14 +37,18 @@ export function candidateTotals(model: Model, arch: TflmArchName = DEFAULT_TFLM_
 
 /** The model's whole arena on `arch` as the simulator plans and runs it (optimize / verify reports). */
 export function arenaTotals(model: Model, arch: TflmArchName = DEFAULT_TFLM_ARCH): ArenaTotals {
-  const pm = preparePlannedModel(model);
-  const r = graphArena(model.graph, pm.plan.peakBytes, arch, readOfflinePlan(model));
-  const outsideArenaBytes = Math.max(r.outsideArenaBytes, pm.runtime.outsideArenaBytes);
-  return { plannedBytes: r.plannedBytes, persistentBytes: r.persistentBytes, totalBytes: r.totalBytes, outsideArenaBytes };
+  return preparedArenaTotals(model, preparePlannedModel(model), arch);
 }
 
 /** "planned a -> b B, persistent c -> d B: total e -> f B" (pass notes). */
 export function describeTotals(before: ArenaTotals, after: ArenaTotals): string {
   const n = (x: number): string => x.toLocaleString('en-US');
   return `planned ${n(before.plannedBytes)} -> ${n(after.plannedBytes)} B, persistent ${n(before.persistentBytes)} -> ${n(after.persistentBytes)} B: total ${n(before.totalBytes)} -> ${n(after.totalBytes)} B`;
+}
+
+/** arenaTotals of a model already prepared by preparePlannedModel (no second plan or runtime). */
+export function preparedArenaTotals(model: Model, pm: { readonly plan: { readonly peakBytes: number }; readonly runtime: { readonly outsideArenaBytes: number } }, arch: TflmArchName = DEFAULT_TFLM_ARCH): ArenaTotals {
+  const r = graphArena(model.graph, pm.plan.peakBytes, arch, readOfflinePlan(model));
+  const outsideArenaBytes = Math.max(r.outsideArenaBytes, pm.runtime.outsideArenaBytes);
+  return { plannedBytes: r.plannedBytes, persistentBytes: r.persistentBytes, totalBytes: r.totalBytes, outsideArenaBytes };
 }
