@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { GraphBuilder, McusimError, buildZooModel, exportTflite, importTflite } from '../../src/ir/index.ts';
 import type { Model } from '../../src/ir/index.ts';
 import type { AutoDetails } from '../../src/optimizer/index.ts';
-import { PASSES, applyFdt, currentPeakBytes, preparePlannedModel, runPipeline, runPlanned } from '../../src/optimizer/index.ts';
+import { PASSES, applyFdt, arenaTotals, currentPeakBytes, ramBytes, preparePlannedModel, runPipeline, runPlanned } from '../../src/optimizer/index.ts';
 import { Tracer } from '../../src/sim/index.ts';
 
 /**
@@ -85,13 +85,17 @@ describe('auto pass', () => {
     verifies(m, model, 2);
   });
 
-  it('says so and returns the lowest peak when no candidate meets the target', () => {
+  it('says so and returns the lowest whole arena when no candidate meets the target', () => {
     const m = buildZooModel('ds-cnn-kws');
-    const { reports } = runPipeline(m, ['auto'], { targetBytes: 1000, flags: { 'time-budget-ms': 10_000 } });
+    const { model, reports } = runPipeline(m, ['auto'], { targetBytes: 1000, flags: { 'time-budget-ms': 10_000 } });
     const d = reports[0]!.details as AutoDetails;
     expect(d.targetMet).toBe(false);
-    const peaks = d.candidates.filter((c) => c.status === 'ok').map((c) => c.peakBytes!);
-    expect(reports[0]!.peakBytesAfter).toBe(Math.min(...peaks));
+    const ok = d.candidates.filter((c) => c.status === 'ok');
+    const totals = ok.map((c) => c.totalBytes!);
+    const chosen = ok.find((c) => c.passes === d.chosen)!;
+    expect(chosen.totalBytes).toBe(Math.min(...totals));
+    expect(ramBytes(arenaTotals(model))).toBe(chosen.totalBytes);
+    expect(reports[0]!.peakBytesAfter).toBe(chosen.peakBytes);
     expect(reports[0]!.notes.some((n) => n.includes('no pipeline meets'))).toBe(true);
   });
 

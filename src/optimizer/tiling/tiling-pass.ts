@@ -216,6 +216,8 @@ export function tilingTableRow(r: TilingSearchResult): Record<string, number | s
     macsAfter: r.macsAfter,
     macOverheadPct: pct(r.macsAfter, r.macsBefore),
     configs: r.applied.length,
+    totalBytesBefore: r.totalsBefore.totalBytes,
+    totalBytesAfter: r.totalsAfter.totalBytes,
   };
 }
 
