@@ -144,6 +144,9 @@ export function searchTiling(input: Model, methods: readonly TilingMethod[], opt
         const ev = evaluateGraph(tiled.graph, 0);
         const macs = graphMacs(ev.graph);
         const t2 = totalsOf(ev.graph, ev.peakBytes, tiled, arch);
+        // A tiling must shrink the plan itself: a lower total from a change of runtime alone (a
+        // custom op moving the graph to mcusim's runtime and its smaller tail) is not a tiling gain.
+        if (objective === 'total' && t2.plannedBytes >= peak) continue;
         if (best === null || scoreOf(t2) < scoreOf(best.totals) || (scoreOf(t2) === scoreOf(best.totals) && macs < best.macs)) {
           best = { model: tiled, peak: ev.peakBytes, totals: t2, macs, c };
         }
