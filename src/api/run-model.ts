@@ -64,6 +64,8 @@ export interface OptimizeOptions {
   readonly storage?: StorageKind;
   /** Pass-specific flags, as `mcusim optimize` takes them (e.g. { 'spill-percent': 50 }). */
   readonly flags?: PassOptions['flags'];
+  /** The TFLM build whose whole arena (planned + persistent) the passes minimize (default cortex-m). */
+  readonly arch?: PassOptions['arch'];
   readonly log?: (line: string) => void;
 }
 

@@ -5,15 +5,24 @@
 // prints this report.
 import type { Model } from '../ir/index.ts';
 import { InternalError, PlanError, UsageError } from '../ir/index.ts';
-import type { PlannedModel } from '../optimizer/index.ts';
-import { preparePlannedModel, runPlanned } from '../optimizer/index.ts';
-import type { StorageKind, TraceViolation } from '../sim/index.ts';
-import { Tracer, createStorage, niclaVision } from '../sim/index.ts';
+import type { ArenaTotals, PlannedModel } from '../optimizer/index.ts';
+import { preparePlannedModel, preparedArenaTotals, runPlanned } from '../optimizer/index.ts';
+import type { StorageKind, TflmArchName, TraceViolation } from '../sim/index.ts';
+import { DEFAULT_TFLM_ARCH, Tracer, createStorage, niclaVision } from '../sim/index.ts';
 
 /** Where the optimized model's spilled tensors go (TinySeg storage ops); default: internal flash. */
 export interface VerifyStorageOptions {
   readonly storage?: StorageKind;
   readonly compress?: boolean;
+  /** The TFLM build whose whole arena the report gives (default cortex-m). */
+  readonly arch?: TflmArchName;
+}
+
+/** Whole arenas (planned + persistent tail, issue 12) of both models on one arch. */
+export interface VerifyArena {
+  readonly arch: TflmArchName;
+  readonly original: ArenaTotals;
+  readonly optimized: ArenaTotals;
 }
 
 /** The storage round trip of the optimized runs; null when the model has no storage ops. */
@@ -49,6 +58,7 @@ export interface VerifyReport {
   readonly planError: string | null;
   readonly originalPeakBytes: number;
   readonly optimizedPeakBytes: number;
+  readonly arena: VerifyArena;
   readonly mismatches: readonly VerifyMismatch[];
   readonly violations: readonly VerifyViolation[];
   readonly storage: VerifyStorageReport | null;
@@ -113,6 +123,7 @@ export interface VerifyHeader {
   readonly planError: string | null;
   readonly originalPeakBytes: number;
   readonly optimizedPeakBytes: number;
+  readonly arena: VerifyArena;
   /** The storage device of the optimized model's spill ops; null when it has none. */
   readonly storageDevice: string | null;
   readonly compressed: boolean;
@@ -137,6 +148,7 @@ export function openVerifySession(original: Model, optimized: Model, so: VerifyS
     planError,
     originalPeakBytes: base.plan.peakBytes,
     optimizedPeakBytes: pm.plan.peakBytes,
+    arena: { arch: so.arch ?? DEFAULT_TFLM_ARCH, original: preparedArenaTotals(original, base, so.arch), optimized: preparedArenaTotals(optimized, pm, so.arch) },
     storageDevice: store === null ? null : store.device.name,
     compressed: so.compress === true,
   };
@@ -182,6 +194,7 @@ export function combineVerifyResults(seeds: number, header: VerifyHeader, result
     planError: header.planError,
     originalPeakBytes: header.originalPeakBytes,
     optimizedPeakBytes: header.optimizedPeakBytes,
+    arena: header.arena,
     mismatches,
     violations,
     storage,

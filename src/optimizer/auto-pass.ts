@@ -2,11 +2,15 @@
 // passes (dmo, replacement, tiling, tinyseg) and the combinations that make sense (X,dmo: a graph
 // transform, then DMO's overlapped layout of the result), keeps those whose peak meets the target
 // and picks the one with the least estimated latency (estimateLatency, src/sim; spill traffic on
-// --storage). Without a target, or when none meets it, the lowest peak wins. Time-boxed: pipelines
-// left when the budget runs out are reported as skipped. Shared prefixes run once.
+// --storage). Without a target, or when none meets it, the lowest whole arena wins (planned +
+// persistent tail for --arch, issue 12), and no pipeline whose whole arena exceeds the original's is
+// ever chosen. Time-boxed: pipelines left when the budget runs out are reported as skipped. Shared
+// prefixes run once.
 import type { Model } from '../ir/index.ts';
 import { McusimError, UsageError } from '../ir/index.ts';
 import { DEFAULT_TARGET_NAME, estimateLatency, getTarget } from '../sim/index.ts';
+import { DEFAULT_TFLM_ARCH } from '../sim/index.ts';
+import { candidateTotals, ramBytes } from './arena-totals.ts';
 import { currentPeakBytes, dmoPass } from './dmo/index.ts';
 import type { OptimizerPass, PassOptions, PassReport, PassResult } from './pass.ts';
 import { replacementPass } from './replacement/index.ts';
@@ -33,6 +37,8 @@ export interface AutoCandidate {
   readonly passes: string;
   readonly status: 'ok' | 'failed' | 'skipped';
   readonly peakBytes: number | null;
+  /** Whole arena (planned + persistent + outside) for the pass options' arch. */
+  readonly totalBytes: number | null;
   readonly latencyMs: number | null;
   readonly meetsTarget: boolean;
   readonly error?: string;
@@ -55,6 +61,7 @@ interface Evaluated {
   readonly model: Model;
   readonly reports: readonly PassReport[];
   readonly peakBytes: number;
+  readonly totalBytes: number;
   readonly latencyMs: number;
 }
 
@@ -73,9 +80,9 @@ function better(a: Evaluated, b: Evaluated, target: number | undefined): Evaluat
     const am = a.peakBytes <= target;
     const bm = b.peakBytes <= target;
     if (am !== bm) return am ? a : b;
-    if (am) return b.latencyMs < a.latencyMs || (b.latencyMs === a.latencyMs && b.peakBytes < a.peakBytes) ? b : a;
+    if (am) return b.latencyMs < a.latencyMs || (b.latencyMs === a.latencyMs && b.totalBytes < a.totalBytes) ? b : a;
   }
-  return b.peakBytes < a.peakBytes || (b.peakBytes === a.peakBytes && b.latencyMs < a.latencyMs) ? b : a;
+  return b.totalBytes < a.totalBytes || (b.totalBytes === a.totalBytes && b.latencyMs < a.latencyMs) ? b : a;
 }
 
 export function runAuto(model: Model, options: PassOptions): PassResult {
@@ -86,8 +93,11 @@ export function runAuto(model: Model, options: PassOptions): PassResult {
   const latencyTarget = getTarget(typeof options.flags['latency-target'] === 'string' ? options.flags['latency-target'] : DEFAULT_TARGET_NAME);
   const latencyOf = (m: Model): number => estimateLatency(m.graph, { target: latencyTarget, storage }).totalMs;
   const before = currentPeakBytes(model);
+  const arch = options.arch ?? DEFAULT_TFLM_ARCH;
+  const totalOf = (m: Model): number => ramBytes(candidateTotals(m, arch));
+  const totalBefore = totalOf(model);
   // Results by pipeline label, so X,dmo reuses X's model.
-  const done = new Map<string, Evaluated | null>([['none', { names: [], model, reports: [], peakBytes: before, latencyMs: latencyOf(model) }]]);
+  const done = new Map<string, Evaluated | null>([['none', { names: [], model, reports: [], peakBytes: before, totalBytes: totalBefore, latencyMs: latencyOf(model) }]]);
   const candidates: AutoCandidate[] = [];
   let timedOut = false;
   let best: Evaluated | null = null;
@@ -99,11 +109,11 @@ export function runAuto(model: Model, options: PassOptions): PassResult {
       const prefix = done.get(label(names.slice(0, -1)));
       if (remaining <= 0 || prefix === undefined) {
         timedOut ||= remaining <= 0;
-        candidates.push({ passes: key, status: 'skipped', peakBytes: null, latencyMs: null, meetsTarget: false, error: remaining <= 0 ? 'time budget reached' : 'prefix not run' });
+        candidates.push({ passes: key, status: 'skipped', peakBytes: null, totalBytes: null, latencyMs: null, meetsTarget: false, error: remaining <= 0 ? 'time budget reached' : 'prefix not run' });
         continue;
       }
       if (prefix === null) {
-        candidates.push({ passes: key, status: 'skipped', peakBytes: null, latencyMs: null, meetsTarget: false, error: `${label(names.slice(0, -1))} failed` });
+        candidates.push({ passes: key, status: 'skipped', peakBytes: null, totalBytes: null, latencyMs: null, meetsTarget: false, error: `${label(names.slice(0, -1))} failed` });
         continue;
       }
       const last = names[names.length - 1] ?? '';
@@ -111,36 +121,38 @@ export function runAuto(model: Model, options: PassOptions): PassResult {
       if (pass === undefined) throw new UsageError(`auto: unknown pass '${last}'`);
       // Tiling searches get half of what is left; the other passes are fast.
       const flags = { ...options.flags, 'time-budget-ms': Math.max(1, Math.floor(remaining / 2)) };
-      const sub: PassOptions = { flags, storage, ...(target !== undefined ? { targetBytes: target } : {}) };
+      const sub: PassOptions = { flags, storage, arch, ...(target !== undefined ? { targetBytes: target } : {}) };
       try {
         options.log?.(`auto: trying ${key}`);
         const r = pass.run(prefix.model, sub);
-        ev = { names, model: r.model, reports: [...prefix.reports, r.report], peakBytes: currentPeakBytes(r.model), latencyMs: latencyOf(r.model) };
+        ev = { names, model: r.model, reports: [...prefix.reports, r.report], peakBytes: currentPeakBytes(r.model), totalBytes: totalOf(r.model), latencyMs: latencyOf(r.model) };
       } catch (e) {
         if (!(e instanceof McusimError) || e.code === 'E_INTERNAL') throw e;
         done.set(key, null);
-        candidates.push({ passes: key, status: 'failed', peakBytes: null, latencyMs: null, meetsTarget: false, error: `${e.code}: ${e.message}` });
+        candidates.push({ passes: key, status: 'failed', peakBytes: null, totalBytes: null, latencyMs: null, meetsTarget: false, error: `${e.code}: ${e.message}` });
         continue;
       }
       done.set(key, ev);
     }
     if (ev === null) continue;
-    candidates.push({ passes: key, status: 'ok', peakBytes: ev.peakBytes, latencyMs: ev.latencyMs, meetsTarget: target !== undefined && ev.peakBytes <= target });
+    candidates.push({ passes: key, status: 'ok', peakBytes: ev.peakBytes, totalBytes: ev.totalBytes, latencyMs: ev.latencyMs, meetsTarget: target !== undefined && ev.peakBytes <= target });
+    // Never a model that needs more RAM than the original, whatever its peak or latency.
+    if (ev.totalBytes > totalBefore) continue;
     best = best === null ? ev : better(best, ev, target);
   }
-  const chosen = best ?? { names: [], model, reports: [], peakBytes: before, latencyMs: 0 };
+  const chosen = best ?? { names: [], model, reports: [], peakBytes: before, totalBytes: totalBefore, latencyMs: 0 };
   const targetMet = target !== undefined && chosen.peakBytes <= target;
   const fmt = (c: AutoCandidate): string =>
     c.status === 'ok'
-      ? `${c.passes}: peak ${c.peakBytes} B, latency ${c.latencyMs?.toFixed(2)} ms${target !== undefined ? `, target ${c.meetsTarget ? 'met' : 'missed'}` : ''}`
+      ? `${c.passes}: peak ${c.peakBytes} B, total ${c.totalBytes} B${(c.totalBytes ?? 0) > totalBefore ? ' (exceeds the original: never chosen)' : ''}, latency ${c.latencyMs?.toFixed(2)} ms${target !== undefined ? `, target ${c.meetsTarget ? 'met' : 'missed'}` : ''}`
       : `${c.passes}: ${c.status} (${c.error ?? ''})`;
   const notes = [
     ...candidates.map(fmt),
     target === undefined
-      ? `no --target: chose the lowest peak, ${label(chosen.names)} (${chosen.peakBytes} B)`
+      ? `no --target: chose the lowest whole arena on ${arch}, ${label(chosen.names)} (peak ${chosen.peakBytes} B, total ${chosen.totalBytes} B)`
       : targetMet
         ? `chose ${label(chosen.names)}: least latency (${chosen.latencyMs.toFixed(2)} ms) of those meeting ${target} B`
-        : `no pipeline meets the target ${target} B; best peak ${chosen.peakBytes} B by ${label(chosen.names)}`,
+        : `no pipeline meets the target ${target} B; lowest whole arena ${chosen.totalBytes} B (peak ${chosen.peakBytes} B) by ${label(chosen.names)}`,
     ...(timedOut ? [`time budget ${budget} ms reached: some pipelines were skipped`] : []),
   ];
   const details: AutoDetails = { targetBytes: target ?? null, storage, latencyTarget: latencyTarget.name, chosen: label(chosen.names), targetMet, candidates, reports: chosen.reports, timedOut };

@@ -16,3 +16,4 @@ export * from './pass-output.ts';
 export * from './model-latency.ts';
 export * from './pipeline.ts';
 export * from './auto-pass.ts';
+export * from './arena-totals.ts';

@@ -2,11 +2,14 @@
 // OfflineMemoryAllocation plan via withOfflinePlan) and reports peak bytes before and after.
 // Passes are chained by runPipeline (pipeline.ts); the CLI `mcusim optimize` drives them.
 import type { Model } from '../ir/index.ts';
+import type { TflmArchName } from '../sim/index.ts';
 
 export interface PassOptions {
   readonly targetBytes?: number;
   readonly storage?: 'internal' | 'external' | 'remote';
   readonly flags: Readonly<Record<string, string | number | boolean>>;
+  /** The TFLM build whose whole arena (planned + persistent) passes minimize (default cortex-m). */
+  readonly arch?: TflmArchName;
   readonly log?: (line: string) => void;
 }
 

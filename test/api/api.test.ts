@@ -4,7 +4,7 @@
 // with a clobber wherever the arena can show one, bad formulas and kinds refused with codes.
 import { describe, expect, it } from 'vitest';
 import {
-  buildSingleOpGraph, checkOverlapFormula, estimateLatency, loadModel, optimizeModel, planModel, preparePlannedModel, runModel,
+  arenaTotals, buildSingleOpGraph, checkOverlapFormula, estimateLatency, loadModel, optimizeModel, planModel, preparePlannedModel, runModel,
   runPlanned, safeOverlap, saveModel, verify, zooModel,
 } from '../../src/index.ts';
 import type { OverlapOp } from '../../src/index.ts';
@@ -43,6 +43,14 @@ describe('models, plans, runs', () => {
     expect(reports[0]?.peakBytesAfter).toBeLessThanOrEqual(reports[0]?.peakBytesBefore ?? 0);
     const v = verify(model, optimized, { seeds: 2 });
     expect(v).toMatchObject({ passed: true, seeds: 2, identical: true, traceClean: true });
+    // The whole arena of both (planned + TFLM's persistent tail), as arenaTotals computes it.
+    for (const arch of ['cortex-m', 'host64'] as const) {
+      const w = arch === 'cortex-m' ? v : verify(model, optimized, { seeds: 1, arch });
+      expect(w.arena).toEqual({ arch, original: arenaTotals(model, arch), optimized: arenaTotals(optimized, arch) });
+      expect(w.arena.original.plannedBytes).toBe(w.originalPeakBytes);
+      expect(w.arena.optimized.totalBytes).toBe(w.optimizedPeakBytes + w.arena.optimized.persistentBytes);
+      expect(w.arena.optimized.persistentBytes).toBeGreaterThan(0);
+    }
   });
 
   it('estimateLatency takes a board name or profile; unknown boards are E_USAGE', () => {

@@ -25,6 +25,25 @@ describe('mcusim optimize', () => {
     expect(text.stdout).toMatch(/pass replacement/);
   });
 
+  it('reports the whole arena before and after (planned + persistent = total) and the inspect figures for --arch', () => {
+    const out = join(tmp, 'cifar-dmo.tflite');
+    for (const arch of ['cortex-m', 'host64']) {
+      const doc = JSON.parse(mcusim('optimize', 'zoo:cifar10-cnn', '--passes', 'dmo', '-o', out, '--json', '--arch', arch).stdout);
+      for (const [when, file] of [['before', 'zoo:cifar10-cnn'], ['after', out]] as const) {
+        const a = doc[when].arena;
+        expect(Object.keys(a).sort(), when).toEqual(['outsideArenaBytes', 'persistentBytes', 'plannedBytes', 'totalBytes']);
+        expect(a.persistentBytes, when).toBeGreaterThan(0);
+        expect(a.totalBytes, when).toBe(a.plannedBytes + a.persistentBytes);
+        expect(a.plannedBytes, when).toBe(doc[when].peakBytes);
+        const inspect = JSON.parse(mcusim('inspect', file, '--json', '--arch', arch).stdout);
+        expect(a, `${when} ${arch}`).toMatchObject({ plannedBytes: inspect.arena.plannedBytes, persistentBytes: inspect.arena.persistentBytes, totalBytes: inspect.arena.totalBytes });
+      }
+    }
+    const text = mcusim('optimize', 'zoo:cifar10-cnn', '--passes', 'dmo', '-o', out);
+    expect(text.stdout).toMatch(/whole arena \(cortex-m\) .* -> /);
+    expect(mcusim('optimize', 'zoo:cifar10-cnn', '--passes', 'dmo', '-o', out, '--arch', 'z80').code).toBe(2);
+  });
+
   it('rejects an unknown pass and a missing -o with exit 2', () => {
     const r = mcusim('optimize', 'zoo:cifar10-cnn', '--passes', 'dmo,bogus', '-o', join(tmp, 'x.tflite'));
     expect(r.code).toBe(2);

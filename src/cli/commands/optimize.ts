@@ -4,9 +4,10 @@
 import type { Command } from 'commander';
 import { UsageError, exportTflite } from '../../ir/index.ts';
 import { checkGraphConstraints } from '../../kernels/index.ts';
-import type { BufferRequest, PassOptions, PassReport, Plan } from '../../optimizer/index.ts';
-import { computeModelBufferRequests, currentPeakBytes, describePlanSource, getPass, passNames, planGreedy, preparePlannedModel, renderPlanSvg, runPipeline } from '../../optimizer/index.ts';
+import type { ArenaTotals, BufferRequest, PassOptions, PassReport, Plan } from '../../optimizer/index.ts';
+import { arenaTotals, computeModelBufferRequests, currentPeakBytes, describePlanSource, getPass, passNames, planGreedy, renderPlanSvg, runPipeline } from '../../optimizer/index.ts';
 import type { Model } from '../../ir/index.ts';
+import { DEFAULT_TFLM_ARCH, TFLM_ARCH_NAMES, getTflmArch } from '../../sim/index.ts';
 import { bytesAndKb, renderTable } from '../format.ts';
 import { loadModel } from '../load-model.ts';
 import { writeOutputFile } from '../output-file.ts';
@@ -23,26 +24,16 @@ interface OptimizeOptions {
   readonly scratchQuant?: boolean;
   readonly scratchFree?: boolean;
   readonly spillPercent?: string;
+  readonly arch?: string;
 }
 
-/** The whole-arena report (issue 12; persistentBytes / totalBytes come with the TFLM arena model). */
-export interface ArenaReport {
-  /** Plan peak, storage I/O buffers and every other scratch buffer included. */
-  readonly plannedBytes: number;
-  /** RAM the runtime needs beyond the arena (simulator: nothing). */
-  readonly outsideArenaBytes: number;
-}
+/** The whole-arena report (issue 12): planned head, persistent tail, their total, RAM beside it. */
+export type ArenaReport = ArenaTotals;
 
 export interface OptimizeReport {
   readonly before: { readonly peakBytes: number; readonly arena: ArenaReport };
   readonly after: { readonly peakBytes: number; readonly arena: ArenaReport };
   readonly passes: readonly PassReport[];
-}
-
-/** The planned arena the simulator runs `model` in, and what it keeps beside it. */
-function arenaReport(model: Model): ArenaReport {
-  const pm = preparePlannedModel(model);
-  return { plannedBytes: pm.plan.peakBytes, outsideArenaBytes: pm.runtime.outsideArenaBytes };
 }
 
 function parseTarget(s: string | undefined): number | undefined {
@@ -109,6 +100,7 @@ export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
   const targetBytes = parseTarget(opts.target);
   const storage = parseStorage(opts.storage);
   const spillPercent = parsePercent(opts.spillPercent);
+  const arch = getTflmArch(opts.arch ?? DEFAULT_TFLM_ARCH).name;
   const model = loadModel(modelArg);
   // A model run refuses (an op without a kernel) cannot be optimized and proven bit-exact.
   checkGraphConstraints(model.graph);
@@ -116,6 +108,7 @@ export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
     flags: { ...tinysegScratchFlags(opts), ...(spillPercent !== undefined ? { spillPercent } : {}) },
     ...(targetBytes !== undefined ? { targetBytes } : {}),
     ...(storage !== undefined ? { storage } : {}),
+    arch,
     ...(opts.json ? {} : { log: (line: string) => void process.stderr.write(`${line}\n`) }),
   };
   const before = currentPeakBytes(model);
@@ -124,15 +117,15 @@ export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
   writeOutputFile(opts.output, exportTflite(result.model));
   writePlanSvgs(opts, modelArg, names, model, result.model);
   const report: OptimizeReport = {
-    before: { peakBytes: before, arena: arenaReport(model) },
-    after: { peakBytes: after, arena: arenaReport(result.model) },
+    before: { peakBytes: before, arena: arenaTotals(model, arch) },
+    after: { peakBytes: after, arena: arenaTotals(result.model, arch) },
     passes: result.reports,
   };
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(report)}\n`);
     return 0;
   }
-  const parts = [...result.reports.map(passTable), `peak ${bytesAndKb(before)} -> ${bytesAndKb(after)}; wrote ${opts.output}`];
+  const parts = [...result.reports.map(passTable), `peak ${bytesAndKb(before)} -> ${bytesAndKb(after)}; whole arena (${arch}) ${bytesAndKb(report.before.arena.totalBytes)} -> ${bytesAndKb(report.after.arena.totalBytes)}; wrote ${opts.output}`];
   process.stdout.write(`${parts.join('\n\n')}\n`);
   return 0;
 }
@@ -149,6 +142,7 @@ export function registerOptimize(program: Command, setExit: (code: number) => vo
     .option('--no-scratch-quant', 'tinyseg: keep TransposeConv int32 scratch (no int16, no scratch-free form)')
     .option('--no-scratch-free', 'tinyseg: only the paper\'s int16 scratch quantization (no scratch-free TransposeConv)')
     .option('--spill-percent <p>', 'tinyseg: spill this percentage of the victim\'s channels (0-100, Figure 14)')
+    .option('--arch <arch>', `TFLM build whose whole arena the passes minimize and report (${TFLM_ARCH_NAMES.join(', ')}; default ${DEFAULT_TFLM_ARCH})`)
     .option('--json', 'print one JSON document')
     .option('--svg-before <file>', 'write the plan before the passes as an SVG picture')
     .option('--svg-after <file>', 'write the plan after the passes as an SVG picture')

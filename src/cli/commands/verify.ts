@@ -8,7 +8,7 @@ import { UsageError, byteSize } from '../../ir/index.ts';
 import type { VerifyReport } from '../../api/index.ts';
 import { verifyPassed } from '../../api/index.ts';
 import type { StorageKind } from '../../sim/index.ts';
-import { isStorageKind } from '../../sim/index.ts';
+import { DEFAULT_TFLM_ARCH, TFLM_ARCH_NAMES, getTflmArch, isStorageKind } from '../../sim/index.ts';
 import { renderTable } from '../format.ts';
 import { loadModel } from '../load-model.ts';
 import { parseJobs, verifyWithJobs } from '../verify-pool.ts';
@@ -19,6 +19,7 @@ interface VerifyCliOptions {
   readonly compress?: boolean;
   readonly json?: boolean;
   readonly jobs?: string;
+  readonly arch?: string;
 }
 
 function text(r: VerifyReport, original: Model): string {
@@ -28,7 +29,8 @@ function text(r: VerifyReport, original: Model): string {
   });
   const lines = [
     `seeds: ${r.seeds}; outputs: ${outBytes.length} (${outBytes.reduce((s, b) => s + b, 0)} B per run)`,
-    `arena: original ${r.originalPeakBytes} B, optimized ${r.optimizedPeakBytes} B`,
+    `arena: original ${r.originalPeakBytes} B, optimized ${r.optimizedPeakBytes} B (planned)`,
+    `whole arena (${r.arena.arch}, planned + persistent): original ${r.arena.original.totalBytes} B, optimized ${r.arena.optimized.totalBytes} B`,
     `outputs identical: ${r.identical ? 'yes' : 'NO'}`,
     `trace clean: ${r.traceClean ? 'yes' : 'NO'}`,
   ];
@@ -57,7 +59,8 @@ export async function runVerify(originalArg: string, optimizedArg: string, opts:
   if (opts.storage !== undefined && !isStorageKind(opts.storage)) throw new UsageError(`--storage must be internal, external or remote, got '${opts.storage}'`);
   const jobs = parseJobs(opts.jobs);
   const original = loadModel(originalArg);
-  const storage = { ...(opts.storage !== undefined ? { storage: opts.storage as StorageKind } : {}), ...(opts.compress ? { compress: true } : {}) };
+  const arch = getTflmArch(opts.arch ?? DEFAULT_TFLM_ARCH).name;
+  const storage = { arch, ...(opts.storage !== undefined ? { storage: opts.storage as StorageKind } : {}), ...(opts.compress ? { compress: true } : {}) };
   const report = await verifyWithJobs(original, originalArg, optimizedArg, seeds, storage, jobs);
   process.stdout.write(opts.json ? `${JSON.stringify(report)}\n` : `${text(report, original)}\n`);
   return verifyPassed(report) ? 0 : 1;
@@ -72,6 +75,7 @@ export function registerVerify(program: Command, setExit: (code: number) => void
     .option('--seeds <n>', 'number of seeded random inputs (seeds 1..N)', '3')
     .option('--storage <kind>', 'device for spilled tensors: internal, external or remote (default internal flash)')
     .option('--compress', 'MFV-compress spilled blocks (TinySeg §5.1)')
+    .option('--arch <arch>', `TFLM build of the whole-arena figures (${TFLM_ARCH_NAMES.join(', ')}; default ${DEFAULT_TFLM_ARCH})`)
     .option('--json', 'print one JSON document')
     .option('--jobs <n>', 'threads running seeds in parallel (default: the number of cores); the report is the same for any N')
     .action(async (original: string, optimized: string, opts: VerifyCliOptions) => setExit(await runVerify(original, optimized, opts)));

@@ -4,13 +4,20 @@
 // by memory-aware scheduling and tflm-greedy layout, keep the best if it shrinks the layout, and
 // iterate until no critical buffer yields a smaller layout or the time budget runs out. The result
 // is laid out by the exact planner (kept as an offline plan when it beats greedy). Reports savings
-// and MAC overheads per applied configuration, as the paper's Table 2.
-import { McusimError, UsageError, withOfflinePlan } from '../../ir/index.ts';
+// and MAC overheads per applied configuration, as the paper's Table 2. Candidates are scored on the
+// whole arena for --arch (planned + TFLM's persistent tail, issue 12: every tensor and op a tiling
+// adds costs persistent bytes); a tiling that raises the total is declined, saying why. The flag
+// `objective=planned` scores the planned part alone (the paper's objective; transform studies).
+import { McusimError, UsageError, readOfflinePlan, withOfflinePlan } from '../../ir/index.ts';
 import type { Graph, Model } from '../../ir/index.ts';
 import { computeBufferRequests, computeModelBufferRequests, planExact, planGreedy } from '../planners/index.ts';
 import { applyFdt } from './fdt-transform.ts';
 import { applyFfmt } from './ffmt-transform.ts';
 import type { OptimizerPass, PassOptions, PassResult } from '../pass.ts';
+import { candidateTotals, describeTotals, graphArena, ramBytes } from '../arena-totals.ts';
+import type { ArenaTotals } from '../arena-totals.ts';
+import { DEFAULT_TFLM_ARCH } from '../../sim/index.ts';
+import type { TflmArchName } from '../../sim/index.ts';
 import { scheduleAndReorder } from '../schedule/index.ts';
 import { criticalTensors, graphMacs, proposeFdt, proposeFfmt } from './tiling-paths.ts';
 import type { TilingCandidate } from './tiling-paths.ts';
@@ -39,7 +46,18 @@ export interface TilingSearchResult {
   readonly applied: readonly AppliedTiling[];
   readonly candidatesEvaluated: number;
   readonly timedOut: boolean;
+  /** Whole arena of the input and of the result (objective `total`: what the search minimized). */
+  readonly totalsBefore: ArenaTotals;
+  readonly totalsAfter: ArenaTotals;
+  /**
+   * When the search stopped: the candidate of its last round with the smallest planned part that
+   * lowered the planned bytes but not the total (why no further tiling was applied), if any.
+   */
+  readonly declined: { readonly description: string; readonly after: ArenaTotals } | null;
 }
+
+/** What the search minimizes: the whole arena (default) or the planned part alone. */
+export type TilingObjective = 'total' | 'planned';
 
 export interface TilingSearchOptions {
   readonly timeBudgetMs?: number;
@@ -51,6 +69,10 @@ export interface TilingSearchOptions {
   /** Stop once the layout is at most this many bytes (`mcusim optimize --target`). */
   readonly targetBytes?: number;
   readonly log?: (line: string) => void;
+  /** The TFLM build whose persistent tail is scored (default cortex-m). */
+  readonly arch?: TflmArchName;
+  /** Default 'total'. */
+  readonly objective?: TilingObjective;
 }
 
 export const DEFAULT_TILING_BUDGET_MS = 20_000;
@@ -82,10 +104,16 @@ function applyCandidate(model: Model, c: TilingCandidate): Model {
 export function searchTiling(input: Model, methods: readonly TilingMethod[], options: TilingSearchOptions = {}): TilingSearchResult {
   const deadline = performance.now() + (options.timeBudgetMs ?? DEFAULT_TILING_BUDGET_MS);
   const sb = options.scheduleBudgetMs ?? DEFAULT_SCHEDULE_BUDGET_MS;
-  const peakBytesBefore = planGreedy(computeModelBufferRequests(input)).peakBytes;
+  const arch = options.arch ?? DEFAULT_TFLM_ARCH;
+  const objective = options.objective ?? 'total';
+  const totalsBefore = candidateTotals(input, arch);
+  const peakBytesBefore = totalsBefore.plannedBytes;
   const macsBefore = graphMacs(input.graph);
+  const scoreOf = (t: ArenaTotals): number => (objective === 'total' ? ramBytes(t) : t.plannedBytes);
   let model = input;
   let peak = peakBytesBefore;
+  let totals = totalsBefore;
+  let declined: TilingSearchResult['declined'] = null;
   let evaluated = 0;
   let timedOut = false;
   const applied: AppliedTiling[] = [];
@@ -93,12 +121,13 @@ export function searchTiling(input: Model, methods: readonly TilingMethod[], opt
     if (options.targetBytes !== undefined && peak <= options.targetBytes) break;
     const requests = computeModelBufferRequests(model);
     const crit = criticalTensors(model.graph, requests, planGreedy(requests));
+    declined = null;
     for (const t of crit) {
       const cands: TilingCandidate[] = [
         ...(methods.includes('fdt') ? proposeFdt(model.graph, t).map((path) => ({ method: 'fdt' as const, path })) : []),
         ...(methods.includes('ffmt') ? proposeFfmt(model.graph, t).map((path) => ({ method: 'ffmt' as const, path })) : []),
       ];
-      let best: { model: Model; peak: number; macs: number; c: TilingCandidate } | null = null;
+      let best: { model: Model; peak: number; totals: ArenaTotals; macs: number; c: TilingCandidate } | null = null;
       for (const c of cands) {
         if (performance.now() > deadline) {
           timedOut = true;
@@ -114,15 +143,22 @@ export function searchTiling(input: Model, methods: readonly TilingMethod[], opt
         evaluated++;
         const ev = evaluateGraph(tiled.graph, 0);
         const macs = graphMacs(ev.graph);
-        if (best === null || ev.peakBytes < best.peak || (ev.peakBytes === best.peak && macs < best.macs)) {
-          best = { model: tiled, peak: ev.peakBytes, macs, c };
+        const t2 = totalsOf(ev.graph, ev.peakBytes, tiled, arch);
+        // A tiling must shrink the plan itself: a lower total from a change of runtime alone (a
+        // custom op moving the graph to mcusim's runtime and its smaller tail) is not a tiling gain.
+        if (objective === 'total' && t2.plannedBytes >= peak) continue;
+        if (best === null || scoreOf(t2) < scoreOf(best.totals) || (scoreOf(t2) === scoreOf(best.totals) && macs < best.macs)) {
+          best = { model: tiled, peak: ev.peakBytes, totals: t2, macs, c };
+        }
+        if (objective === 'total' && t2.plannedBytes < peak && scoreOf(t2) >= scoreOf(totals) && (declined === null || t2.plannedBytes < declined.after.plannedBytes)) {
+          declined = { description: describe(model.graph, c), after: t2 };
         }
       }
       if (best !== null) {
         const ev = evaluateGraph(best.model.graph, sb);
-        best = { ...best, model: { ...best.model, graph: ev.graph }, peak: ev.peakBytes };
+        best = { ...best, model: { ...best.model, graph: ev.graph }, peak: ev.peakBytes, totals: totalsOf(ev.graph, ev.peakBytes, best.model, arch) };
       }
-      if (best !== null && best.peak < peak) {
+      if (best !== null && scoreOf(best.totals) < scoreOf(totals)) {
         const entry: AppliedTiling = {
           method: best.c.method,
           description: describe(model.graph, best.c),
@@ -133,17 +169,27 @@ export function searchTiling(input: Model, methods: readonly TilingMethod[], opt
           macsBefore: graphMacs(model.graph),
           macsAfter: best.macs,
         };
-        options.log?.(`${entry.description}: ${peak} -> ${best.peak} B`);
+        options.log?.(`${entry.description}: ${describeTotals(totals, best.totals)}`);
         applied.push(entry);
         model = best.model;
         peak = best.peak;
+        totals = best.totals;
         continue search;
       }
       if (timedOut) break search;
     }
     break;
   }
-  return { methods, model, peakBytesBefore, peakBytesAfter: peak, macsBefore, macsAfter: graphMacs(model.graph), applied, candidatesEvaluated: evaluated, timedOut };
+  return {
+    methods, model, peakBytesBefore, peakBytesAfter: peak, macsBefore, macsAfter: graphMacs(model.graph), applied,
+    candidatesEvaluated: evaluated, timedOut, totalsBefore, totalsAfter: totals, declined,
+  };
+}
+
+/** Totals of a candidate whose (possibly reordered) graph plans to `plannedBytes`. */
+function totalsOf(graph: Graph, plannedBytes: number, model: Model, arch: TflmArchName): ArenaTotals {
+  const r = graphArena(graph, plannedBytes, arch, readOfflinePlan(model));
+  return { plannedBytes, persistentBytes: r.persistentBytes, totalBytes: r.totalBytes, outsideArenaBytes: r.outsideArenaBytes };
 }
 
 /** Lays the tiled model out with the exact planner; kept as an offline plan when it beats greedy. */
@@ -173,6 +219,8 @@ export function tilingTableRow(r: TilingSearchResult): Record<string, number | s
     macsAfter: r.macsAfter,
     macOverheadPct: pct(r.macsAfter, r.macsBefore),
     configs: r.applied.length,
+    totalBytesBefore: r.totalsBefore.totalBytes,
+    totalBytesAfter: r.totalsAfter.totalBytes,
   };
 }
 
@@ -183,35 +231,65 @@ function budgetOf(options: PassOptions): number {
   return n;
 }
 
-function notesOf(r: TilingSearchResult): string[] {
+function objectiveOf(options: PassOptions): TilingObjective {
+  const v = options.flags.objective ?? 'total';
+  if (v !== 'total' && v !== 'planned') throw new UsageError(`objective must be total or planned, got '${String(v)}'`);
+  return v;
+}
+
+function notesOf(r: TilingSearchResult, objective: TilingObjective): string[] {
   const row = tilingTableRow(r);
+  const what = objective === 'total' ? 'the whole arena (planned + persistent)' : 'the planned peak';
+  const why = r.declined === null ? [] : [`${row.method}: declined ${r.declined.description}: ${describeTotals(r.totalsAfter, r.declined.after).replace(', persistent', ' but persistent')}`];
   return [
     ...r.applied.map((a) => `${a.description} (critical ${a.criticalTensor}): ${a.peakBytesBefore} -> ${a.peakBytesAfter} B, MACs ${a.macsBefore} -> ${a.macsAfter}`),
-    `${row.method}: ${r.peakBytesBefore} -> ${r.peakBytesAfter} B (-${row.savingPct}%), MAC overhead ${row.macOverheadPct}%, ${r.candidatesEvaluated} candidates${r.timedOut ? ' (time budget reached)' : ''}`,
-    ...(r.applied.length === 0 ? [`${row.method}: declined: none of the ${r.candidatesEvaluated} tiling candidates lowers the peak; the model is returned unchanged`] : []),
+    `${row.method}: ${r.peakBytesBefore} -> ${r.peakBytesAfter} B (-${row.savingPct}%), ${describeTotals(r.totalsBefore, r.totalsAfter)}, MAC overhead ${row.macOverheadPct}%, ${r.candidatesEvaluated} candidates${r.timedOut ? ' (time budget reached)' : ''}`,
+    ...why,
+    ...(r.applied.length === 0 ? [`${row.method}: declined: none of the ${r.candidatesEvaluated} tiling candidates lowers ${what}; the model is returned unchanged`] : []),
   ];
 }
 
 function runTiling(name: string, methods: readonly (readonly TilingMethod[])[], model: Model, options: PassOptions): PassResult {
   const budget = budgetOf(options);
+  const arch = options.arch ?? DEFAULT_TFLM_ARCH;
+  const objective = objectiveOf(options);
+  const score = (t: ArenaTotals): number => (objective === 'total' ? ramBytes(t) : t.plannedBytes);
   const searches = methods.map((m) =>
     searchTiling(model, m, {
+      arch,
+      objective,
       timeBudgetMs: (budget * 0.85) / methods.length,
       ...(options.targetBytes !== undefined ? { targetBytes: options.targetBytes } : {}),
       ...(options.log ? { log: options.log } : {}),
     }),
   );
-  const best = searches.reduce((a, b) => (b.peakBytesAfter < a.peakBytesAfter || (b.peakBytesAfter === a.peakBytesAfter && b.macsAfter < a.macsAfter) ? b : a));
+  const best = searches.reduce((a, b) => {
+    const sa = score(a.totalsAfter);
+    const sb = score(b.totalsAfter);
+    return sb < sa || (sb === sa && b.macsAfter < a.macsAfter) ? b : a;
+  });
   const layout = finalLayout(best, budget * 0.15);
+  const after = best.applied.length > 0 ? candidateTotals(layout.model, arch) : best.totalsBefore;
+  // The last word: a result whose whole arena exceeds the input's is never applied.
+  const raises = objective === 'total' && ramBytes(after) > ramBytes(best.totalsBefore);
+  const notes = [
+    ...searches.flatMap((r) => notesOf(r, objective)),
+    ...(searches.length > 1 ? [`chosen: ${best.methods.join('+')}`] : []),
+    ...(raises ? [`declined: ${describeTotals(best.totalsBefore, after).replace(', persistent', ' but persistent')} on ${arch}; the model is returned unchanged`] : []),
+  ];
   return {
-    model: layout.model,
+    model: raises ? model : layout.model,
     report: {
       pass: name,
       peakBytesBefore: best.peakBytesBefore,
-      peakBytesAfter: layout.peakBytes,
-      applied: best.applied.length > 0,
-      notes: [...searches.flatMap(notesOf), ...(searches.length > 1 ? [`chosen: ${best.methods.join('+')}`] : [])],
+      peakBytesAfter: raises ? best.peakBytesBefore : layout.peakBytes,
+      applied: best.applied.length > 0 && !raises,
+      notes,
       details: {
+        arch,
+        objective,
+        totalsBefore: best.totalsBefore,
+        totalsAfter: raises ? best.totalsBefore : after,
         chosen: best.methods.join('+'),
         table: searches.map(tilingTableRow),
         applied: best.applied.map(({ candidate, ...rest }) => ({ ...rest, path: candidate.path })),
