@@ -3,6 +3,16 @@
 // and `npm install` run through `prepare`) and hands it argv; src/cli/main.ts maps every error to
 // an exit code and a one-line message. A checkout without dist/ gets told to build, never a
 // silent fallback to the TypeScript sources.
+//
+// A reader that closes the pipe early (`mcusim inspect M --json | head -c 100`) makes the next
+// write fail with EPIPE: nobody reads any more, so stop quietly with the code reached so far
+// instead of an unhandled-error stack trace. Any other stream error is rethrown.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e) => {
+    if (e?.code !== 'EPIPE') throw e;
+    process.exit(process.exitCode ?? 0);
+  });
+}
 const entry = new URL('../dist/cli/main.js', import.meta.url);
 let main;
 try {

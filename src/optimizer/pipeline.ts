@@ -42,8 +42,9 @@ export function runPipeline(model: Model, names: readonly string[], options: Pas
   const passes = names.map(getPass);
   const reports: PassReport[] = [];
   let current = model;
-  for (const pass of passes) {
-    options.log?.(`pass ${pass.name}`);
+  for (const [i, pass] of passes.entries()) {
+    // Progress, not a result: the result line `pass NAME` is the caller's (optimize's table title).
+    options.log?.(`running ${pass.name} (pass ${i + 1} of ${passes.length})`);
     const result = pass.run(current, options);
     if (result.model !== current) checkPassOutput(pass.name, result.model);
     current = result.model;

@@ -1,7 +1,7 @@
 // Shared by the CLI tests: run the real bin (bin/mcusim.mjs, on the compiled dist/ that
 // test/global-build.ts rebuilds before every test run) in a child Node process, and a temporary
 // folder removed after the file's tests.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,4 +26,23 @@ export function testTempDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
+}
+
+/**
+ * `mcusim ARGS...` whose stdout reader goes away after the first chunk (as `| head -c 100`
+ * does): the parent closes its end of the pipe, so the bin's later writes hit EPIPE.
+ */
+export function runMcusimClosedStdout(args: readonly string[], timeoutMs = 60_000): Promise<BinRun & { readonly signal: NodeJS.Signals | null }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.once('data', (chunk: Buffer) => {
+      stdout = chunk.toString('utf8');
+      child.stdout.destroy();
+    });
+    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8'); });
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
 }

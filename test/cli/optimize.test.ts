@@ -23,6 +23,10 @@ describe('mcusim optimize', () => {
     const text = mcusim('optimize', 'zoo:cifar10-cnn', '--passes', 'replacement', '-o', join(tmp, 'c2.tflite'));
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/pass replacement/);
+    // The pass line is printed once: the stdout table title; stderr carries progress only.
+    const lines = `${text.stdout}\n${text.stderr}`.split('\n');
+    expect(lines.filter((l) => l === 'pass replacement')).toHaveLength(1);
+    expect(text.stderr).toContain('running replacement (pass 1 of 1)');
   });
 
   it('reports the whole arena before and after (planned + persistent = total) and the inspect figures for --arch', () => {

@@ -39,6 +39,17 @@ describe('mcusim overlap', () => {
       expect(r.stderr).toMatch(/^E_[A-Z_]+: /);
     }
   });
+
+  it('a shape whose output is empty is a usage error, exit 2', () => {
+    for (const args of [['--op', 'conv2d', '--input', '1x2x2x1', '--filter', '3x3', '--padding', 'valid'], ['--op', 'depthwiseConv2d', '--input', '1x0x0x4']]) {
+      const r = mcusim('overlap', ...args);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/^E_USAGE: /);
+    }
+    const r = mcusim('overlap', '--op', 'conv2d', '--input', '1x2x2x1', '--filter', '3x3', '--padding', 'valid');
+    expect(r.stderr).toContain('empty output 1x0x0x1');
+    expect(r.stdout).toBe('');
+  });
 });
 
 describe('mcusim run --trace', () => {

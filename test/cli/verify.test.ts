@@ -114,6 +114,12 @@ describe('verify catches a plan shifted one byte into a clobber', () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ seeds: 2, identical: true, traceClean: true, mismatches: [], violations: [] });
     expect(mcusim('verify', orig, good, '--seeds', 'x').code).toBe(2);
+    // A huge count is refused before any run, naming the bound; one past the bound too.
+    const huge = mcusim('verify', orig, good, '--seeds', '1e9');
+    expect(huge.code).toBe(2);
+    expect(huge.stderr).toMatch(/^E_USAGE: --seeds must be at most 100000 .*got '1e9'/);
+    expect(huge.stdout).toBe('');
+    expect(mcusim('verify', orig, good, '--seeds', '100001').code).toBe(2);
   });
 });
 

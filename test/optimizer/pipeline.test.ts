@@ -22,6 +22,7 @@ describe('runPipeline', () => {
     expect(dmo?.peakBytesBefore).toBe(35_840);
     expect(dmo?.peakBytesAfter).toBeLessThan(35_840);
     expect(readOfflinePlan(r.model)).not.toBeNull();
-    expect(lines).toContain('pass dmo');
+    expect(lines).toContain('running replacement (pass 1 of 2)');
+    expect(lines).toContain('running dmo (pass 2 of 2)');
   });
 });

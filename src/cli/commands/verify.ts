@@ -53,9 +53,13 @@ function text(r: VerifyReport, original: Model): string {
   return lines.join('\n');
 }
 
+/** The most seeds one `verify` takes: each seed runs and traces both models, so far larger counts run for days. */
+export const MAX_VERIFY_SEEDS = 100_000;
+
 export async function runVerify(originalArg: string, optimizedArg: string, opts: VerifyCliOptions): Promise<number> {
   const seeds = Number(opts.seeds);
   if (!Number.isSafeInteger(seeds) || seeds < 1) throw new UsageError(`--seeds must be a positive integer, got '${opts.seeds}'`);
+  if (seeds > MAX_VERIFY_SEEDS) throw new UsageError(`--seeds must be at most ${MAX_VERIFY_SEEDS} (each seed runs both models), got '${opts.seeds}'`);
   if (opts.storage !== undefined && !isStorageKind(opts.storage)) throw new UsageError(`--storage must be internal, external or remote, got '${opts.storage}'`);
   const jobs = parseJobs(opts.jobs);
   const original = loadModel(originalArg);
@@ -72,7 +76,7 @@ export function registerVerify(program: Command, setExit: (code: number) => void
     .description('run ORIGINAL and OPTIMIZED on seeded inputs, compare every output byte, trace the optimized run')
     .argument('<original>', 'a .tflite file or zoo:<name>')
     .argument('<optimized>', 'a .tflite file or zoo:<name>')
-    .option('--seeds <n>', 'number of seeded random inputs (seeds 1..N)', '3')
+    .option('--seeds <n>', `number of seeded random inputs (seeds 1..N, at most ${MAX_VERIFY_SEEDS})`, '3')
     .option('--storage <kind>', 'device for spilled tensors: internal, external or remote (default internal flash)')
     .option('--compress', 'MFV-compress spilled blocks (TinySeg §5.1)')
     .option('--arch <arch>', `TFLM build of the whole-arena figures (${TFLM_ARCH_NAMES.join(', ')}; default ${DEFAULT_TFLM_ARCH})`)

@@ -440,5 +440,9 @@ export function buildSingleOpGraph(spec: SingleOpSpec): Graph {
   }
   const c: Ctx = { tensors: [], rng: seedrandom(spec.seed ?? 'overlap') };
   const { op, inputs } = build(spec, c);
+  for (const o of op.outputs) {
+    const shape = c.tensors[o]?.shape ?? [];
+    if (shape.some((d) => d < 1)) throw new UsageError(`${spec.kind} on input ${spec.input.join('x')} has an empty output ${shape.join('x')}: O_s needs at least one output element`);
+  }
   return { name: spec.kind, tensors: c.tensors, ops: [op], inputs, outputs: [...op.outputs] };
 }
