@@ -83,7 +83,7 @@ export function overlapFormulaKinds(): BuiltinKind[] {
   return (Object.keys(KERNELS) as BuiltinKind[]).filter((k) => !NO_OVERLAP_CASE.has(k));
 }
 
-/** A small valid random configuration of `kind` (the ranges of test/optimizer/safe-overlap.test.ts). */
+/** A small valid random configuration of `kind` (seeded; every kernel kind but the storage ops). */
 export function randomOverlapSpec(kind: BuiltinKind, rng: Rng, seed: string): SingleOpSpec {
   const padding: Padding = pick(rng, ['same', 'valid'] as const);
   const base = { kind, seed };
@@ -108,9 +108,14 @@ export function randomOverlapSpec(kind: BuiltinKind, rng: Rng, seed: string): Si
     case 'fullyConnected':
       return { ...base, input: [int(rng, 1, 3), int(rng, 1, 12)], outChannels: int(rng, 1, 8) };
     case 'add':
-    case 'mul': {
+    case 'mul':
+    case 'sub':
+    case 'squaredDifference':
+    case 'maximum':
+    case 'minimum': {
       const input = shapeN(rng);
-      return { ...base, input, second: rng() < 0.3 ? input.map((d) => (rng() < 0.5 ? 1 : d)) : input };
+      const second = rng() < 0.3 ? input.map((d) => (rng() < 0.5 ? 1 : d)) : input;
+      return { ...base, input, second };
     }
     case 'concatenation': {
       const input = shapeN(rng);
@@ -136,9 +141,13 @@ export function randomOverlapSpec(kind: BuiltinKind, rng: Rng, seed: string): Si
       const input = shapeN(rng);
       const axis = int(rng, 0, input.length - 1);
       const dim = input[axis] as number;
-      if (kind === 'split') return { ...base, input, axis, splits: pick(rng, Array.from({ length: dim }, (_, k) => k + 1).filter((d) => dim % d === 0)) };
+      if (kind === 'split') {
+        const divisors = Array.from({ length: dim }, (_, k) => k + 1).filter((d) => dim % d === 0);
+        return { ...base, input, axis, splits: pick(rng, divisors) };
+      }
       const sizes: number[] = [];
-      for (let left = dim; left > 0;) {
+      let left = dim;
+      while (left > 0) {
         const s = int(rng, 1, left);
         sizes.push(s);
         left -= s;
@@ -150,6 +159,57 @@ export function randomOverlapSpec(kind: BuiltinKind, rng: Rng, seed: string): Si
       const begin = input.map((d) => int(rng, 0, d - 1));
       const end = input.map((d, k) => int(rng, (begin[k] as number) + 1, d));
       return { ...base, input, slice: { begin, end, strides: input.map(() => int(rng, 1, 2)) } };
+    }
+    case 'prelu': {
+      const input = shapeN(rng);
+      return { ...base, input, second: input.slice(int(rng, 0, input.length - 1)).map((d) => (rng() < 0.4 ? 1 : d)) };
+    }
+    case 'resizeNearestNeighbor':
+    case 'resizeBilinear': {
+      const alignCorners = rng() < 0.4;
+      const halfPixelCenters = rng() < 0.4 && !(kind === 'resizeBilinear' && alignCorners);
+      return { ...base, input: shape4(rng, 6, 4), resize: { size: [int(rng, 1, 11), int(rng, 1, 11)], alignCorners, halfPixelCenters } };
+    }
+    case 'svdf':
+      return { ...base, input: [int(rng, 1, 3), int(rng, 1, 12)], outChannels: int(rng, 1, 6), filter: [int(rng, 1, 2), int(rng, 1, 5)] };
+    case 'unidirectionalSequenceLstm':
+      return { ...base, input: [int(rng, 1, 2), int(rng, 1, 5), int(rng, 1, 6)], outChannels: int(rng, 1, 6) };
+    case 'gather': {
+      const input = shapeN(rng);
+      const axis = int(rng, 0, input.length - 1);
+      return { ...base, input, axis, indices: Array.from({ length: int(rng, 1, 5) }, () => int(rng, 0, (input[axis] as number) - 1)) };
+    }
+    case 'pack': {
+      const input = shapeN(rng);
+      return { ...base, input, axis: int(rng, 0, input.length), splits: int(rng, 1, 3) };
+    }
+    case 'unpack':
+    case 'expandDims': {
+      const input = shapeN(rng);
+      return { ...base, input, axis: int(rng, 0, input.length - (kind === 'unpack' ? 1 : 0)) };
+    }
+    case 'squeeze':
+      return { ...base, input: shapeN(rng).map((d) => (rng() < 0.4 ? 1 : d)) };
+    case 'spaceToDepth':
+    case 'depthToSpace': {
+      const b = int(rng, 1, 3);
+      const input = kind === 'spaceToDepth'
+        ? [int(rng, 1, 2), b * int(rng, 1, 3), b * int(rng, 1, 3), int(rng, 1, 4)]
+        : [int(rng, 1, 2), int(rng, 1, 3), int(rng, 1, 3), b * b * int(rng, 1, 3)];
+      return { ...base, input, block: b };
+    }
+    case 'spaceToBatchNd': {
+      const [bh, bw] = [int(rng, 1, 3), int(rng, 1, 3)];
+      const [pt, pl] = [int(rng, 0, 2), int(rng, 0, 2)];
+      const [h, w] = [bh * int(rng, 1, 3), bw * int(rng, 1, 3)];
+      const pads = [pt, bh - ((h + pt) % bh || bh), pl, bw - ((w + pl) % bw || bw)];
+      return { ...base, input: [int(rng, 1, 2), h, w, int(rng, 1, 3)], block: [bh, bw], pads };
+    }
+    case 'batchToSpaceNd': {
+      const [bh, bw] = [int(rng, 1, 3), int(rng, 1, 3)];
+      const [h, w] = [int(rng, 1, 3), int(rng, 1, 3)];
+      const pads = [int(rng, 0, Math.min(1, h * bh - 1)), 0, 0, int(rng, 0, Math.min(1, w * bw - 1))];
+      return { ...base, input: [int(rng, 1, 2) * bh * bw, h, w, int(rng, 1, 3)], block: [bh, bw], pads };
     }
     default:
       return { ...base, input: shapeN(rng) };

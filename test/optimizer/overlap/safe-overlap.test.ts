@@ -4,152 +4,18 @@
 // DMO paper's Table II op (float32 element size).
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
-import type { BuiltinKind, Padding } from '../../../src/ir/index.ts';
+import type { BuiltinKind } from '../../../src/ir/index.ts';
 import { byteSize } from '../../../src/ir/index.ts';
 import { KERNELS } from '../../../src/kernels/index.ts';
 import type { SingleOpSpec, OpLayout } from '../../../src/optimizer/index.ts';
 import { buildSingleOpGraph, layoutOp, runLayout, safeOverlap, safeOverlapReport } from '../../../src/optimizer/index.ts';
 import { Tracer } from '../../../src/sim/index.ts';
+import { randomOverlapSpec as randomSpec } from '../../../src/api/index.ts';
 
 type Rng = () => number;
-const int = (rng: Rng, lo: number, hi: number): number => lo + Math.floor(rng() * (hi - lo + 1));
 const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)] as T;
 
-function shape4(rng: Rng, maxHw = 7, maxC = 5): number[] {
-  return [int(rng, 1, 2), int(rng, 1, maxHw), int(rng, 1, maxHw), int(rng, 1, maxC)];
-}
-function shapeN(rng: Rng): number[] {
-  return Array.from({ length: int(rng, 1, 4) }, () => int(rng, 1, 5));
-}
 
-/** A random valid spec of `kind` (seeded). */
-function randomSpec(kind: BuiltinKind, rng: Rng, seed: string): SingleOpSpec {
-  const padding: Padding = pick(rng, ['same', 'valid'] as const);
-  const base = { kind, seed };
-  switch (kind) {
-    case 'conv2d':
-    case 'depthwiseConv2d': {
-      const input = shape4(rng);
-      const kh = int(rng, 1, Math.min(3, padding === 'valid' ? (input[1] as number) : 3));
-      const kw = int(rng, 1, Math.min(3, padding === 'valid' ? (input[2] as number) : 3));
-      const dil = padding === 'same' && rng() < 0.2 ? 2 : 1;
-      return { ...base, input, padding, filter: [kh, kw], stride: [int(rng, 1, 3), int(rng, 1, 3)], dilation: [dil, dil], outChannels: int(rng, 1, 5), depthMultiplier: int(rng, 1, 2) };
-    }
-    case 'maxPool2d':
-    case 'averagePool2d': {
-      const input = shape4(rng);
-      const kh = int(rng, 1, padding === 'valid' ? Math.min(3, input[1] as number) : 3);
-      const kw = int(rng, 1, padding === 'valid' ? Math.min(3, input[2] as number) : 3);
-      return { ...base, input, padding, filter: [kh, kw], stride: [int(rng, 1, 3), int(rng, 1, 3)] };
-    }
-    case 'transposeConv':
-      return { ...base, input: shape4(rng, 4, 3), padding, filter: [int(rng, 1, 3), int(rng, 1, 3)], stride: [int(rng, 1, 2), int(rng, 1, 2)], outChannels: int(rng, 1, 4) };
-    case 'fullyConnected':
-      return { ...base, input: [int(rng, 1, 3), int(rng, 1, 12)], outChannels: int(rng, 1, 8) };
-    case 'add':
-    case 'mul':
-    case 'sub':
-    case 'squaredDifference':
-    case 'maximum':
-    case 'minimum': {
-      const input = shapeN(rng);
-      const second = rng() < 0.3 ? input.map((d) => (rng() < 0.5 ? 1 : d)) : input;
-      return { ...base, input, second };
-    }
-    case 'concatenation': {
-      const input = shapeN(rng);
-      return { ...base, input, axis: int(rng, 0, input.length - 1), second: int(rng, 1, 4) };
-    }
-    case 'mean':
-      return { ...base, input: shape4(rng) };
-    case 'pad': {
-      const input = shapeN(rng);
-      return { ...base, input, pads: input.flatMap(() => [int(rng, 0, 2), int(rng, 0, 2)]) };
-    }
-    case 'transpose': {
-      const input = shapeN(rng);
-      const perm = input.map((_, k) => k).sort(() => rng() - 0.5);
-      return { ...base, input, perm };
-    }
-    case 'split':
-    case 'splitV': {
-      const input = shapeN(rng);
-      const axis = int(rng, 0, input.length - 1);
-      const dim = input[axis] as number;
-      if (kind === 'split') {
-        const divisors = Array.from({ length: dim }, (_, k) => k + 1).filter((d) => dim % d === 0);
-        return { ...base, input, axis, splits: pick(rng, divisors) };
-      }
-      const sizes: number[] = [];
-      let left = dim;
-      while (left > 0) {
-        const s = int(rng, 1, left);
-        sizes.push(s);
-        left -= s;
-      }
-      return { ...base, input, axis, splits: sizes };
-    }
-    case 'stridedSlice': {
-      const input = shapeN(rng);
-      const begin = input.map((d) => int(rng, 0, d - 1));
-      const end = input.map((d, k) => int(rng, (begin[k] as number) + 1, d));
-      return { ...base, input, slice: { begin, end, strides: input.map(() => int(rng, 1, 2)) } };
-    }
-    case 'prelu': {
-      const input = shapeN(rng);
-      return { ...base, input, second: input.slice(int(rng, 0, input.length - 1)).map((d) => (rng() < 0.4 ? 1 : d)) };
-    }
-    case 'resizeNearestNeighbor':
-    case 'resizeBilinear': {
-      const alignCorners = rng() < 0.4;
-      const halfPixelCenters = rng() < 0.4 && !(kind === 'resizeBilinear' && alignCorners);
-      return { ...base, input: shape4(rng, 6, 4), resize: { size: [int(rng, 1, 11), int(rng, 1, 11)], alignCorners, halfPixelCenters } };
-    }
-    case 'svdf':
-      return { ...base, input: [int(rng, 1, 3), int(rng, 1, 12)], outChannels: int(rng, 1, 6), filter: [int(rng, 1, 2), int(rng, 1, 5)] };
-    case 'unidirectionalSequenceLstm':
-      return { ...base, input: [int(rng, 1, 2), int(rng, 1, 5), int(rng, 1, 6)], outChannels: int(rng, 1, 6) };
-    case 'gather': {
-      const input = shapeN(rng);
-      const axis = int(rng, 0, input.length - 1);
-      return { ...base, input, axis, indices: Array.from({ length: int(rng, 1, 5) }, () => int(rng, 0, (input[axis] as number) - 1)) };
-    }
-    case 'pack': {
-      const input = shapeN(rng);
-      return { ...base, input, axis: int(rng, 0, input.length), splits: int(rng, 1, 3) };
-    }
-    case 'unpack':
-    case 'expandDims': {
-      const input = shapeN(rng);
-      return { ...base, input, axis: int(rng, 0, input.length - (kind === 'unpack' ? 1 : 0)) };
-    }
-    case 'squeeze':
-      return { ...base, input: shapeN(rng).map((d) => (rng() < 0.4 ? 1 : d)) };
-    case 'spaceToDepth':
-    case 'depthToSpace': {
-      const b = int(rng, 1, 3);
-      const input = kind === 'spaceToDepth'
-        ? [int(rng, 1, 2), b * int(rng, 1, 3), b * int(rng, 1, 3), int(rng, 1, 4)]
-        : [int(rng, 1, 2), int(rng, 1, 3), int(rng, 1, 3), b * b * int(rng, 1, 3)];
-      return { ...base, input, block: b };
-    }
-    case 'spaceToBatchNd': {
-      const [bh, bw] = [int(rng, 1, 3), int(rng, 1, 3)];
-      const [pt, pl] = [int(rng, 0, 2), int(rng, 0, 2)];
-      const [h, w] = [bh * int(rng, 1, 3), bw * int(rng, 1, 3)];
-      const pads = [pt, bh - ((h + pt) % bh || bh), pl, bw - ((w + pl) % bw || bw)];
-      return { ...base, input: [int(rng, 1, 2), h, w, int(rng, 1, 3)], block: [bh, bw], pads };
-    }
-    case 'batchToSpaceNd': {
-      const [bh, bw] = [int(rng, 1, 3), int(rng, 1, 3)];
-      const [h, w] = [int(rng, 1, 3), int(rng, 1, 3)];
-      const pads = [int(rng, 0, Math.min(1, h * bh - 1)), 0, 0, int(rng, 0, Math.min(1, w * bw - 1))];
-      return { ...base, input: [int(rng, 1, 2) * bh * bw, h, w, int(rng, 1, 3)], block: [bh, bw], pads };
-    }
-    default:
-      return { ...base, input: shapeN(rng) };
-  }
-}
 
 function tracedRun(l: OpLayout): { outputs: Uint8Array[]; tracer: Tracer } {
   const tracer = new Tracer({ graph: l.graph, tensorOffsets: l.tensorOffsets, scratchOffsets: l.scratchOffsets, arenaBytes: l.arenaBytes });
