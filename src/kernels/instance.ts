@@ -61,33 +61,42 @@ function evalBin(op: BinOp, a: number, b: number): number | null {
   }
 }
 
-/** Substitute `consts` and fold constant subexpressions and neutral elements. */
-export function foldExpr(e: Expr, consts: Readonly<Record<string, number>>): Expr {
+const NO_PARAMS: ReadonlySet<string> = new globalThis.Set();
+
+/** A folded number, param-derived when any operand was. */
+const num = (v: number, p: boolean): Expr => (p ? { k: 'num', v, p: true } : { k: 'num', v });
+
+/**
+ * Substitute `consts` and fold constant subexpressions and neutral elements. Numbers substituted
+ * for names in `params`, and numbers folded from them, are marked param-derived (`p`).
+ */
+export function foldExpr(e: Expr, consts: Readonly<Record<string, number>>, params: ReadonlySet<string> = NO_PARAMS): Expr {
+  const f = (x: Expr): Expr => foldExpr(x, consts, params);
   switch (e.k) {
     case 'num':
       return e;
     case 'name': {
       const v = consts[e.name];
-      return v === undefined ? e : { k: 'num', v };
+      return v === undefined ? e : num(v, params.has(e.name));
     }
     case 'neg': {
-      const a = foldExpr(e.a, consts);
-      return a.k === 'num' ? { k: 'num', v: i32(-a.v) } : { k: 'neg', a };
+      const a = f(e.a);
+      return a.k === 'num' ? num(i32(-a.v), a.p === true) : { k: 'neg', a };
     }
     case 'not': {
-      const a = foldExpr(e.a, consts);
-      return a.k === 'num' ? { k: 'num', v: a.v === 0 ? 1 : 0 } : { k: 'not', a };
+      const a = f(e.a);
+      return a.k === 'num' ? num(a.v === 0 ? 1 : 0, a.p === true) : { k: 'not', a };
     }
     case 'call':
-      return { k: 'call', prim: e.prim, args: e.args.map((x) => foldExpr(x, consts)) };
+      return { k: 'call', prim: e.prim, args: e.args.map(f) };
     case 'index':
-      return { k: 'index', name: e.name, index: foldExpr(e.index, consts) };
+      return { k: 'index', name: e.name, index: f(e.index) };
     case 'bin': {
-      const a = foldExpr(e.a, consts);
-      const b = foldExpr(e.b, consts);
+      const a = f(e.a);
+      const b = f(e.b);
       if (a.k === 'num' && b.k === 'num') {
         const v = evalBin(e.op, a.v, b.v);
-        if (v !== null) return { k: 'num', v };
+        if (v !== null) return num(v, a.p === true || b.p === true);
       }
       const an = a.k === 'num' ? a.v : null;
       const bn = b.k === 'num' ? b.v : null;
@@ -103,30 +112,32 @@ export function foldExpr(e: Expr, consts: Readonly<Record<string, number>>): Exp
   }
 }
 
-export function foldNest(nest: Nest, consts: Readonly<Record<string, number>>): Nest {
+/** foldExpr over a nest; loops folded to no trips and branches with folded conditions disappear. */
+export function foldNest(nest: Nest, consts: Readonly<Record<string, number>>, params: ReadonlySet<string> = NO_PARAMS): Nest {
+  const fe = (e: Expr): Expr => foldExpr(e, consts, params);
   const out: Stmt[] = [];
   for (const s of nest) {
     switch (s.k) {
       case 'for': {
-        const from = foldExpr(s.from, consts);
-        const to = foldExpr(s.to, consts);
+        const from = fe(s.from);
+        const to = fe(s.to);
         if (from.k === 'num' && to.k === 'num' && from.v >= to.v) break;
-        out.push({ ...s, from, to, body: foldNest(s.body, consts) });
+        out.push({ ...s, from, to, body: foldNest(s.body, consts, params) });
         break;
       }
       case 'let':
       case 'val':
       case 'set':
-        out.push({ ...s, e: foldExpr(s.e, consts) });
+        out.push({ ...s, e: fe(s.e) });
         break;
       case 'if': {
-        const cond = foldExpr(s.cond, consts);
-        if (cond.k === 'num') out.push(...foldNest(cond.v !== 0 ? s.then : s.else, consts));
-        else out.push({ k: 'if', cond, then: foldNest(s.then, consts), else: foldNest(s.else, consts) });
+        const cond = fe(s.cond);
+        if (cond.k === 'num') out.push(...foldNest(cond.v !== 0 ? s.then : s.else, consts, params));
+        else out.push({ k: 'if', cond, then: foldNest(s.then, consts, params), else: foldNest(s.else, consts, params) });
         break;
       }
       case 'store':
-        out.push({ ...s, index: foldExpr(s.index, consts), e: foldExpr(s.e, consts) });
+        out.push({ ...s, index: fe(s.index), e: fe(s.e) });
         break;
     }
   }

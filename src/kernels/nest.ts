@@ -8,7 +8,8 @@ export type BinOp = '+' | '-' | '*' | '/' | '%' | '<' | '<=' | '>' | '>=' | '=='
 
 /** An int32 expression. `index` reads a buffer (tensor or scratch) or an array param by name. */
 export type Expr =
-  | { readonly k: 'num'; readonly v: number }
+  /** `p`: derived from op params when folded (the JS lowering passes it in instead of inlining it). */
+  | { readonly k: 'num'; readonly v: number; readonly p?: true }
   | { readonly k: 'name'; readonly name: string }
   | { readonly k: 'bin'; readonly op: BinOp; readonly a: Expr; readonly b: Expr }
   | { readonly k: 'neg'; readonly a: Expr }

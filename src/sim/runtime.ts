@@ -22,6 +22,8 @@ export interface RuntimeOptions {
   readonly storage?: StorageDevice;
   /** MFV-compress spilled blocks (TinySeg §5.1). */
   readonly compress?: boolean;
+  /** Runs of each op on shared kernel code before specialized code (default SPECIALIZE_AFTER_RUNS; 0: specialized only). */
+  readonly specializeAfterRuns?: number;
 }
 
 export interface RunOptions {
@@ -71,7 +73,7 @@ export class Runtime {
         : instantiateOp(graph, p, opts.tensorOffsets, scratch);
     });
     const mapped = store === null ? undefined : makeArenaViews(store.mapped.buffer as ArrayBuffer);
-    this.kernels = this.instances.map((inst) => compileKernel(inst, this.arena.views, mapped));
+    this.kernels = this.instances.map((inst) => compileKernel(inst, this.arena.views, mapped, opts.specializeAfterRuns));
     this.resetVariables();
   }
 

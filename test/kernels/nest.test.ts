@@ -67,3 +67,47 @@ describe('fast JS accumulation fusion', () => {
     expect(Array.from(new Int32Array(buf, 64, 2))).toEqual([acc, s]);
   });
 });
+
+describe('shared and specialized kernel code', () => {
+  // y[i] = x[i * s] + bias, for i < n: two ops that differ only in params, offsets and op index.
+  const op = (opIndex: number, n: number, s: number, bias: number, xOff: number, yOff: number): KernelInstance => ({
+    name: 'strided', opIndex, flags: {}, scalars: { n, s, bias }, arrays: {},
+    buffers: { x: arena(opIndex * 2, xOff, n * s), y: arena(opIndex * 2 + 1, yOff, n) },
+    nest: [For('i', '0', 'n', [Val('v', 'x[i * s] + bias'), Store('y', 'i', 'v')])],
+  });
+  const a = op(0, 12, 2, 5, 0, 64);
+  const b = op(3, 20, 3, -7, 8, 128);
+
+  it('ops differing only in values share one source; specialized sources inline the values', () => {
+    for (const mode of ['fast', 'traced', 'addr', 'cost'] as const) expect(generateJs(a, mode), mode).toBe(generateJs(b, mode));
+    expect(generateJs(a, 'fast', false)).not.toBe(generateJs(b, 'fast', false));
+    expect(generateJs(a, 'fast')).toContain('$K[');
+    expect(generateJs(a, 'fast', false)).not.toContain('$K[');
+    // A value that changes the structure (a one-trip loop becomes a block) gives another source.
+    expect(generateJs(op(0, 1, 2, 5, 0, 64), 'fast')).not.toBe(generateJs(a, 'fast'));
+  });
+
+  it('every tier computes the same bytes and events, before and after the switch', () => {
+    for (const inst of [a, b]) {
+      const runs = (after: number): { bytes: number[][]; events: number[][] } => {
+        const buf = new ArrayBuffer(256);
+        const x = new Int8Array(buf);
+        for (let i = 0; i < 64; i++) x[i] = (i * 37) % 251 - 120;
+        const k = compileKernel(inst, makeArenaViews(buf), undefined, after);
+        const out = { bytes: [] as number[][], events: [] as number[][] };
+        for (let r = 0; r < 4; r++) {
+          const ev: number[] = [];
+          if (r % 2 === 0) k.run();
+          else k.runTraced((_op, log, count) => ev.push(...log.slice(0, 2 * count)));
+          out.bytes.push(Array.from(new Int8Array(buf, inst.buffers.y?.offsetBytes ?? 0, 20)));
+          out.events.push(ev);
+        }
+        return out;
+      };
+      const expected = runs(0);
+      expect(expected.events[1]?.length).toBeGreaterThan(0);
+      expect(runs(1)).toEqual(expected);
+      expect(runs(100)).toEqual(expected);
+    }
+  });
+});

@@ -421,11 +421,12 @@ describe(`random single-op property cases (seed ${SEED})`, () => {
     expect(cases.length).toBeGreaterThanOrEqual(2000);
   });
 
-  it('fast == traced bytes and address walk == traced events on every case', () => {
+  it('fast == traced bytes, address walk == traced events, shared == specialized code on every case', () => {
     for (const c of cases) {
       const r = execute(c.setup);
       expect(r.traced.map(hex), c.label).toEqual(r.fast.map(hex));
       expect(r.walkMatchesTrace, c.label).toBe(true);
+      expect(r.specializedAgrees, c.label).toBe(true);
     }
   });
 
