@@ -232,7 +232,7 @@ function stmt(g: Gen, s: Stmt, ind: string): string {
       if (mode === 'fast' && s.from.k === 'num' && s.to.k === 'num' && s.to.v - s.from.v === 1) {
         return `${ind}{\n${ind}  const v_${s.v} = ${numText(g, s.from)};\n${nest(g, s.body, ind + '  ')}${ind}}\n`;
       }
-      const unrolled = unrollFor(g, s, ind);
+      const unrolled = fullyUnrolledFor(g, s, ind) ?? unrollFor(g, s, ind);
       if (unrolled !== null) return unrolled;
       const end = `e${g.tmp++}`;
       return `${ind}for (let v_${s.v} = ${expr(g, s.from, true)}, ${end} = ${expr(g, s.to, true)}; v_${s.v} < ${end}; v_${s.v}++) {\n${nest(g, s.body, ind + '  ')}${ind}}\n`;
@@ -261,6 +261,37 @@ function stmt(g: Gen, s: Stmt, ind: string): string {
       return `${ind}${ev}${acc.set(expr(g, s.e))}\n`;
     }
   }
+}
+
+/** Loops of at most this many constant trips (a 3-tap filter row) become straight code... */
+const FULL_UNROLL_MAX_TRIPS = 4;
+/** ...when, with the loops inside them, they make at most this many copies (a 3x3 filter). */
+const FULL_UNROLL_MAX_COPIES = 9;
+
+/**
+ * Fast and traced modes: a loop with a constant trip count of 2..FULL_UNROLL_MAX_TRIPS whose inner
+ * loops unroll the same way, FULL_UNROLL_MAX_COPIES copies of the innermost body at most, becomes one
+ * block per trip, each binding the variable: the same statements in the same order (same loads,
+ * same events), and V8 folds the bound values (and the bounds tests on them).
+ */
+function fullyUnrolledFor(g: Gen, s: Extract<Stmt, { k: 'for' }>, ind: string): string | null {
+  if (g.mode === 'addr' || g.mode === 'cost' || s.from.k !== 'num' || s.to.k !== 'num') return null;
+  const trips = s.to.v - s.from.v;
+  if (trips < 2 || unrolledCopies(s) > FULL_UNROLL_MAX_COPIES) return null;
+  const from = numText(g, s.from);
+  let out = '';
+  for (let k = 0; k < trips; k++) out += `${ind}{\n${ind}  const v_${s.v} = ${k === 0 ? from : `${from} + ${k}`};\n${nest(g, s.body, ind + '  ')}${ind}}\n`;
+  return out;
+}
+
+/** Copies of the innermost body a full unroll of `s` makes; Infinity if some loop cannot unroll. */
+function unrolledCopies(s: Stmt): number {
+  const inner = (n: Nest): number => n.reduce((m, x) => Math.max(m, unrolledCopies(x)), 1);
+  if (s.k === 'if') return Math.max(inner(s.then), inner(s.else));
+  if (s.k !== 'for') return 1;
+  if (s.from.k !== 'num' || s.to.k !== 'num') return Infinity;
+  const trips = s.to.v - s.from.v;
+  return trips > FULL_UNROLL_MAX_TRIPS ? Infinity : Math.max(trips, 1) * inner(s.body);
 }
 
 /** An unrolled loop's bounds as code: start, end of the whole blocks, end. */

@@ -42,16 +42,16 @@ const table: readonly Primitive[] = [
     name: 'srdhm',
     arity: 2,
     deps: [],
-    // (a*b + nudge) / 2^31 truncated, exact: a*b = (a*bh)*2^16 + a*bl with every partial < 2^53.
+    // (a*b + nudge) / 2^31 truncated, exact. S = a*b + nudge is an int64: its low 32 bits are exact
+    // from Math.imul, and the double a*b + nudge is within 2^10 of S, so the high word h comes out
+    // exact by rounding (S - lo) / 2^32. Then floor(S / 2^31) = 2h + bit 31 of lo, plus one toward
+    // zero when S < 0 (h < 0) is not a multiple of 2^31. No division, no Math.floor of a quotient.
     js: `function p_srdhm(a, b) {
   if (a === -2147483648 && b === -2147483648) return 2147483647;
-  const p1 = a * (b >> 16), p0 = a * (b & 0xffff);
-  const q1 = Math.floor(p1 / 32768), r1 = p1 - q1 * 32768;
-  const neg = a !== 0 && b !== 0 && (a < 0) !== (b < 0);
-  const r = r1 * 65536 + p0 + (neg ? -1073741823 : 1073741824);
-  const q2 = Math.floor(r / 2147483648), r2 = r - q2 * 2147483648;
-  const q = q1 + q2;
-  return (q < 0 && r2 !== 0 ? q + 1 : q) | 0;
+  const nudge = (a ^ b) < 0 && a !== 0 && b !== 0 ? -1073741823 : 1073741824;
+  const lo = (Math.imul(a, b) + nudge) >>> 0;
+  const h = Math.floor((a * b + nudge - lo) * 2.3283064365386963e-10 + 0.5);
+  return (2 * h + (lo >>> 31) + (h < 0 && (lo & 0x7fffffff) !== 0 ? 1 : 0)) | 0;
 }`,
     c: `static inline int32_t mcu_srdhm(int32_t a, int32_t b) {
   if (a == b && a == INT32_MIN) return INT32_MAX;

@@ -40,6 +40,12 @@ describe('fixed-point primitives', () => {
     expect(srdhm(-2147483648, -2147483648)).toBe(2147483647);
   });
 
+  it('srdhm matches on every pair of powers of two and their neighbours (exact multiples of 2^31, both signs)', () => {
+    const edges = [0, 2147483647, -2147483648];
+    for (let k = 0; k < 31; k++) for (const d of [-1, 0, 1]) edges.push(2 ** k + d, -(2 ** k) + d);
+    for (const a of edges) for (const b of edges) expect(srdhm(a, b), `a=${a} b=${b}`).toBe(srdhmRef(a, b));
+  });
+
   it(`rdbpot matches the definition for exponents 0..31 (seed ${seed})`, () => {
     for (let i = 0; i < 20000; i++) {
       const x = i32();
