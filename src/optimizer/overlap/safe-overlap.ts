@@ -8,7 +8,7 @@ import type { Graph, Op } from '../../ir/index.ts';
 import { UsageError, byteSize, elementCount } from '../../ir/index.ts';
 import type { TraceSink } from '../../kernels/index.ts';
 import { instantiateOp, prepareOp, walkAddresses } from '../../kernels/index.ts';
-import { Runtime, randomInputs, teeTraceSinks } from '../../sim/index.ts';
+import { Runtime, crc32, randomInputs, teeTraceSinks } from '../../sim/index.ts';
 import { alignUp } from '../planners/index.ts';
 import { analyticSafeOverlap, primaryInputPosition } from './safe-overlap-analytic.ts';
 
@@ -235,8 +235,29 @@ export function safeOverlap(graph: Graph, opIndex: number, options: OverlapOptio
     const pos = { ...(options.inputPosition !== undefined ? { inputPosition: options.inputPosition } : {}), ...(options.outputPosition !== undefined ? { outputPosition: options.outputPosition } : {}) };
     return analyticSafeOverlap(op, graph, options.elementBytes, pos);
   }
-  const l = layoutOp(singleOpGraph(graph, opIndex), null, options);
-  return method === 'trace' ? traceOverlap(l, options.elementBytes, options.seed ?? 1, options.traceSink) : algorithmicOverlap(l, options.elementBytes);
+  const g = singleOpGraph(graph, opIndex);
+  if (method === 'trace') return traceOverlap(layoutOp(g, null, options), options.elementBytes, options.seed ?? 1, options.traceSink);
+  const key = algorithmicKey(g, options);
+  const known = ALGORITHMIC_CACHE.get(key);
+  if (known !== undefined) return known;
+  const os = algorithmicOverlap(layoutOp(g, null, options), options.elementBytes);
+  if (ALGORITHMIC_CACHE.size >= MAX_CACHED) ALGORITHMIC_CACHE.clear();
+  ALGORITHMIC_CACHE.set(key, os);
+  return os;
+}
+
+/**
+ * Algorithmic O_s by op: a function of the one-op graph alone (kind, options, every tensor's dtype,
+ * shape, quantization and constant bytes), the pair and the element size, so repeated layers (and
+ * the planner, the plan check and the passes asking again) walk an op's addresses once per process.
+ */
+const ALGORITHMIC_CACHE = new Map<string, number>();
+const MAX_CACHED = 10_000;
+
+function algorithmicKey(g: Graph, o: OverlapOptions): string {
+  const op = g.ops[0] as Op;
+  const tensors = g.tensors.map((t) => [t.dtype, t.shape, t.quant, t.isVariable, t.data === null ? null : [t.data.length, crc32(t.data)]]);
+  return JSON.stringify([op, tensors, g.inputs, g.outputs, o.inputPosition ?? null, o.outputPosition ?? null, o.elementBytes ?? null]);
 }
 
 /** Input/output sizes and O_s by each requested method (all three by default). */

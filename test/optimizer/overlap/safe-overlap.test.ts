@@ -36,6 +36,16 @@ describe('safe overlap by three methods', () => {
     expect(r).toEqual({ inputBytes: 4816896, outputBytes: 1204224, os: { trace: 1204224, algorithmic: 1204224, analytic: 1193376 } });
   });
 
+  it('algorithmic O_s is remembered per op, keyed on everything the walk reads (constant indices included)', () => {
+    // Same kind, shapes and options; only the constant indices differ, and so does O_s.
+    const specs = [[0, 1, 2, 3, 4, 5, 6, 7], [7, 6, 5, 4, 3, 2, 1, 0], [0, 1, 2, 3, 4, 5, 6, 7]].map((indices) => buildSingleOpGraph({ kind: 'gather', input: [8, 4, 3], indices }));
+    const alg = specs.map((g) => safeOverlap(g, 0, { method: 'algorithmic' }));
+    const trace = specs.map((g) => safeOverlap(g, 0, { method: 'trace' }));
+    expect(alg).toEqual(trace);
+    expect(alg[0]).not.toBe(alg[1]);
+    expect(safeOverlap(specs[1]!, 0, { method: 'algorithmic', elementBytes: 4 })).toBe(4 * (alg[1] ?? 0));
+  });
+
   for (const kind of KINDS) {
     it(`${kind}: ${PER_KIND} random configs`, () => {
       for (let i = 0; i < PER_KIND; i++) {
