@@ -455,7 +455,10 @@ const FACTORIES = new Map<string, Factory>();
 /** Bound on cached sources (a long search can lower many structures); the cache restarts past it. */
 const MAX_FACTORIES = 4096;
 
-function factoryFor(src: string): Factory {
+function factoryFor(src: string, shared: boolean): Factory {
+  // Specialized sources are one per op: compiled as they come (V8's own source cache still shares
+  // identical ones), never filling the cache of shared sources.
+  if (!shared) return (new Function(src) as () => Factory)();
   let f = FACTORIES.get(src);
   if (f === undefined) {
     if (FACTORIES.size >= MAX_FACTORIES) FACTORIES.clear();
@@ -470,7 +473,7 @@ function build(inst: KernelInstance, mode: JsMode, views: ArenaViews, storage: A
   const consts: Record<string, ArrayLike<number>> = {};
   for (const [n, b] of Object.entries(inst.buffers)) if (b.offsetBytes === null) consts[n] = constView(b);
   const log = new Int32Array(mode === 'traced' || mode === 'addr' ? TRACE_LOG_EVENTS * TRACE_WORDS_PER_EVENT : 2);
-  return factoryFor(src)(views.i8, views.u8, views.i16, views.i32, views.f32, views.dv, storage, consts, inst.arrays, log, lits);
+  return factoryFor(src, shared)(views.i8, views.u8, views.i16, views.i32, views.f32, views.dv, storage, consts, inst.arrays, log, lits);
 }
 
 /**
