@@ -10,7 +10,7 @@ import type { CKernel, KernelInstance } from '../kernels/index.ts';
 import { emitCKernel, emitCUnit } from '../kernels/index.ts';
 import { byteStringLiteral, commentText, int32List } from './c-literals.ts';
 import type { StorageLayout } from './storage-runtime.ts';
-import { ioOffsetOf, slotIndexOf, storageHeaderLines, storageRuntimeC } from './storage-runtime.ts';
+import { fetchRowsC, ioOffsetOf, slotIndexOf, storageHeaderLines, storageRuntimeC } from './storage-runtime.ts';
 
 /** Arena alignment: TFLM's MicroArenaBufferAlignment(), also the `aligned(16)` of the C arena. */
 export const C_ARENA_ALIGNMENT_BYTES = 16;
@@ -116,17 +116,17 @@ export function emitModelSources(input: ModelSourceInput): ModelSources {
   const usedConsts = new Map<number, Uint8Array>();
   let params = '';
   let calls = '';
-  kernels.forEach((k, i) => {
+  kernels.forEach((ck, i) => {
     const inst = input.instances[i] as KernelInstance;
     const fn = unit.functionNames[i] as string;
     const p = `op${inst.opIndex}`;
-    params += `static const int32_t ${p}_p[] = ${int32List(k.params)};\n`;
+    params += `static const int32_t ${p}_p[] = ${int32List(ck.params)};\n`;
     const args = [`${p}_p`];
-    for (const a of k.arrays) {
+    for (const a of ck.arrays) {
       params += `static const int32_t ${p}_a_${a.name}[] = ${int32List(a.values)};\n`;
       args.push(`${p}_a_${a.name}`);
     }
-    for (const b of k.buffers) args.push(bufferArg(b, usedConsts, input));
+    for (const b of ck.buffers) args.push(bufferArg(b, usedConsts, input));
     const op = graph.ops[inst.opIndex];
     const outs = (op?.outputs ?? []).filter((t) => t >= 0).map((t) => `${t} '${commentText(graph.tensors[t]?.name ?? '')}'`);
     const call = `  ${fn}(${args.join(', ')});\n`;
@@ -138,6 +138,16 @@ export function emitModelSources(input: ModelSourceInput): ModelSources {
         const src = inst.buffers['input']?.offsetBytes;
         if (src === undefined || src === null) throw new InternalError(`spill op ${inst.opIndex} has no arena input`);
         calls += `  /* op ${inst.opIndex}: ${inst.name} -> storage slot ${slot}, through the I/O buffer */\n${call}  rc = model_spill(&model_slots[${k}], arena + ${src}, ${io});\n  if (rc != 0) return rc;\n`;
+      } else if (op.kind === 'fetchingConv2d') {
+        const win = inst.buffers['window'];
+        const nth = inst.flags['nth'] ?? 0;
+        const rowFromIndex = ck.paramNames.indexOf('rowFrom');
+        const rowToIndex = ck.paramNames.indexOf('rowTo');
+        if (win?.offsetBytes === null || win === undefined || rowFromIndex < 0 || rowToIndex < 0) throw new InternalError(`fetchingConv2d op ${inst.opIndex} has no row window or row params`);
+        const rowBytes = (inst.scalars['inW'] ?? 0) * (inst.scalars[`d${nth}`] ?? 0);
+        const rowCall = `  ${fn}(${['pr', ...args.slice(1)].join(', ')});\n`;
+        calls += `  /* op ${inst.opIndex}: ${inst.name} (storage slot ${slot}, streamed row by row into its row window) -> tensor ${outs.join(', ')} */\n  rc = model_fetch(&model_slots[${k}], ${io});\n  if (rc != 0) return rc;\n`;
+        calls += fetchRowsC({ slotIndex: k, windowOffset: win.offsetBytes, params: `${p}_p`, paramCount: ck.params.length, rowFromIndex, rowToIndex, scalars: inst.scalars, rowBytes, call: rowCall });
       } else {
         calls += `  /* op ${inst.opIndex}: ${inst.name} (storage slot ${slot}, read in place) -> tensor ${outs.join(', ')} */\n  rc = model_fetch(&model_slots[${k}], ${io});\n  if (rc != 0) return rc;\n${call}`;
       }

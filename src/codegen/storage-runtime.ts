@@ -3,8 +3,10 @@
 // block's CRC over its arena input, then writes header + payload (sim/storage/spill-block.ts:
 // "TSPL", id, length, CRC-32, payload, 0xFF to whole program units; erase first unless erased) one
 // device unit at a time through the op's planned I/O buffer in the arena; before Fetching /
-// FetchingConv2D the block is read back through the same kind of buffer and CRC-checked, and the
-// kernel then reads the payload in place from the device's memory-mapped view.
+// FetchingConv2D the block is read back through the same kind of buffer and CRC-checked. Fetching
+// then reads the payload in place from the device's memory-mapped view; FetchingConv2D runs one
+// output row at a time, the slot's rows copied in order (each once) from the mapped view into its
+// planned row window just before the first output row that reads them (fetchRowsC).
 import type { Graph } from '../ir/index.ts';
 import { InternalError, UsageError } from '../ir/index.ts';
 import type { SpillStore } from '../sim/index.ts';
@@ -28,13 +30,15 @@ export interface StorageLayout {
   readonly usedBytes: number;
   /** Per storage op: the arena offset of its planned I/O buffer. */
   readonly ioOffsets: ReadonlyMap<number, number>;
+  /** Whether a FetchingConv2D fills a row window (model_fill_rows is emitted). */
+  readonly rowWindows: boolean;
 }
 
 /** The slots, block addresses and I/O buffers exactly as SpillStore assigns them. */
 export function storageLayout(graph: Graph, store: SpillStore): StorageLayout {
   const dev = store.device;
   if (!dev.needsErase) throw new UsageError(`codegen supports erase-before-program storage (internal/external flash), not '${dev.name}'`);
-  if (store.compress) throw new UsageError('codegen does not emit MFV compression of spilled blocks; plan without compress');
+  if (store.compress) throw new UsageError('codegen does not emit MFV compression of spilled blocks (the simulator decodes them into Fetching outputs and FetchingConv2D row windows; the C port copies raw rows); plan without compress');
   const sector = Math.max(1, dev.geometry.sectorBytes);
   const slots = store.slots.map((s) => ({ slot: s.slot, sizeBytes: s.sizeBytes, addr: s.addr }));
   const last = slots[slots.length - 1];
@@ -43,7 +47,8 @@ export function storageLayout(graph: Graph, store: SpillStore): StorageLayout {
   graph.ops.forEach((_, i) => {
     if (store.useOf(i) !== undefined) ioOffsets.set(i, store.ioOffsetOf(i));
   });
-  return { slots, sizeBytes: dev.geometry.sizeBytes, sectorBytes: sector, programUnitBytes: dev.geometry.programUnitBytes, ioUnitBytes: dev.ioUnitBytes, usedBytes, ioOffsets };
+  const rowWindows = graph.ops.some((op) => op.kind === 'fetchingConv2d');
+  return { slots, sizeBytes: dev.geometry.sizeBytes, sectorBytes: sector, programUnitBytes: dev.geometry.programUnitBytes, ioUnitBytes: dev.ioUnitBytes, usedBytes, ioOffsets, rowWindows };
 }
 
 export function slotIndexOf(layout: StorageLayout, slot: number): number {
@@ -167,5 +172,61 @@ static int model_fetch(const model_slot* s, uint8_t* io) {
   if ((crc ^ 0xffffffffu) != stored) return MODEL_E_CRC;
   return 0;
 }
+${layout.rowWindows ? FILL_ROWS_C : ''}`;
+}
+
+const FILL_ROWS_C = `
+/* FetchingConv2D's row window: copy the slot's rows [*filled, up_to) (flat b * in_h + y, in order,
+ * each once) from the device's memory-mapped view into the ring of w_rows rows at \`window\`. */
+static void model_fill_rows(const model_slot* s, uint8_t* window, uint32_t row_bytes, uint32_t w_rows, uint32_t in_h, uint32_t* filled, int32_t up_to) {
+  const uint8_t* src = model_storage->mapped + s->addr + SPILL_HEADER_BYTES;
+  uint32_t j;
+  for (; (int32_t)*filled < up_to; ++*filled) {
+    uint8_t* dst = window + ((*filled % in_h) % w_rows) * row_bytes;
+    const uint8_t* from = src + *filled * row_bytes;
+    for (j = 0; j < row_bytes; ++j) dst[j] = from[j];
+  }
+}
+`;
+
+/** Geometry of one FetchingConv2D's row loop (its prepared scalars). */
+export interface RowLoop {
+  readonly slotIndex: number;
+  readonly windowOffset: number;
+  readonly params: string;
+  readonly paramCount: number;
+  readonly rowFromIndex: number;
+  readonly rowToIndex: number;
+  readonly scalars: Readonly<Record<string, number>>;
+  readonly rowBytes: number;
+  /** The kernel call with \`pr\` (the row's params) as its params array. */
+  readonly call: string;
+}
+
+/** model_run's block for a FetchingConv2D: per flat output row, fill the window up to the last input row it reads, then run the row. */
+export function fetchRowsC(r: RowLoop): string {
+  const sc = (k: string): number => {
+    const v = r.scalars[k];
+    if (v === undefined) throw new InternalError(`fetchingConv2d has no scalar ${k}`);
+    return v;
+  };
+  const [batches, inH, outH, wRows] = [sc('batches'), sc('inH'), sc('outH'), sc('wRows')];
+  const [strideH, padH, dilH, fH] = [sc('strideH'), sc('padH'), sc('dilH'), sc('fH')];
+  const slot = `&model_slots[${r.slotIndex}]`;
+  const fill = (upTo: string): string => `model_fill_rows(${slot}, arena + ${r.windowOffset}, ${r.rowBytes}u, ${wRows}u, ${inH}u, &filled, ${upTo})`;
+  return `  {
+    int32_t pr[${r.paramCount}];
+    uint32_t filled = 0, row, k;
+    int32_t last;
+    for (k = 0; k < ${r.paramCount}u; ++k) pr[k] = ${r.params}[k];
+    for (row = 0; row < ${batches * outH}u; ++row) {
+      last = (int32_t)(row % ${outH}u) * ${strideH} - ${padH} + ${(fH - 1) * dilH};
+      if (last > ${inH - 1}) last = ${inH - 1};
+      ${fill(`(int32_t)(row / ${outH}u * ${inH}u) + last + 1`)};
+      pr[${r.rowFromIndex}] = (int32_t)row;
+      pr[${r.rowToIndex}] = (int32_t)row + 1;
+    ${r.call}    }
+    ${fill(`${batches * inH}`)};
+  }
 `;
 }

@@ -14,3 +14,5 @@ export * from './scratch-requests.ts';
 export * from './storage-binding.ts';
 export { bilinearTaps, nearestIndices, resizeSize } from './specs/resize-common.ts';
 export * from './specs/storage-io.ts';
+export { fetchRowWindow, rowWindowScratch } from './specs/fetching-conv2d.ts';
+export type { RowWindow } from './specs/fetching-conv2d.ts';

@@ -1,8 +1,9 @@
-// Binds TinySeg's storage ops (Spill, Fetching, FetchingConv2D) to the storage device: a fetching
+// Binds TinySeg's storage ops (Spill, Fetching, FetchingConv2D) to the storage device: a Fetching
 // op is instantiated on a copy of the graph with one extra tensor (the spilled slot, id =
 // graph.tensors.length in trace events) after its inputs, bound read-only to the slot's payload in
 // the device's memory-mapped region (paper §5 transfer_in, without a RAM copy). Spill's transfer
-// is streamed by the runtime through the op's planned I/O buffer.
+// is streamed by the runtime through the op's planned I/O buffer; FetchingConv2D reads only its
+// planned row window, which the runtime fills from the device row by row.
 import type { DType, Graph, Op, Tensor } from '../ir/index.ts';
 import { byteSize, InternalError, ModelError } from '../ir/index.ts';
 import type { KernelInstance } from './instance.ts';
@@ -81,7 +82,7 @@ export function storageUses(graph: Graph): StorageUse[] {
 export function instantiateStorageOp(graph: Graph, p: PreparedOp, use: StorageUse, tensorOffsets: readonly (number | null)[], scratchOffsets: readonly number[], payloadAddr: number, streamed = false): KernelInstance {
   const op = graph.ops[p.opIndex];
   if (op === undefined) throw new InternalError(`no op ${p.opIndex}`);
-  if (use.direction === 'spill') return instantiateOp(graph, p, tensorOffsets, scratchOffsets);
+  if (use.direction === 'spill' || op.kind === 'fetchingConv2d') return instantiateOp(graph, p, tensorOffsets, scratchOffsets);
   const id = graph.tensors.length;
   const slot: Tensor = { name: `storage slot ${use.slot}`, dtype: use.dtype, shape: [use.sizeBytes / byteSize(use.dtype, [1])], quant: null, data: null, isVariable: false };
   const bound = { ...op, inputs: [...op.inputs, id] } as Op;
@@ -90,7 +91,6 @@ export function instantiateStorageOp(graph: Graph, p: PreparedOp, use: StorageUs
   const storage = inst.buffers['storage'];
   if (storage === undefined) throw new InternalError(`op ${p.opIndex} (${op.kind}) binds no storage buffer`);
   if (!streamed) return { ...inst, buffers: { ...inst.buffers, storage: { ...storage, region: 'storage' } } };
-  if (op.kind !== 'fetching') throw new InternalError(`op ${p.opIndex} (${op.kind}) reads its slot at random: it cannot be streamed`);
   const { storage: _dropped, ...others } = inst.buffers;
   return { ...inst, nest: withoutReadsOf(inst.nest, 'storage'), buffers: others };
 }

@@ -10,8 +10,7 @@ import type { OpCompute } from './latency/compute-cost.ts';
 import { opComputeCycles } from './latency/compute-cost.ts';
 import type { StorageTransfer } from './latency/storage-traffic.ts';
 import { storageTransfers } from './latency/storage-traffic.ts';
-import { fetchReads } from './latency/storage-reads.ts';
-import { slotCompressible } from '../kernels/index.ts';
+import { fetchReads, fetchStreaming } from './latency/storage-reads.ts';
 import type { IntervalKind, StorageDevice, StorageKind, StorageRegion, TimelineInterval } from './storage/index.ts';
 import {
   DualCoreTimeline, alignToUnit, compressMfv, createStorage, decompressMfv, fetchBlock, mfvCodecTimeUs, mfvEncodedBytes,
@@ -105,17 +104,12 @@ interface CarriedErase {
 
 const ms = (us: number): number => Math.round(us) / 1000;
 
-/** --compress applies to slots every fetch of which decodes sequentially (kernels/storage-io.ts). */
-function compresses(setup: Setup, slot: number): boolean {
-  return setup.opts.compress && slotCompressible(setup.graph, slot);
-}
-
 function storedPayload(setup: Setup, t: StorageTransfer): { stored: Uint8Array; raw: Uint8Array | null; compression: SlotLatency['compression'] } {
   const raw = setup.opts.payloadOf?.(t.tensor) ?? null;
   if (raw !== null && raw.length !== t.bytes) {
     throw new InternalError(`payload of tensor ${t.tensor} has ${raw.length} bytes, expected ${t.bytes}`);
   }
-  if (!compresses(setup, t.slot)) return { stored: raw ?? new Uint8Array(t.bytes), raw, compression: 'none' };
+  if (!setup.opts.compress) return { stored: raw ?? new Uint8Array(t.bytes), raw, compression: 'none' };
   if (raw !== null) return { stored: compressMfv(raw), raw, compression: 'measured' };
   const size = mfvEncodedBytes(t.bytes, Math.ceil(t.bytes * (1 - ASSUMED_MFV_SHARE)));
   return { stored: new Uint8Array(size), raw: null, compression: 'assumed' };
@@ -159,7 +153,7 @@ function simulate(setup: Setup, carried: readonly CarriedErase[]): { timeline: D
     const addr = prior?.report.region.startAddr ?? nextAddr;
     if (prior === undefined) nextAddr += alignToUnit(footprint, unit);
     const region: StorageRegion = { device: device.name, startAddr: addr, endAddr: addr + footprint };
-    if (compresses(setup, t.slot)) timeline.run('codec', mfvCodecTimeUs(target, 'compress', t.bytes, xferCore), `compress slot ${t.slot}`, i);
+    if (setup.opts.compress) timeline.run('codec', mfvCodecTimeUs(target, 'compress', t.bytes, xferCore), `compress slot ${t.slot}`, i);
     if (!device.isErased(addr, footprint)) erase(region, `erase slot ${t.slot}`, i);
     timeline.requireErased(region, `wait for erase of slot ${t.slot}`, i);
     // Streamed through the op's I/O buffer: one program call per device unit (spill-store.ts).
@@ -173,10 +167,15 @@ function simulate(setup: Setup, carried: readonly CarriedErase[]): { timeline: D
     if (state === undefined) throw new InternalError(`slot ${t.slot} fetched before it was spilled`);
     const { region, storedBytes } = state.report;
     const r = fetchBlock(device, region.startAddr, { blockId: t.slot, payloadLength: storedBytes });
-    const reads = fetchReads(graph, i, device, region.startAddr, storedBytes, t.bytes, compresses(setup, t.slot));
+    const streaming = fetchStreaming(graph, i, setup.opts.compress);
+    const reads = fetchReads(graph, i, device, region.startAddr, storedBytes, t.bytes, streaming);
     timeline.run('fetch', reads.checkUs + reads.kernelUs + crcUs(region.endAddr - region.startAddr), `fetch slot ${t.slot} (${storedBytes} B; ${reads.kernelReads} device reads by the kernel)`, i);
-    if (compresses(setup, t.slot)) {
-      timeline.run('codec', mfvCodecTimeUs(target, 'decompress', t.bytes, xferCore), `decompress slot ${t.slot}`, i);
+    // FetchingConv2D fills its row window between output rows, on the core running the kernel.
+    const rows = graph.ops[i]?.kind === 'fetchingConv2d';
+    const decodeCore = rows ? target.mainCore : xferCore;
+    if (rows && !setup.opts.compress) timeline.run('fetch', cyclesToUs(decodeCore, t.bytes * target.compute.cyclesPerByteCopied), `copy slot ${t.slot} rows into the row window`, i);
+    if (setup.opts.compress) {
+      timeline.run('codec', mfvCodecTimeUs(target, 'decompress', t.bytes, decodeCore), `decompress slot ${t.slot}${rows ? ' row by row into the row window' : ''}`, i);
       if (state.raw !== null && !equalBytes(decompressMfv(r.payload, t.bytes), state.raw)) {
         throw new InternalError(`slot ${t.slot}: MFV round trip changed the tensor`);
       }

@@ -39,6 +39,9 @@ export class Runtime {
   readonly prepared: readonly PreparedOp[];
   readonly instances: readonly KernelInstance[];
   private readonly kernels: readonly CompiledKernel[];
+  /** FetchingConv2D ops: one compiled kernel per flat output row (compiled on first use). */
+  private readonly rowKernels = new Map<number, CompiledKernel[]>();
+  private readonly mappedViews: ReturnType<typeof makeArenaViews> | undefined;
   private readonly offsets: readonly (number | null)[];
   /** Storage device I/O of Spill/Fetching ops; null when the graph has none. */
   readonly spillStore: SpillStore | null;
@@ -73,6 +76,7 @@ export class Runtime {
         : instantiateOp(graph, p, opts.tensorOffsets, scratch);
     });
     const mapped = store === null ? undefined : makeArenaViews(store.mapped.buffer as ArrayBuffer);
+    this.mappedViews = mapped;
     this.kernels = this.instances.map((inst) => compileKernel(inst, this.arena.views, mapped, opts.specializeAfterRuns));
     this.resetVariables();
   }
@@ -105,11 +109,31 @@ export class Runtime {
   runOp(opIndex: number, trace?: TraceSink): void {
     const k = this.kernels[opIndex];
     if (k === undefined) throw new UsageError(`no op ${opIndex}`);
-    const use = this.spillStore?.useOf(opIndex);
-    if (use?.direction === 'fetch') this.spillStore?.beforeFetch(opIndex, trace);
-    if (trace) k.runTraced(trace);
+    const store = this.spillStore;
+    const use = store?.useOf(opIndex);
+    if (use?.direction === 'fetch') store?.beforeFetch(opIndex, trace);
+    if (store !== null && use !== undefined && store.fetchesRows(opIndex)) {
+      store.fetchRows(opIndex, (row) => {
+        const rk = this.rowKernel(opIndex, row);
+        if (trace) rk.runTraced(trace);
+        else rk.run();
+      }, trace);
+    } else if (trace) k.runTraced(trace);
     else k.run();
     if (use?.direction === 'spill') this.spillStore?.spill(opIndex, trace);
+  }
+
+  /** The kernel of op `opIndex` restricted to flat output row `row` (FetchingConv2D's rowFrom / rowTo). */
+  private rowKernel(opIndex: number, row: number): CompiledKernel {
+    let rows = this.rowKernels.get(opIndex);
+    if (rows === undefined) this.rowKernels.set(opIndex, (rows = []));
+    const cached = rows[row];
+    if (cached !== undefined) return cached;
+    const inst = this.instances[opIndex];
+    if (inst === undefined) throw new UsageError(`no op ${opIndex}`);
+    const k = compileKernel({ ...inst, scalars: { ...inst.scalars, rowFrom: row, rowTo: row + 1 } }, this.arena.views, this.mappedViews);
+    rows[row] = k;
+    return k;
   }
 
   /** The bytes of a tensor (arena copy, or the constant data). */

@@ -1,19 +1,22 @@
 // TinySeg runtime storage side (paper §5) without a whole-tensor copy in RAM: Spill streams its
 // arena input into a CRC-checked block on the device one device unit at a time through its planned
-// I/O buffer (optionally MFV-compressed, §5.1, the representative picked with a planned histogram);
-// fetching ops read the block's payload in place from the device's memory-mapped image (internal
-// and QSPI flash; the remote host through the I/O buffer, one USB packet per request). Before a
-// fetch the block is read back, CRC-checked and compared with what was spilled (the round trip).
+// I/O buffer (optionally MFV-compressed, §5.1, the representative picked with a planned histogram).
+// A raw Fetching reads the block's payload in place from the device's memory-mapped image
+// (internal and QSPI flash; the remote host through the I/O buffer, one USB packet per request);
+// an MFV Fetching is decoded sequentially into its output; FetchingConv2D's slot (raw or MFV) is
+// streamed sequentially into its planned row window, the rows each output row needs filled just
+// before the kernel computes that row (each payload byte read once, each row filled once).
+// Before a fetch the block is read back, CRC-checked and compared with what was spilled.
 // The storage trace events are checked here (inside the slot's payload, loads only) and kept
 // apart from the arena's; everything else goes to the arena tracer.
 import type { Graph } from '../ir/index.ts';
 import { InternalError, KernelError, byteSize } from '../ir/index.ts';
 import type { PreparedOp, StorageUse, TraceSink } from '../kernels/index.ts';
-import { STORAGE_IO_BYTES, decodeTraceEvent, slotCompressible, storageUses, TRACE_WORDS_PER_EVENT, traceHeader } from '../kernels/index.ts';
+import { STORAGE_IO_BYTES, decodeTraceEvent, storageUses, TRACE_WORDS_PER_EVENT, traceHeader } from '../kernels/index.ts';
 import type { StorageDevice } from './storage/index.ts';
 import { SPILL_HEADER_BYTES, alignToUnit, crc32Final, crc32Init, crc32Update, decompressMfv, fetchBlock, mfvEncodedBytes, sectorsCovering, spillFootprintBytes } from './storage/index.ts';
-import type { IoWindow } from './storage-stream.ts';
-import { ChunkCache, deviceCursor, histogramMostFrequent, OpEvents, payloadStream, remoteWays } from './storage-stream.ts';
+import type { DeviceCursor, IoWindow } from './storage-stream.ts';
+import { ChunkCache, deviceCursor, histogramMostFrequent, OpEvents, payloadStream } from './storage-stream.ts';
 
 const MAGIC = 0x4c505354; // "TSPL" little-endian, as sim/storage/spill-block.ts
 
@@ -30,6 +33,10 @@ export interface StorageLogEntry {
   readonly readUs: number;
   /** Device transfers through the op's I/O buffer (program calls; remote read requests when traced). */
   readonly ioChunks: number;
+  /** Streamed fetches: payload bytes the runtime read from the device (each once: = storedBytes). */
+  readonly payloadBytesRead?: number;
+  /** FetchingConv2D: input rows written into the row window (each once: batches x inH). */
+  readonly rowsFilled?: number;
 }
 
 /** One spill slot: where its block lives on the device. */
@@ -37,8 +44,6 @@ export interface StorageSlot {
   readonly slot: number;
   readonly sizeBytes: number;
   readonly addr: number;
-  /** Whether MFV may apply (every fetch of the slot is a plain Fetching, storage-io.ts). */
-  readonly compressible: boolean;
 }
 
 export interface SpillStoreOptions {
@@ -59,7 +64,7 @@ export function storageSlots(graph: Graph, device: StorageDevice): StorageSlot[]
   const sector = Math.max(1, device.geometry.sectorBytes);
   for (const u of storageUses(graph)) {
     if (u.direction !== 'spill' || slots.some((s) => s.slot === u.slot)) continue;
-    slots.push({ slot: u.slot, sizeBytes: u.sizeBytes, addr, compressible: slotCompressible(graph, u.slot) });
+    slots.push({ slot: u.slot, sizeBytes: u.sizeBytes, addr });
     // The worst case (no compression gain) gets whole sectors, so erasing one slot never wipes another.
     addr += alignToUnit(spillFootprintBytes(device, u.sizeBytes + Math.ceil(u.sizeBytes / 8) + 1), sector);
   }
@@ -88,6 +93,8 @@ export class SpillStore {
   private readonly storageId: number;
   /** Per slot: what the last Spill streamed (the checker's copy, not simulated memory). */
   private readonly shadow = new Map<number, Stored>();
+  /** Per fetching op: device time of its last block read-back (for its log entry). */
+  private readonly readUs = new Map<number, number>();
 
   constructor(opts: SpillStoreOptions) {
     const { graph, device } = opts;
@@ -120,10 +127,14 @@ export class SpillStore {
     return off;
   }
 
-  /** True when the runtime writes a fetch op's slot into its output itself (MFV decoding). */
+  /** True when the runtime writes a Fetching op's slot into its output itself (MFV decoding). */
   streamsFetch(opIndex: number): boolean {
-    const s = this.slotOf(opIndex);
-    return this.compress && s.compressible && this.opts.graph.ops[opIndex]?.kind === 'fetching';
+    return this.compress && this.opts.graph.ops[opIndex]?.kind === 'fetching';
+  }
+
+  /** True for FetchingConv2D: the runtime fills its row window and runs it row by row (fetchRows). */
+  fetchesRows(opIndex: number): boolean {
+    return this.opts.graph.ops[opIndex]?.kind === 'fetchingConv2d';
   }
 
   /** Spill: stream the arena input as one block to the device through the I/O buffer. */
@@ -138,7 +149,7 @@ export class SpillStore {
     const t = { arena: this.opts.arena, offset: inOff, sizeBytes: s.sizeBytes, id: input };
     let rep: number | null = null;
     let length = s.sizeBytes;
-    if (this.compress && s.compressible) {
+    if (this.compress) {
       if (histOff === undefined) throw new InternalError(`spill op ${opIndex} has no planned histogram`);
       const h = histogramMostFrequent(t, { offset: histOff, id: -2 }, ev);
       const encoded = mfvEncodedBytes(s.sizeBytes, s.sizeBytes - h.count);
@@ -197,9 +208,65 @@ export class SpillStore {
     const raw = prior.compressed ? decompressMfv(r.payload, s.sizeBytes) : r.payload;
     if (raw.length !== s.sizeBytes || raw.some((b, i) => b !== prior.bytes[i])) this.violations.push(`op ${opIndex}: slot ${s.slot} fetched from ${this.device.name} differs from what was spilled`);
     this.mapped.set(r.payload, s.addr + SPILL_HEADER_BYTES);
+    this.readUs.set(opIndex, r.readUs);
+    if (this.fetchesRows(opIndex)) return;
     let chunks = 0;
-    if (this.streamsFetch(opIndex)) chunks = this.decodeInto(opIndex, s, prior, trace);
-    this.log.push({ opIndex, slot: s.slot, direction: 'fetch', rawBytes: s.sizeBytes, storedBytes: prior.storedBytes, addr: s.addr, eraseUs: 0, programUs: 0, readUs: r.readUs, ioChunks: chunks });
+    let read: number | undefined;
+    if (this.streamsFetch(opIndex)) [chunks, read] = this.decodeInto(opIndex, s, prior, trace);
+    this.log.push({ opIndex, slot: s.slot, direction: 'fetch', rawBytes: s.sizeBytes, storedBytes: prior.storedBytes, addr: s.addr, eraseUs: 0, programUs: 0, readUs: r.readUs, ioChunks: chunks, ...(read === undefined ? {} : { payloadBytesRead: read }) });
+  }
+
+  /**
+   * FetchingConv2D after beforeFetch: for each flat output row (b * outH + outY) in order, stream
+   * the slot's next rows (raw or MFV-decoded) into the planned row window (scratch 1, a ring of
+   * wRows rows indexed by inY % wRows) up to the last input row that output row reads, then
+   * `runRow(row)` computes it. Rows no output row reads are still streamed (the payload is read
+   * sequentially, once); no row is filled twice.
+   */
+  fetchRows(opIndex: number, runRow: (row: number) => void, trace?: TraceSink): void {
+    const s = this.slotOf(opIndex);
+    const prior = this.shadow.get(s.slot);
+    const p = this.opts.prepared[opIndex];
+    const [io, win] = this.opts.scratchOffsets[opIndex] ?? [];
+    if (prior === undefined || p === undefined || io === undefined || win === undefined) throw new InternalError(`fetchingConv2d op ${opIndex} has no spilled slot, I/O buffer or row window`);
+    const sc = p.prepared.scalars;
+    const get = (k: string): number => {
+      const v = sc[k];
+      if (v === undefined) throw new InternalError(`fetchingConv2d op ${opIndex} has no scalar ${k}`);
+      return v;
+    };
+    const nth = p.prepared.flags?.['nth'] ?? 0;
+    const [batches, inH, outH, wRows] = [get('batches'), get('inH'), get('outH'), get('wRows')];
+    const [strideH, padH, dilH, fH] = [get('strideH'), get('padH'), get('dilH'), get('fH')];
+    const rowBytes = get('inW') * get(`d${nth}`);
+    if (rowBytes * inH * batches !== s.sizeBytes) throw new InternalError(`fetchingConv2d op ${opIndex}: ${batches}x${inH} rows of ${rowBytes} B do not make slot ${s.slot}'s ${s.sizeBytes} B`);
+    const ev = new OpEvents(trace, opIndex);
+    let chunks = 0;
+    const src = this.payloadSource(s, prior, io, ev, () => void chunks++);
+    const arena = this.opts.arena;
+    let filled = 0;
+    const fill = (upTo: number): void => {
+      for (; filled < upTo; filled++) {
+        const base = win + ((filled % inH) % wRows) * rowBytes;
+        for (let j = 0; j < rowBytes; j++) {
+          arena[base + j] = src.next();
+          ev.add('store', -2, base + j, 1);
+        }
+      }
+    };
+    for (let row = 0; row < batches * outH; row++) {
+      const b = Math.floor(row / outH);
+      const last = Math.min(inH - 1, (row % outH) * strideH - padH + (fH - 1) * dilH);
+      fill(b * inH + last + 1);
+      ev.flush();
+      runRow(row);
+    }
+    fill(batches * inH);
+    ev.flush();
+    this.log.push({
+      opIndex, slot: s.slot, direction: 'fetch', rawBytes: s.sizeBytes, storedBytes: prior.storedBytes, addr: s.addr, eraseUs: 0, programUs: 0,
+      readUs: this.readUs.get(opIndex) ?? 0, ioChunks: chunks, payloadBytesRead: src.consumed(), rowsFilled: filled,
+    });
   }
 
   /**
@@ -244,8 +311,7 @@ export class SpillStore {
         }
         if (!remote || s === undefined) continue;
         // Remote host: the kernel's read is served from a line of the I/O buffer, refilled by request.
-        const ways = remoteWays(this.opts.graph.ops[opIndex]?.kind ?? '');
-        cache ??= new ChunkCache(Math.min(this.device.ioUnitBytes, STORAGE_IO_BYTES) / ways, ways, start, start + s.sizeBytes);
+        cache ??= new ChunkCache(Math.min(this.device.ioUnitBytes, STORAGE_IO_BYTES), 1, start, start + s.sizeBytes);
         const io = (this.opts.scratchOffsets[opIndex]?.[0] ?? 0);
         const line = cache.access(e.address, e.widthBytes);
         const at = io + line.way * cache.lineBytes;
@@ -265,8 +331,35 @@ export class SpillStore {
     return this.device.kind !== 'remote';
   }
 
-  /** Streams the slot's payload (MFV-decoded) into the fetching op's output; returns remote chunks read. */
-  private decodeInto(opIndex: number, s: StorageSlot, prior: Stored, trace?: TraceSink): number {
+  /**
+   * The slot's payload as a sequential source of decoded bytes: raw (one cursor over the payload),
+   * or MFV (bitmap and other values as two cursors). Remote host: the cursors read through the I/O
+   * buffer at `io` (raw: the whole buffer; MFV: a half each), one request per chunk (`onChunk`).
+   */
+  private payloadSource(s: StorageSlot, prior: Stored, io: number, ev: OpEvents, onChunk: () => void): DeviceCursor {
+    const start = s.addr + SPILL_HEADER_BYTES;
+    const end = start + prior.storedBytes;
+    const mapped = this.memoryMapped();
+    const window = (offset: number, bytes: number): IoWindow | null => (mapped ? null : { arena: this.opts.arena, offset: io + offset, id: -1, unit: Math.min(this.device.ioUnitBytes, bytes) });
+    if (!prior.compressed) return deviceCursor(this.mapped, start, end, window(0, STORAGE_IO_BYTES), ev, onChunk);
+    const half = STORAGE_IO_BYTES / 2;
+    const bitmapBytes = Math.ceil(s.sizeBytes / 8);
+    const bitmap = deviceCursor(this.mapped, start + 1, start + 1 + bitmapBytes, window(0, half), ev, onChunk);
+    const values = deviceCursor(this.mapped, start + 1 + bitmapBytes, end, window(half, half), ev, onChunk);
+    const rep = this.mapped[start] ?? 0;
+    let i = 0;
+    let bits = 0;
+    return {
+      next(): number {
+        if (i % 8 === 0) bits = bitmap.next();
+        return ((bits >> (i++ % 8)) & 1) === 1 ? values.next() : rep;
+      },
+      consumed: () => 1 + bitmap.consumed() + values.consumed(),
+    };
+  }
+
+  /** Streams the slot's payload (MFV-decoded) into the Fetching op's output; returns [remote chunks, payload bytes read]. */
+  private decodeInto(opIndex: number, s: StorageSlot, prior: Stored, trace?: TraceSink): [number, number] {
     const p = this.opts.prepared[opIndex];
     const op = this.opts.graph.ops[opIndex];
     const out = op?.outputs[0] ?? -1;
@@ -282,26 +375,14 @@ export class SpillStore {
     const row = (sc['outRow'] ?? 0) * w;
     const ev = new OpEvents(trace, opIndex);
     let chunks = 0;
-    const half = STORAGE_IO_BYTES / 2;
-    const unit = Math.min(this.device.ioUnitBytes, half);
-    const window = (k: number): IoWindow | null => (this.memoryMapped() ? null : { arena: this.opts.arena, offset: io + k * half, id: -1, unit });
-    const start = s.addr + SPILL_HEADER_BYTES;
-    const bitmapBytes = Math.ceil(s.sizeBytes / 8);
-    const end = start + prior.storedBytes;
-    const counted = (): void => void chunks++;
-    const bytes = prior.compressed ? deviceCursor(this.mapped, start + 1 + bitmapBytes, end, window(1), ev, counted) : deviceCursor(this.mapped, start, end, window(0), ev, counted);
-    const bitmap = prior.compressed ? deviceCursor(this.mapped, start + 1, start + 1 + bitmapBytes, window(0), ev, counted) : null;
-    const rep = this.mapped[start] ?? 0;
-    let bits = 0;
+    const src = this.payloadSource(s, prior, io, ev, () => void chunks++);
     for (let i = 0; i < s.sizeBytes; i++) {
-      if (bitmap !== null && i % 8 === 0) bits = bitmap.next();
-      const v = bitmap === null || ((bits >> (i % 8)) & 1) === 1 ? bytes.next() : rep;
       const at = outOff + Math.floor(i / copy) * row + slab + (i % copy);
-      this.opts.arena[at] = v;
+      this.opts.arena[at] = src.next();
       ev.add('store', out, at, 1);
     }
     ev.flush();
-    return chunks;
+    return [chunks, src.consumed()];
   }
 
   private slotOf(opIndex: number): StorageSlot {

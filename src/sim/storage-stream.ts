@@ -112,6 +112,8 @@ export function payloadStream(t: ArenaTensor, rep: number | null, ev: OpEvents):
  */
 export interface DeviceCursor {
   next(): number;
+  /** Device bytes read so far (each byte of [start, end) once). */
+  consumed(): number;
 }
 
 export interface IoWindow {
@@ -139,21 +141,15 @@ export function deviceCursor(mapped: Uint8Array, start: number, end: number, io:
       ev.add('load', io.id, io.offset + (a - base), 1);
       return io.arena[io.offset + (a - base)] ?? 0;
     },
+    consumed: () => p - start,
   };
-}
-
-/** Lines of the I/O buffer a fetching kernel reads the remote host through (op kind -> ways). */
-export function remoteWays(kind: string): number {
-  // FetchingConv2D reads fH rows of the spilled channels around each output pixel: one line per
-  // row plus one. A plain Fetching reads sequentially: one line, the whole buffer.
-  return kind === 'fetchingConv2d' ? 4 : 1;
 }
 
 /**
  * The remote host read by request through a planned I/O buffer of `ways` lines of `lineBytes`
  * (the host answers any length up to a USB packet): an access outside every line refills the
- * least recently used one from the accessed address on (one request), so a kernel's window
- * sliding forward along a row keeps hitting its line.
+ * least recently used one from the accessed address on (one request). A plain raw Fetching reads
+ * its slot in place through one line (the whole buffer).
  */
 export class ChunkCache {
   private readonly bases: number[];

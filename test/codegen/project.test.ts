@@ -41,9 +41,11 @@ describe('generated C project', () => {
     const run = model.slice(model.indexOf('int model_run(void) {'));
     await expect(text('src/model.h')).toMatchFileSnapshot('./__snapshots__/tiny-unet-tinyseg/model.h');
     await expect(run).toMatchFileSnapshot('./__snapshots__/tiny-unet-tinyseg/model_run.c');
-    // No staging array: the spilled tensor is streamed through the arena's I/O buffer and read in place.
+    // No staging array: the spilled tensor is streamed through the arena's I/O buffer, and
+    // FetchingConv2D's rows are copied from the mapped view into its planned row window, row by row.
     expect(model).not.toMatch(/staging/);
-    expect(model).toMatch(/model_storage->mapped \+ \d+/);
+    expect(model).toMatch(/model_storage->mapped \+ s->addr \+ SPILL_HEADER_BYTES/);
+    expect(run).toMatch(/model_fill_rows\(&model_slots\[0\], arena \+ \d+, 960u, 3u, 80u, &filled/);
     expect(project.summary.storageSlots).toBe(1);
   });
 

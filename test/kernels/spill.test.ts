@@ -1,8 +1,9 @@
 // TinySeg storage kernels on hand-made graphs: Spill + Fetching (concatenation at any position),
 // FetchingConv2D against Concatenation + Conv2D, the storage round trip (CRC, MFV), fault
 // injection (flipped bit, programming a non-erased word) and C emission of the storage specs; the
-// storage ops' bounded RAM: planned I/O buffers and MFV histogram, no simulated memory beside the
-// arena, every streamed access traced against the plan, compression declined for FetchingConv2D.
+// storage ops' bounded RAM: planned I/O buffers, MFV histogram and FetchingConv2D's row window, no
+// simulated memory beside the arena, every streamed access traced against the plan; a compressed
+// FetchingConv2D decodes its slot row by row into the window, each row and payload byte once.
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
 import type { Graph, Model, Op, Tensor } from '../../src/ir/index.ts';
@@ -130,11 +131,13 @@ describe('storage I/O through planned buffers (no staging)', () => {
     return [Uint8Array.from({ length: 18 }, (_, i) => (i % 5 === 0 ? rng.int32() & 0xff : 0xf3)), Uint8Array.from({ length: 27 }, () => rng.int32() & 0xff)];
   };
 
-  it('plans one I/O buffer per storage op (and a histogram for a compressible spill); the arena is the whole RAM', () => {
-    for (const [name, g, histogram] of [['fetching', fetchGraph, true], ['fetchingConv2d', convGraph, false]] as const) {
+  it('plans one I/O buffer per storage op, a histogram per spill and FetchingConv2D\'s row window; the arena is the whole RAM', () => {
+    // convGraph: 3x3 filter over a 3x3 input with 2 spilled channels: a window of 3 rows x (3 x 2) B
+    // = 18 B, requested in TFLM's 16-byte aligned units.
+    for (const [name, g, window] of [['fetching', fetchGraph, []], ['fetchingConv2d', convGraph, ['1:32']]] as const) {
       const pm = preparePlannedModel(model(g));
       const scratch = pm.requests.filter((r) => r.tensor === null).map((r) => `${r.opIndex}:${r.sizeBytes}`);
-      expect(scratch, name).toEqual(histogram ? [`0:${STORAGE_IO_BYTES}`, `0:${4 * MFV_HISTOGRAM_ENTRIES}`, `1:${STORAGE_IO_BYTES}`] : [`0:${STORAGE_IO_BYTES}`, `1:${STORAGE_IO_BYTES}`]);
+      expect(scratch, name).toEqual([`0:${STORAGE_IO_BYTES}`, `0:${4 * MFV_HISTOGRAM_ENTRIES}`, `1:${STORAGE_IO_BYTES}`, ...window]);
       expect(pm.runtime.arena.sizeBytes, name).toBe(pm.arenaBytes);
       expect(pm.runtime.outsideArenaBytes, name).toBe(0);
       expect(pm.plan.peakBytes, `${name}: the I/O buffers are in the peak`).toBeGreaterThanOrEqual(STORAGE_IO_BYTES);
@@ -156,10 +159,13 @@ describe('storage I/O through planned buffers (no staging)', () => {
           const store = pm.runtime.spillStore;
           expect(store?.violations, name).toEqual([]);
           const spill = store?.log.find((e) => e.direction === 'spill');
-          // MFV applies only where the fetch decodes sequentially (plain Fetching).
-          if (compress && name === 'fetching') expect(spill?.storedBytes, name).toBeLessThan(spill?.rawBytes ?? 0);
+          const fetch = store?.log.find((e) => e.direction === 'fetch');
+          // MFV applies to every slot: Fetching decodes into its output, FetchingConv2D into its row window.
+          if (compress) expect(spill?.storedBytes, name).toBeLessThan(spill?.rawBytes ?? 0);
           else expect(spill?.storedBytes, name).toBe(spill?.rawBytes);
-          if (kind === 'remote' && !(compress && name === 'fetching')) expect(store?.remoteReads, `${name}: kernel reads go through the I/O buffer`).toBeGreaterThan(0);
+          if (name === 'fetchingConv2d') expect(fetch, name).toMatchObject({ rowsFilled: 3, payloadBytesRead: spill?.storedBytes });
+          if (kind === 'remote' && name === 'fetching' && !compress) expect(store?.remoteReads, `${name}: kernel reads go through the I/O buffer`).toBeGreaterThan(0);
+          if (kind === 'remote' && (compress || name === 'fetchingConv2d')) expect(fetch?.ioChunks, `${name}: the runtime's stream goes through the I/O buffer`).toBeGreaterThan(0);
         }
       });
     }
@@ -182,5 +188,57 @@ describe('storage I/O through planned buffers (no staging)', () => {
     const log = Int32Array.of((id << 4) | 1, 0, (id << 4) | 8 | 1, store.payloadAddrOf(1));
     store.traceFilter(() => undefined)(1, log, 2);
     expect(store.violations).toHaveLength(2);
+  });
+});
+
+describe('FetchingConv2D row window (fused fetching over a compressed slot)', () => {
+  // Spilled a [2,7,4,3] (two batches, mostly one value: MFV pays off), b [2,7,4,2]; 3x3 filter,
+  // stride 2 and dilation 2: output rows read input rows 2 apart, windows of 5 rows, rows skipped.
+  const fq = { scale: [0.02, 0.03, 0.01], zeroPoint: [0, 0, 0], quantizedDimension: 0 };
+  const filter: Tensor = { name: 'f', dtype: 'int8', shape: [3, 3, 3, 5], quant: fq, data: weights('fw', 135), isVariable: false };
+  const y: Tensor = { ...act('y', [2, 4, 2, 3]), quant: { scale: [0.1], zeroPoint: [-2], quantizedDimension: 0 } };
+  const conv = { padding: 'same', strideH: 2, strideW: 2, dilationH: 2, dilationW: 1, activation: 'none' } as const;
+  const fused: Graph = { name: 'g', tensors: [act('a', [2, 7, 4, 3]), act('b', [2, 7, 4, 2]), y, filter], inputs: [0, 1], outputs: [2],
+    ops: [{ kind: 'spill', inputs: [0], outputs: [], options: { id: 0 } }, { kind: 'fetchingConv2d', inputs: [1, 3, -1], outputs: [2], options: { ...conv, victim: 0, nth: 1, axis: 3 } }] };
+  const ref: Graph = { name: 'r', tensors: [act('a', [2, 7, 4, 3]), act('b', [2, 7, 4, 2]), y, filter, act('cat', [2, 7, 4, 5])], inputs: [0, 1], outputs: [2],
+    ops: [{ kind: 'concatenation', inputs: [1, 0], outputs: [4], options: { axis: 3, activation: 'none' } }, { kind: 'conv2d', inputs: [4, 3, -1], outputs: [2], options: conv }] };
+  const inputs = (seed: string): Uint8Array[] => {
+    const rng = seedrandom(seed);
+    return [Uint8Array.from({ length: 168 }, (_, i) => (i % 3 === 0 ? rng.int32() & 0xff : 0x11)), Uint8Array.from({ length: 112 }, () => rng.int32() & 0xff)];
+  };
+
+  for (const compress of [false, true]) {
+    it(`${compress ? 'MFV' : 'raw'}: equals Concatenation + Conv2D, clean trace, each row filled once and each payload byte read once`, () => {
+      for (const seed of ['w1', 'w2']) {
+        const want = runPlanned(preparePlannedModel(model(ref)), { inputs: inputs(seed) }).outputs;
+        const pm = preparePlannedModel(model(fused), { compress });
+        const tr = new Tracer({ graph: pm.graph, tensorOffsets: pm.tensorOffsets, scratchOffsets: pm.scratchOffsets, arenaBytes: pm.arenaBytes });
+        const got = runPlanned(pm, { inputs: inputs(seed), trace: tr.sink });
+        tr.finish();
+        expect(got.outputs, seed).toEqual(want);
+        expect(tr.violations(), seed).toEqual([]);
+        const store = pm.runtime.spillStore;
+        expect(store?.violations).toEqual([]);
+        const spill = store?.log.find((e) => e.direction === 'spill');
+        const fetch = store?.log.find((e) => e.direction === 'fetch');
+        if (compress) expect(spill?.storedBytes).toBeLessThan(spill?.rawBytes ?? 0);
+        // 2 batches x 7 rows, each decoded once; the payload streamed once, never re-read.
+        expect(fetch).toMatchObject({ rowsFilled: 14, payloadBytesRead: spill?.storedBytes });
+        expect(pm.runtime.outsideArenaBytes).toBe(0);
+      }
+    });
+  }
+
+  it('the row window is a planned scratch buffer: a plan without it makes the tracer report the window accesses', () => {
+    const pm = preparePlannedModel(model(fused), { compress: true });
+    // (3-1)*2+1 = 5 rows of 4 x 3 B = 60 B, in 16-byte aligned units.
+    const win = pm.requests.find((r) => r.tensor === null && r.opIndex === 1 && r.sizeBytes === 64);
+    expect(win, 'the row window request').toBeDefined();
+    expect(pm.scratchOffsets[1]).toHaveLength(2);
+    const withoutWindow = pm.scratchOffsets.map((s, i) => (i === 1 ? s.slice(0, 1) : s));
+    const tr = new Tracer({ graph: pm.graph, tensorOffsets: pm.tensorOffsets, scratchOffsets: withoutWindow, arenaBytes: pm.arenaBytes });
+    runPlanned(pm, { inputs: inputs('w3'), trace: tr.sink });
+    tr.finish();
+    expect(tr.violations().length).toBeGreaterThan(0);
   });
 });

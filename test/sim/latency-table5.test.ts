@@ -14,19 +14,10 @@ import { estimateLatency, niclaVision, storageTransfers } from '../../src/sim/in
 const CELLS: readonly { readonly name: string; readonly paperMs: number; readonly opts: Omit<LatencyOptions, 'target'>; readonly gap?: string }[] = [
   { name: 'internal', paperMs: 2430, opts: { storage: 'internal' } },
   { name: 'external', paperMs: 2511, opts: { storage: 'external' } },
-  {
-    name: 'remote', paperMs: 1587, opts: { storage: 'remote' },
-    gap: 'FetchingConv2D reads the remote host by request through a 512-B I/O buffer (no staging copy): ~2,200 requests of ~1 ms turnaround each, ~3.5 s',
-  },
-  {
-    name: 'internal+compress+async', paperMs: 1270, opts: { storage: 'internal', compress: true, asyncErase: true },
-    gap: 'no MFV for the FetchingConv2D slot (read at random, no staging copy): 76,800 B programmed instead of ~54 KB, ~1509 ms',
-  },
+  { name: 'remote', paperMs: 1587, opts: { storage: 'remote' } },
+  { name: 'internal+compress+async', paperMs: 1270, opts: { storage: 'internal', compress: true, asyncErase: true } },
   { name: 'external+compress+async', paperMs: 1718, opts: { storage: 'external', compress: true, asyncErase: true } },
-  {
-    name: 'remote+compress', paperMs: 1470, opts: { storage: 'remote', compress: true },
-    gap: 'same remote transfer gap as the uncompressed remote cell',
-  },
+  { name: 'remote+compress', paperMs: 1470, opts: { storage: 'remote', compress: true } },
 ];
 
 const hasPass = Object.prototype.hasOwnProperty.call(PASSES, 'tinyseg');
@@ -57,8 +48,8 @@ describe.skipIf(!hasPass)(title, () => {
     for (const r of rows) expect(r.gotMs, r.cell).toBeGreaterThan(1190);
     expect(ms('internal+compress+async')).toBeLessThan(ms('internal'));
     expect(ms('external+compress+async')).toBeLessThan(ms('external'));
-    // The only slot is read by FetchingConv2D: --compress leaves it raw, so remote gains nothing.
-    expect(ms('remote+compress')).toBeLessThanOrEqual(ms('remote'));
+    // The only slot is read by FetchingConv2D, which decodes it row by row: fewer bytes cross USB.
+    expect(ms('remote+compress')).toBeLessThan(ms('remote'));
   });
 
   for (const c of CELLS) {

@@ -1,16 +1,20 @@
 // TinySeg FetchingConv2D (paper §4.2.2, §6.2.1): a Conv2D whose input is the channel concatenation
-// of the op's activation inputs with the spilled slot `victim` at position `nth`, read straight
-// from the storage device while convolving (memory-mapped flash; the remote host through the
-// planned I/O buffer), so neither the concatenated nor the spilled tensor exists in the arena. Loop order and arithmetic of TFLM reference_integer_ops::ConvPerChannel; the channel loop
-// is split per source, visiting channels in the same ascending order.
-// Inputs: [x_0 .. x_{k-1}, filter [Cout, KH, KW, Cin], bias|-1]; storage is bound after them.
+// of the op's activation inputs with the spilled slot `victim` at position `nth`, so neither the
+// concatenated nor the spilled tensor exists in the arena. The spilled channels are read from a
+// planned row window (scratch 1: the (fH-1)*dilH+1 input rows one output row needs, a ring indexed
+// by inY % wRows) that the runtime fills by streaming the slot's rows from the device in order
+// (raw copy, or MFV decode under --compress; sim/spill-store.ts), one output row at a time: the
+// nest covers the flat output rows [rowFrom, rowTo) (b * outH + outY), the whole op as prepared.
+// Loop order and arithmetic of TFLM reference_integer_ops::ConvPerChannel; the channel loop is
+// split per source, visiting channels in the same ascending order.
+// Inputs: [x_0 .. x_{k-1}, filter [Cout, KH, KW, Cin], bias|-1].
 import type { Tensor } from '../../ir/index.ts';
 import type { Nest } from '../nest.ts';
 import { For, Let, Set, Val } from '../nest.ts';
-import type { BufferRef, KernelSpec, OpContext } from '../spec.ts';
+import type { BufferRef, KernelSpec, OpContext, ScratchDecl } from '../spec.ts';
 import { activationConstraint, constraint, convMultipliers, dim, isInt8Quantized, rank, scaleOf, zeroPointOf } from './common.ts';
 import {
-  biasConstraint, convGeometry, convOutputLoops, convSpatialShapeHolds, convTaps, filterScalesConstraint, outputQuantScalars, outputStage,
+  biasConstraint, convGeometry, convSpatialShapeHolds, convTaps, filterScalesConstraint, outputQuantScalars, outputStage,
   strideConstraint,
 } from './conv-common.ts';
 import { mcusimOnly } from '../tflm-memory.ts';
@@ -30,6 +34,27 @@ export function fetchedDepth(c: Ctx): number {
 export function fetchedConvBytes(c: Ctx): number {
   const x = inputsOf(c)[0] ?? null;
   return dim(x, 0) * dim(x, 1) * dim(x, 2) * fetchedDepth(c);
+}
+
+/** Geometry of the row window: rows held (a ring), bytes of one spilled row, rows per batch. */
+export interface RowWindow {
+  readonly rows: number;
+  readonly rowBytes: number;
+  readonly inH: number;
+}
+
+/** Input rows one output row reads ((fH-1)*dilH+1, at most inH) and the bytes of one spilled row. */
+export function fetchRowWindow(c: Ctx): RowWindow {
+  const x = inputsOf(c)[0] ?? null;
+  const inH = dim(x, 1);
+  const span = (dim(filterOf(c), 1) - 1) * c.op.options.dilationH + 1;
+  return { rows: Math.max(1, Math.min(inH, span)), rowBytes: dim(x, 2) * fetchedDepth(c), inH };
+}
+
+/** The planned row window scratch (int8, rows x row bytes). */
+export function rowWindowScratch(c: Ctx): ScratchDecl {
+  const w = fetchRowWindow(c);
+  return { name: 'window', dtype: 'int8', sizeBytes: w.rows * w.rowBytes };
 }
 
 export const fetchingConv2dSpec: KernelSpec<'fetchingConv2d'> = {
@@ -70,7 +95,7 @@ export const fetchingConv2dSpec: KernelSpec<'fetchingConv2d'> = {
     const depths = inputs.map((t) => dim(t, 3));
     const refs: BufferRef[] = inputs.map((_, i) => ({ kind: 'input', slot: i }));
     depths.splice(o.nth, 0, fetchedDepth(c));
-    refs.splice(o.nth, 0, { kind: 'input', slot: c.op.inputs.length });
+    refs.splice(o.nth, 0, { kind: 'scratch', index: 1 });
     const scalars: Record<string, number> = {
       batches: n, inH, inW, inD, outH, outW, outD, fH, fW,
       ...convGeometry(o, inH, inW, fH, fW, outH, outW),
@@ -83,27 +108,41 @@ export const fetchingConv2dSpec: KernelSpec<'fetchingConv2d'> = {
     };
     let ch = 0;
     refs.forEach((ref, s) => {
-      buffers[s === o.nth ? 'storage' : `src${s}`] = ref;
+      buffers[s === o.nth ? 'window' : `src${s}`] = ref;
       scalars[`d${s}`] = depths[s] ?? 0;
       scalars[`c${s}`] = ch;
       ch += depths[s] ?? 0;
     });
-    return { flags: { hasBias: bias ? 1 : 0, sources: refs.length, nth: o.nth }, scalars, arrays: { mult, shift }, buffers, scratch: [STORAGE_IO_SCRATCH] };
+    scalars['wRows'] = fetchRowWindow(c).rows;
+    scalars['rowFrom'] = 0;
+    scalars['rowTo'] = n * outH;
+    return { flags: { hasBias: bias ? 1 : 0, sources: refs.length, nth: o.nth }, scalars, arrays: { mult, shift }, buffers, scratch: [STORAGE_IO_SCRATCH, rowWindowScratch(c)] };
   },
   body(p): Nest {
     const n = p.flags?.['sources'] ?? 0;
     const nth = p.flags?.['nth'] ?? 0;
     const perSource = Array.from({ length: n }, (_, s) => {
-      const buf = s === nth ? 'storage' : `src${s}`;
+      const buf = s === nth ? 'window' : `src${s}`;
+      const base = s === nth ? `((inY % wRows) * inW + inX) * d${s}` : `((b * inH + inY) * inW + inX) * d${s}`;
       return [
-        Let(`base${s}`, `((b * inH + inY) * inW + inX) * d${s}`),
+        Let(`base${s}`, base),
         For('ic', '0', `d${s}`, [Set('acc', `acc + (${buf}[base${s} + ic] + inputOffset) * filter[fBase + c${s} + ic]`, 'mac')]),
       ];
     }).flat();
-    return convOutputLoops([
+    const perOc = [
       Val('acc', '0'),
       ...convTaps([Let('fBase', '((oc * fH + fy) * fW + fx) * inD'), ...perSource]),
       ...outputStage('outBase + oc'),
-    ]);
+    ];
+    // ConvPerChannel's b / outY loops flattened to one row loop (same order), so the runtime can
+    // run one output row at a time between window fills.
+    return [
+      For('row', 'rowFrom', 'rowTo', [
+        Let('b', 'row / outH'),
+        Let('outY', 'row % outH'),
+        Let('inYOrigin', 'outY * strideH - padH'),
+        For('outX', '0', 'outW', [Let('inXOrigin', 'outX * strideW - padW'), Let('outBase', '(row * outW + outX) * outD'), For('oc', '0', 'outD', perOc)]),
+      ]),
+    ];
   },
 };

@@ -7,7 +7,7 @@ import type { KernelSpec } from '../spec.ts';
 import { constraint } from './common.ts';
 import { countOf, isCopyable } from './copy-common.ts';
 import { mcusimOnly } from '../tflm-memory.ts';
-import { MFV_HISTOGRAM_SCRATCH, STORAGE_IO_SCRATCH, slotCompressible } from './storage-io.ts';
+import { MFV_HISTOGRAM_SCRATCH, STORAGE_IO_SCRATCH } from './storage-io.ts';
 
 export const spillSpec: KernelSpec<'spill'> = {
   kind: 'spill',
@@ -26,7 +26,7 @@ export const spillSpec: KernelSpec<'spill'> = {
       scalars: { count: countOf(c.input(0)) },
       arrays: {},
       buffers: { input: { kind: 'input', slot: 0 }, io: { kind: 'scratch', index: 0 } },
-      scratch: slotCompressible(c.graph, c.op.options.id) ? [STORAGE_IO_SCRATCH, MFV_HISTOGRAM_SCRATCH] : [STORAGE_IO_SCRATCH],
+      scratch: [STORAGE_IO_SCRATCH, MFV_HISTOGRAM_SCRATCH],
     };
   },
   body: [],

@@ -1,8 +1,8 @@
 // Bounded RAM of TinySeg's storage ops (paper §5, without the runtime's whole-tensor transfer
 // buffer): each Spill / Fetching / FetchingConv2D requests one I/O buffer from the planner as a
-// scratch buffer, and a Spill whose slot may be MFV-compressed (§5.1) a 256-entry histogram.
-// Nothing else of a spilled tensor is ever held in RAM.
-import type { Graph } from '../../ir/index.ts';
+// scratch buffer, each Spill a 256-entry histogram for MFV compression (§5.1; every slot may be
+// compressed: Fetching decodes into its output, FetchingConv2D into its planned row window,
+// specs/fetching-conv2d.ts). Nothing else of a spilled tensor is ever held in RAM.
 import type { ScratchDecl } from '../spec.ts';
 
 /**
@@ -18,13 +18,3 @@ export const MFV_HISTOGRAM_ENTRIES = 256;
 
 export const STORAGE_IO_SCRATCH: ScratchDecl = { name: 'io', dtype: 'int8', sizeBytes: STORAGE_IO_BYTES };
 export const MFV_HISTOGRAM_SCRATCH: ScratchDecl = { name: 'histogram', dtype: 'int32', sizeBytes: 4 * MFV_HISTOGRAM_ENTRIES };
-
-/**
- * Whether slot `slot` may be stored MFV-compressed: every op fetching it is a plain Fetching,
- * which decodes the bitmap and the other values as two sequential streams into its output.
- * FetchingConv2D reads the spilled channels at random while convolving; MFV gives no random
- * access without decoding into a copy, so its slots stay raw.
- */
-export function slotCompressible(graph: Graph, slot: number): boolean {
-  return !graph.ops.some((op) => op.kind === 'fetchingConv2d' && op.options.victim === slot);
-}

@@ -4,6 +4,7 @@
 // reads the fetched tensor as its input becomes FetchingConv2D (channel concatenation only), so
 // the concatenated tensor never exists in the arena.
 import type { Graph, Op } from '../../ir/index.ts';
+import { makeOpContext, rowWindowScratch } from '../../kernels/index.ts';
 import { pruneUnusedTensors } from './spill-transform.ts';
 
 export type FusionKind = 'concatenation' | 'conv2d';
@@ -65,4 +66,9 @@ export function fuseFetchingChain(graph: Graph, f: number, allow: readonly Fusio
     fused.push(e.fused);
     if (e.fused === 'conv2d') return { graph: g, opIndex: f, fused };
   }
+}
+
+/** Bytes of the row window FetchingConv2D op `opIndex` plans (kernels/specs/fetching-conv2d.ts). */
+export function rowWindowBytes(graph: Graph, opIndex: number): number {
+  return rowWindowScratch(makeOpContext<'fetchingConv2d'>(graph, opIndex)).sizeBytes;
 }

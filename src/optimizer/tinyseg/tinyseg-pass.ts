@@ -11,7 +11,7 @@
 import type { Graph, Model } from '../../ir/index.ts';
 import { byteSize, withScratchModeMetadata } from '../../ir/index.ts';
 import { analyzePeak, coldRangeLength, computeColdRanges, greedyPeakBytes, withGraph } from './cold-ranges.ts';
-import { fuseFetchingChain } from './fused-fetch.ts';
+import { fuseFetchingChain, rowWindowBytes } from './fused-fetch.ts';
 import { alignedSpillChannels, splitForPartialSpill } from './partial-spill.ts';
 import type { OptimizerPass, PassOptions, PassResult } from '../pass.ts';
 import type { ScratchBound } from './scratch-quant.ts';
@@ -131,7 +131,7 @@ function fuseConvs(graph: Graph, fusions: string[]): Graph {
     const p = greedyPeakBytes(r.graph);
     if (p > peak) continue;
     const op = r.graph.ops[f];
-    const slot = op?.kind === 'fetchingConv2d' ? `; slot ${op.options.victim} stays uncompressed under --compress (FetchingConv2D reads it at random, MFV has no random access without a decoded copy)` : '';
+    const slot = op?.kind === 'fetchingConv2d' ? `; slot ${op.options.victim} is streamed row by row into a ${rowWindowBytes(r.graph, f)} B row window (MFV-decoded under --compress)` : '';
     fusions.push(`op ${f}: Fetching + Conv2D -> FetchingConv2D (peak ${peak} -> ${p} B)${slot}`);
     [g, peak] = [r.graph, p];
   }

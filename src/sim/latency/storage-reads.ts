@@ -1,14 +1,16 @@
 // Device time of a fetching op's reads without a whole-tensor copy (TinySeg §5 transfer_in as the
 // runtime streams it, sim/spill-store.ts): first the block is read back through the op's I/O buffer
 // in device units and CRC-checked, then the kernel reads the payload in place. Memory-mapped devices
-// (internal flash; QSPI NOR in memory-mapped mode) cost one cache-line fill per line of the payload:
-// the Cortex-M7's D-cache keeps FetchingConv2D's few-row window, so each line is fetched once. The
-// remote host costs one request per refill of the I/O buffer's lines, counted on the kernel's own
-// address walk (FetchingConv2D's window rows) or, for a runtime-decoded MFV stream, per half-buffer.
+// (internal flash; QSPI NOR in memory-mapped mode) cost one cache-line fill per line of the payload
+// (each line is read once: the runtime streams it sequentially). The remote host costs one request
+// per refill of the I/O buffer, counted on a plain raw Fetching's own address walk, or, for a
+// runtime-streamed payload (an MFV-decoded Fetching; FetchingConv2D's row window, raw or MFV),
+// per sequential chunk: the whole buffer for one raw stream, half of it for each of MFV's two
+// streams (bitmap and other values).
 import type { Graph } from '../../ir/index.ts';
 import { InternalError } from '../../ir/index.ts';
 import { instantiateStorageOp, prepareOp, STORAGE_IO_BYTES, storageUseOf, decodeTraceEvent, walkAddresses } from '../../kernels/index.ts';
-import { ChunkCache, remoteWays } from '../storage-stream.ts';
+import { ChunkCache } from '../storage-stream.ts';
 import type { StorageDevice } from '../storage/index.ts';
 import { SPILL_HEADER_BYTES } from '../storage/index.ts';
 
@@ -33,8 +35,7 @@ function remoteRequests(graph: Graph, opIndex: number, device: StorageDevice, st
   const use = storageUseOf(graph, opIndex);
   const op = graph.ops[opIndex];
   if (use === null || op === undefined) throw new InternalError(`op ${opIndex} is not a fetching op`);
-  const ways = remoteWays(op.kind);
-  const cache = new ChunkCache(Math.min(device.ioUnitBytes, STORAGE_IO_BYTES) / ways, ways, start, start + rawBytes);
+  const cache = new ChunkCache(Math.min(device.ioUnitBytes, STORAGE_IO_BYTES), 1, start, start + rawBytes);
   const out: { addr: number; len: number }[] = [];
   const p = prepareOp(graph, opIndex);
   const offsets = graph.tensors.map((t) => (t.data === null ? 0 : null));
@@ -51,11 +52,17 @@ function remoteRequests(graph: Graph, opIndex: number, device: StorageDevice, st
   return out;
 }
 
-/**
- * Reads of a fetch of `storedBytes` (`rawBytes` decoded) from the block at `addr`; `streamed`: the
- * runtime decodes an MFV payload sequentially (two streams through the halves of the I/O buffer).
- */
-export function fetchReads(graph: Graph, opIndex: number, device: StorageDevice, addr: number, storedBytes: number, rawBytes: number, streamed: boolean): FetchReads {
+/** How the runtime reads a fetch's payload: 'kernel' (in place, by the kernel's own loads) or streamed sequentially ('raw' one stream, 'mfv' two). */
+export type FetchStreaming = 'kernel' | 'raw' | 'mfv';
+
+/** How op `opIndex` reads its slot (sim/spill-store.ts): FetchingConv2D always streams rows into its window. */
+export function fetchStreaming(graph: Graph, opIndex: number, compressed: boolean): FetchStreaming {
+  if (compressed) return 'mfv';
+  return graph.ops[opIndex]?.kind === 'fetchingConv2d' ? 'raw' : 'kernel';
+}
+
+/** Reads of a fetch of `storedBytes` (`rawBytes` decoded) from the block at `addr`, read as `streaming` says. */
+export function fetchReads(graph: Graph, opIndex: number, device: StorageDevice, addr: number, storedBytes: number, rawBytes: number, streaming: FetchStreaming): FetchReads {
   const block = SPILL_HEADER_BYTES + storedBytes;
   let checkUs = 0;
   for (let off = 0; off < block; off += device.ioUnitBytes) checkUs += readUs(device, addr + off, Math.min(device.ioUnitBytes, block - off));
@@ -64,9 +71,9 @@ export function fetchReads(graph: Graph, opIndex: number, device: StorageDevice,
   let kernelReads = 0;
   if (device.kind !== 'remote') {
     for (let off = 0; off < storedBytes; off += MAPPED_LINE_BYTES, kernelReads++) kernelUs += readUs(device, start + off, Math.min(MAPPED_LINE_BYTES, storedBytes - off));
-  } else if (streamed) {
-    const half = Math.min(device.ioUnitBytes, STORAGE_IO_BYTES / 2);
-    for (let off = 0; off < storedBytes; off += half, kernelReads++) kernelUs += readUs(device, start + off, Math.min(half, storedBytes - off));
+  } else if (streaming !== 'kernel') {
+    const chunk = Math.min(device.ioUnitBytes, streaming === 'mfv' ? STORAGE_IO_BYTES / 2 : STORAGE_IO_BYTES);
+    for (let off = 0; off < storedBytes; off += chunk, kernelReads++) kernelUs += readUs(device, start + off, Math.min(chunk, storedBytes - off));
   } else {
     for (const r of remoteRequests(graph, opIndex, device, start, rawBytes)) {
       kernelUs += readUs(device, r.addr, r.len);

@@ -58,11 +58,10 @@ describe('tinysegLatencyTable on zoo:tiny-unet', () => {
 
   it('orders the cells as the paper\'s narrative: spilling costs, async erase recovers', () => {
     for (const s of STORAGE_KINDS) expect(cell('spilling', s), s).toBeGreaterThan(cell('original', s));
-    for (const s of ['internal', 'external'] as const) {
-      expect(cell('asyncErase', s), s).toBeLessThan(cell('compression', s));
-      // The final model's only slot is read by FetchingConv2D at random: --compress leaves it raw.
-      expect(cell('compression', s), s).toBe(cell('fusedFetching', s));
-    }
+    for (const s of ['internal', 'external'] as const) expect(cell('asyncErase', s), s).toBeLessThan(cell('compression', s));
+    // The final model's only slot is read by FetchingConv2D, which decodes it row by row into its
+    // window: compression shrinks what is programmed and read, as in the paper.
+    for (const s of STORAGE_KINDS) expect(cell('compression', s), s).toBeLessThan(cell('fusedFetching', s));
   });
 
   it('passes scratchFree=false through to the scratch step (the paper\'s int16 step alone)', () => {

@@ -8,7 +8,7 @@ int model_run(void) {
   mcusim_kernel_1(op2_p, (const int8_t*)(void*)(arena + 0), (int8_t*)(void*)(arena + 76800));
   /* op 3: spill -> storage slot 6, through the I/O buffer */
   mcusim_kernel_2(op3_p);
-  rc = model_spill(&model_slots[0], arena + 0, arena + 96000);
+  rc = model_spill(&model_slots[0], arena + 0, arena + 97024);
   if (rc != 0) return rc;
   /* op 4: conv2d -> tensor 10 'down1/conv1' */
   mcusim_kernel_0(op4_p, op4_a_fsum, op4_a_mult, op4_a_shift, (const int32_t*)(const void*)mcusim_const_t9, (const int8_t*)(const void*)mcusim_const_t8, (const int8_t*)(void*)(arena + 76800), (int8_t*)(void*)(arena + 0));
@@ -44,10 +44,24 @@ int model_run(void) {
   mcusim_kernel_0(op19_p, op19_a_fsum, op19_a_mult, op19_a_shift, (const int32_t*)(const void*)mcusim_const_t48, (const int8_t*)(const void*)mcusim_const_t47, (const int8_t*)(void*)(arena + 76800), (int8_t*)(void*)(arena + 38400));
   /* op 20: transposeConv -> tensor 53 'up3/up' */
   mcusim_kernel_3(op20_p, op20_a_mult, op20_a_shift, (const int32_t*)(const void*)mcusim_const_t52, (const int8_t*)(const void*)mcusim_const_t51, (const int8_t*)(void*)(arena + 38400), (int8_t*)(void*)(arena + 0));
-  /* op 21: fetchingConv2d (storage slot 6, read in place) -> tensor 56 'up3/conv1' */
-  rc = model_fetch(&model_slots[0], arena + 38400);
+  /* op 21: fetchingConv2d (storage slot 6, streamed row by row into its row window) -> tensor 56 'up3/conv1' */
+  rc = model_fetch(&model_slots[0], arena + 41280);
   if (rc != 0) return rc;
-  mcusim_kernel_5(op21_p, op21_a_mult, op21_a_shift, (const int32_t*)(const void*)mcusim_const_t55, (const int8_t*)(const void*)mcusim_const_t54, (int8_t*)(void*)(arena + 76800), (const int8_t*)(void*)(arena + 0), (const int8_t*)(const void*)(model_storage->mapped + 16));
+  {
+    int32_t pr[25];
+    uint32_t filled = 0, row, k;
+    int32_t last;
+    for (k = 0; k < 25u; ++k) pr[k] = op21_p[k];
+    for (row = 0; row < 80u; ++row) {
+      last = (int32_t)(row % 80u) * 1 - 1 + 2;
+      if (last > 79) last = 79;
+      model_fill_rows(&model_slots[0], arena + 38400, 960u, 3u, 80u, &filled, (int32_t)(row / 80u * 80u) + last + 1);
+      pr[20] = (int32_t)row;
+      pr[21] = (int32_t)row + 1;
+      mcusim_kernel_5(pr, op21_a_mult, op21_a_shift, (const int32_t*)(const void*)mcusim_const_t55, (const int8_t*)(const void*)mcusim_const_t54, (int8_t*)(void*)(arena + 76800), (const int8_t*)(void*)(arena + 0), (const int8_t*)(void*)(arena + 38400));
+    }
+    model_fill_rows(&model_slots[0], arena + 38400, 960u, 3u, 80u, &filled, 80);
+  }
   /* op 22: conv2d -> tensor 59 'up3/conv2' */
   mcusim_kernel_0(op22_p, op22_a_fsum, op22_a_mult, op22_a_shift, (const int32_t*)(const void*)mcusim_const_t58, (const int8_t*)(const void*)mcusim_const_t57, (const int8_t*)(void*)(arena + 76800), (int8_t*)(void*)(arena + 0));
   /* op 23: conv2d -> tensor 62 'outc' */
