@@ -1,16 +1,20 @@
 // The `auto` pass (`mcusim optimize --passes auto --target BYTES`, issue 6): tries the single
 // passes (dmo, replacement, tiling, tinyseg) and the combinations that make sense (X,dmo: a graph
-// transform, then DMO's overlapped layout of the result), keeps those whose peak meets the target
+// transform, then DMO's overlapped layout of the result), keeps those whose whole arena on --arch
+// meets the target (planned + persistent tail, issue 12; the planned part under objective=planned)
 // and picks the one with the least estimated latency (estimateLatency, src/sim; spill traffic on
-// --storage). Without a target, or when none meets it, the lowest whole arena wins (planned +
-// persistent tail for --arch, issue 12), and no pipeline whose whole arena exceeds the original's is
-// ever chosen. Time-boxed: pipelines left when the budget runs out are reported as skipped. Shared
-// prefixes run once.
+// --storage). Without a target, or when none meets it ("no pipeline meets the target"), the lowest
+// whole arena wins (the lowest planned part under objective=planned), and no pipeline whose whole
+// arena exceeds the original's is ever chosen, whatever the objective. Time-boxed: pipelines left
+// when the budget runs out are reported as skipped. Shared prefixes run once.
 import type { Model } from '../ir/index.ts';
 import { McusimError, UsageError } from '../ir/index.ts';
 import { DEFAULT_TARGET_NAME, estimateLatency, getTarget } from '../sim/index.ts';
 import { DEFAULT_TFLM_ARCH } from '../sim/index.ts';
 import { candidateTotals, ramBytes } from './arena-totals.ts';
+import type { ArenaTotals } from './arena-totals.ts';
+import { objectiveOf, objectiveScore, targetMeasureOf } from './total-guard.ts';
+import type { TargetMeasure } from './total-guard.ts';
 import { currentPeakBytes, dmoPass } from './dmo/index.ts';
 import type { OptimizerPass, PassOptions, PassReport, PassResult } from './pass.ts';
 import { replacementPass } from './replacement/index.ts';
@@ -46,6 +50,8 @@ export interface AutoCandidate {
 
 export interface AutoDetails {
   readonly targetBytes: number | null;
+  /** The figure the target is compared on (whole arena, or planned part under objective=planned). */
+  readonly targetMeasure: TargetMeasure;
   readonly storage: string;
   readonly latencyTarget: string;
   readonly chosen: string;
@@ -62,6 +68,7 @@ interface Evaluated {
   readonly reports: readonly PassReport[];
   readonly peakBytes: number;
   readonly totalBytes: number;
+  readonly totals: ArenaTotals;
   readonly latencyMs: number;
 }
 
@@ -74,15 +81,15 @@ function budgetOf(options: PassOptions): number {
   return n;
 }
 
-/** Better of two evaluated pipelines under `target` (see the header). */
-function better(a: Evaluated, b: Evaluated, target: number | undefined): Evaluated {
+/** Better of two evaluated pipelines under `target` on `measure`, scored by `score` (see the header). */
+function better(a: Evaluated, b: Evaluated, target: number | undefined, measure: TargetMeasure, score: (e: Evaluated) => number): Evaluated {
   if (target !== undefined) {
-    const am = a.peakBytes <= target;
-    const bm = b.peakBytes <= target;
+    const am = a.totals[measure] <= target;
+    const bm = b.totals[measure] <= target;
     if (am !== bm) return am ? a : b;
-    if (am) return b.latencyMs < a.latencyMs || (b.latencyMs === a.latencyMs && b.totalBytes < a.totalBytes) ? b : a;
+    if (am) return b.latencyMs < a.latencyMs || (b.latencyMs === a.latencyMs && score(b) < score(a)) ? b : a;
   }
-  return b.totalBytes < a.totalBytes || (b.totalBytes === a.totalBytes && b.latencyMs < a.latencyMs) ? b : a;
+  return score(b) < score(a) || (score(b) === score(a) && b.latencyMs < a.latencyMs) ? b : a;
 }
 
 export function runAuto(model: Model, options: PassOptions): PassResult {
@@ -94,10 +101,15 @@ export function runAuto(model: Model, options: PassOptions): PassResult {
   const latencyOf = (m: Model): number => estimateLatency(m.graph, { target: latencyTarget, storage }).totalMs;
   const before = currentPeakBytes(model);
   const arch = options.arch ?? DEFAULT_TFLM_ARCH;
-  const totalOf = (m: Model): number => ramBytes(candidateTotals(m, arch));
-  const totalBefore = totalOf(model);
+  const objective = objectiveOf(options);
+  const measure = targetMeasureOf(objective);
+  const score = (e: Evaluated): number => objectiveScore(e.totals, objective);
+  const totalsBefore = candidateTotals(model, arch);
+  const totalBefore = ramBytes(totalsBefore);
+  const meets = (t: ArenaTotals): boolean => target !== undefined && t[measure] <= target;
   // Results by pipeline label, so X,dmo reuses X's model.
-  const done = new Map<string, Evaluated | null>([['none', { names: [], model, reports: [], peakBytes: before, totalBytes: totalBefore, latencyMs: latencyOf(model) }]]);
+  const unchanged: Evaluated = { names: [], model, reports: [], peakBytes: before, totalBytes: totalBefore, totals: totalsBefore, latencyMs: latencyOf(model) };
+  const done = new Map<string, Evaluated | null>([['none', unchanged]]);
   const candidates: AutoCandidate[] = [];
   let timedOut = false;
   let best: Evaluated | null = null;
@@ -125,7 +137,8 @@ export function runAuto(model: Model, options: PassOptions): PassResult {
       try {
         options.log?.(`auto: trying ${key}`);
         const r = pass.run(prefix.model, sub);
-        ev = { names, model: r.model, reports: [...prefix.reports, r.report], peakBytes: currentPeakBytes(r.model), totalBytes: totalOf(r.model), latencyMs: latencyOf(r.model) };
+        const totals = candidateTotals(r.model, arch);
+        ev = { names, model: r.model, reports: [...prefix.reports, r.report], peakBytes: currentPeakBytes(r.model), totalBytes: ramBytes(totals), totals, latencyMs: latencyOf(r.model) };
       } catch (e) {
         if (!(e instanceof McusimError) || e.code === 'E_INTERNAL') throw e;
         done.set(key, null);
@@ -135,13 +148,15 @@ export function runAuto(model: Model, options: PassOptions): PassResult {
       done.set(key, ev);
     }
     if (ev === null) continue;
-    candidates.push({ passes: key, status: 'ok', peakBytes: ev.peakBytes, totalBytes: ev.totalBytes, latencyMs: ev.latencyMs, meetsTarget: target !== undefined && ev.peakBytes <= target });
-    // Never a model that needs more RAM than the original, whatever its peak or latency.
+    candidates.push({ passes: key, status: 'ok', peakBytes: ev.peakBytes, totalBytes: ev.totalBytes, latencyMs: ev.latencyMs, meetsTarget: meets(ev.totals) });
+    // Never a model that needs more RAM than the original, whatever its peak, latency or objective.
     if (ev.totalBytes > totalBefore) continue;
-    best = best === null ? ev : better(best, ev, target);
+    best = best === null ? ev : better(best, ev, target, measure, score);
   }
-  const chosen = best ?? { names: [], model, reports: [], peakBytes: before, totalBytes: totalBefore, latencyMs: 0 };
-  const targetMet = target !== undefined && chosen.peakBytes <= target;
+  const chosen = best ?? unchanged;
+  const targetMet = meets(chosen.totals);
+  const what = measure === 'totalBytes' ? `whole arena (${arch})` : 'planned part';
+  const missed = `no pipeline meets the target ${target ?? 0} B on the ${what}; lowest ${objective === 'total' ? 'whole arena' : 'planned part'} ${objectiveScore(chosen.totals, objective)} B (peak ${chosen.peakBytes} B, total ${chosen.totalBytes} B) by ${label(chosen.names)}`;
   const fmt = (c: AutoCandidate): string =>
     c.status === 'ok'
       ? `${c.passes}: peak ${c.peakBytes} B, total ${c.totalBytes} B${(c.totalBytes ?? 0) > totalBefore ? ' (exceeds the original: never chosen)' : ''}, latency ${c.latencyMs?.toFixed(2)} ms${target !== undefined ? `, target ${c.meetsTarget ? 'met' : 'missed'}` : ''}`
@@ -151,20 +166,24 @@ export function runAuto(model: Model, options: PassOptions): PassResult {
     target === undefined
       ? `no --target: chose the lowest whole arena on ${arch}, ${label(chosen.names)} (peak ${chosen.peakBytes} B, total ${chosen.totalBytes} B)`
       : targetMet
-        ? `chose ${label(chosen.names)}: least latency (${chosen.latencyMs.toFixed(2)} ms) of those meeting ${target} B`
-        : `no pipeline meets the target ${target} B; lowest whole arena ${chosen.totalBytes} B (peak ${chosen.peakBytes} B) by ${label(chosen.names)}`,
+        ? `chose ${label(chosen.names)}: least latency (${chosen.latencyMs.toFixed(2)} ms) of those meeting ${target} B on the ${what}`
+        : missed,
     ...(timedOut ? [`time budget ${budget} ms reached: some pipelines were skipped`] : []),
   ];
-  const details: AutoDetails = { targetBytes: target ?? null, storage, latencyTarget: latencyTarget.name, chosen: label(chosen.names), targetMet, candidates, reports: chosen.reports, timedOut };
+  const details: AutoDetails = { targetBytes: target ?? null, targetMeasure: measure, storage, latencyTarget: latencyTarget.name, chosen: label(chosen.names), targetMet, candidates, reports: chosen.reports, timedOut };
   options.log?.(`auto: chose ${label(chosen.names)} (${chosen.peakBytes} B)`);
   return {
     model: chosen.model,
-    report: { pass: 'auto', peakBytesBefore: before, peakBytesAfter: chosen.peakBytes, applied: chosen.names.length > 0, notes, details },
+    report: {
+      pass: 'auto', peakBytesBefore: before, peakBytesAfter: chosen.peakBytes, applied: chosen.names.length > 0, notes, details,
+      arena: { arch, objective, before: totalsBefore, after: chosen.totals },
+      ...(target !== undefined && !targetMet ? { targetNote: missed } : {}),
+    },
   };
 }
 
 export const autoPass: OptimizerPass = {
   name: 'auto',
-  description: 'try dmo, replacement, tinyseg, tiling and X,dmo; keep those meeting --target, pick the least latency (else the lowest peak)',
+  description: 'try dmo, replacement, tinyseg, tiling and X,dmo; keep those meeting the byte target, pick the least latency (else the lowest whole arena)',
   run: runAuto,
 };

@@ -1,8 +1,21 @@
 // The optimizer pass interface: a pass turns a Model into a new Model (e.g. one carrying an
 // OfflineMemoryAllocation plan via withOfflinePlan) and reports peak bytes before and after.
-// Passes are chained by runPipeline (pipeline.ts); the CLI `mcusim optimize` drives them.
+// Passes are chained by runPipeline (pipeline.ts); the CLI `mcusim optimize` drives them. Every
+// pass ends with guardTotal (total-guard.ts): kept only when it lowers the whole arena.
 import type { Model } from '../ir/index.ts';
 import type { TflmArchName } from '../sim/index.ts';
+import type { ArenaTotals } from './arena-totals.ts';
+
+/** What passes minimize: the whole arena (default) or the planned part alone (flag objective=planned). */
+export type PassObjective = 'total' | 'planned';
+
+/** The whole arena before and after a pass, for the model it returned (total-guard.ts). */
+export interface PassArena {
+  readonly arch: TflmArchName;
+  readonly objective: PassObjective;
+  readonly before: ArenaTotals;
+  readonly after: ArenaTotals;
+}
 
 export interface PassOptions {
   readonly targetBytes?: number;
@@ -20,6 +33,10 @@ export interface PassReport {
   readonly applied: boolean;
   readonly notes: readonly string[];
   readonly details?: unknown;
+  /** Whole arena before / after on options.arch; set by guardTotal (every pass but auto). */
+  readonly arena?: PassArena;
+  /** Why a byte target was missed, when the pass knows (auto: "no pipeline meets the target ..."). */
+  readonly targetNote?: string;
 }
 
 export interface PassResult {

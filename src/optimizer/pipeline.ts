@@ -1,6 +1,8 @@
 // Passes by name and the pipeline that chains them (`mcusim optimize --passes a,b`). Each pass
 // gets the previous pass's model, checked first (checkPassOutput); the reports are returned in
-// order. One line per pass in PASSES.
+// order. One line per pass in PASSES. With a byte target (`optimize --target-bytes`) the result
+// says whether the optimized model meets it, on the whole arena for options.arch (the planned part
+// under objective=planned): PipelineResult.target.
 import { UsageError } from '../ir/index.ts';
 import type { Model } from '../ir/index.ts';
 import type { OptimizerPass, PassOptions, PassReport } from './pass.ts';
@@ -10,6 +12,10 @@ import { tinysegPass } from './tinyseg/index.ts';
 import { fdtPass, ffmtPass, tilingPass } from './tiling/index.ts';
 import { autoPass } from './auto-pass.ts';
 import { checkPassOutput } from './pass-output.ts';
+import { DEFAULT_TFLM_ARCH } from '../sim/index.ts';
+import { arenaTotals } from './prepared-totals.ts';
+import { objectiveOf, targetMeasureOf } from './total-guard.ts';
+import type { TargetMeasure } from './total-guard.ts';
 
 export const PASSES: Readonly<Record<string, OptimizerPass>> = Object.freeze({
   dmo: dmoPass,
@@ -35,6 +41,8 @@ export function getPass(name: string): OptimizerPass {
 export interface PipelineResult {
   readonly model: Model;
   readonly reports: readonly PassReport[];
+  /** The verdict on options.targetBytes (absent without a target). */
+  readonly target?: TargetResult;
 }
 
 /** Run the named passes in order; unknown names fail before any pass runs. */
@@ -50,5 +58,28 @@ export function runPipeline(model: Model, names: readonly string[], options: Pas
     current = result.model;
     reports.push(result.report);
   }
-  return { model: current, reports };
+  if (options.targetBytes === undefined) return { model: current, reports };
+  const note = [...reports].reverse().find((r) => r.targetNote !== undefined)?.targetNote;
+  return { model: current, reports, target: targetResult(current, options.targetBytes, options, note) };
+}
+
+/** The pipeline's verdict on a byte target (PipelineResult.target, `optimize --json`). */
+export interface TargetResult {
+  readonly bytes: number;
+  readonly measure: TargetMeasure;
+  /** The optimized model's figure on `measure` for the chosen arch. */
+  readonly achievedBytes: number;
+  readonly met: boolean;
+  /** achievedBytes - bytes when missed, else 0. */
+  readonly gapBytes: number;
+  /** Why it was missed, when a pass says (auto: "no pipeline meets the target ..."). */
+  readonly note?: string;
+}
+
+/** `model`'s verdict on `bytes` (the whole arena as the simulator plans it, arenaTotals). */
+export function targetResult(model: Model, bytes: number, options: PassOptions, note?: string): TargetResult {
+  const measure = targetMeasureOf(objectiveOf(options));
+  const achievedBytes = arenaTotals(model, options.arch ?? DEFAULT_TFLM_ARCH)[measure];
+  const met = achievedBytes <= bytes;
+  return { bytes, measure, achievedBytes, met, gapBytes: met ? 0 : achievedBytes - bytes, ...(met || note === undefined ? {} : { note }) };
 }

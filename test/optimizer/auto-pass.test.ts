@@ -1,7 +1,7 @@
 // Combined pipelines (tiling,dmo and tinyseg,dmo) and the `auto` pass (issue 6): each optimized
 // model survives a .tflite round trip, passes the static plan check, gives byte-identical outputs
 // and a clean tracer run; auto reports every candidate and picks the least latency among those
-// meeting the target (else the lowest peak).
+// meeting the target on the whole arena (else the lowest whole arena).
 import { describe, expect, it } from 'vitest';
 import { GraphBuilder, McusimError, buildZooModel, exportTflite, importTflite } from '../../src/ir/index.ts';
 import type { Model } from '../../src/ir/index.ts';
@@ -67,16 +67,20 @@ describe('auto pass', () => {
     expect(Object.keys(PASSES)).toContain('auto');
   });
 
-  it('reports every candidate and picks the least latency among those meeting the target', () => {
+  it('reports every candidate and picks the least latency among those meeting the target (on the whole arena)', () => {
     const m = buildZooModel('cifar10-cnn');
-    const target = 20_000;
-    const { model, reports } = runPipeline(m, ['auto'], { targetBytes: target, flags: { 'time-budget-ms': 20_000 } });
+    const target = 25_000;
+    const { model, reports, target: verdict } = runPipeline(m, ['auto'], { targetBytes: target, flags: { 'time-budget-ms': 20_000 } });
     const d = reports[0]!.details as AutoDetails;
+    expect(d.targetMeasure).toBe('totalBytes');
+    expect(verdict).toEqual({ bytes: target, measure: 'totalBytes', achievedBytes: arenaTotals(model).totalBytes, met: true, gapBytes: 0 });
     expect(d.candidates.map((c) => c.passes)).toEqual(expect.arrayContaining(['none', 'dmo', 'replacement', 'tinyseg', 'tiling', 'tinyseg,dmo', 'tiling,dmo']));
     const ok = d.candidates.filter((c) => c.status === 'ok');
     const met = ok.filter((c) => c.meetsTarget);
     expect(met.length).toBeGreaterThan(0);
-    expect(met.every((c) => c.peakBytes! <= target)).toBe(true);
+    expect(met.every((c) => c.totalBytes! <= target)).toBe(true);
+    // A candidate whose planned part alone meets the target but whose total does not is not "met".
+    expect(ok.filter((c) => !c.meetsTarget).every((c) => c.totalBytes! > target)).toBe(true);
     expect(d.targetMet).toBe(true);
     const chosen = ok.find((c) => c.passes === d.chosen)!;
     expect(chosen.meetsTarget).toBe(true);

@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import { UsageError, exportTflite } from '../../ir/index.ts';
 import { checkGraphConstraints } from '../../kernels/index.ts';
-import type { ArenaTotals, BufferRequest, PassOptions, PassReport, Plan } from '../../optimizer/index.ts';
+import type { ArenaTotals, BufferRequest, PassOptions, PassReport, Plan, TargetResult } from '../../optimizer/index.ts';
 import { arenaTotals, computeModelBufferRequests, currentPeakBytes, describePlanSource, getPass, passNames, planGreedy, renderPlanSvg, runPipeline } from '../../optimizer/index.ts';
 import type { Model } from '../../ir/index.ts';
 import { DEFAULT_TFLM_ARCH, TFLM_ARCH_NAMES, getTflmArch } from '../../sim/index.ts';
@@ -34,6 +34,8 @@ export interface OptimizeReport {
   readonly before: { readonly peakBytes: number; readonly arena: ArenaReport };
   readonly after: { readonly peakBytes: number; readonly arena: ArenaReport };
   readonly passes: readonly PassReport[];
+  /** The pipeline's verdict on the byte target, when one was given (runPipeline). */
+  readonly target?: TargetResult;
 }
 
 function parseTarget(s: string | undefined): number | undefined {
@@ -120,6 +122,7 @@ export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
     before: { peakBytes: before, arena: arenaTotals(model, arch) },
     after: { peakBytes: after, arena: arenaTotals(result.model, arch) },
     passes: result.reports,
+    ...(result.target !== undefined ? { target: result.target } : {}),
   };
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(report)}\n`);

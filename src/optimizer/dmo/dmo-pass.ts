@@ -1,6 +1,8 @@
 // The `dmo` optimizer pass and planner-registry entry (DMO paper §II-D, §IV): graph -> overlap
 // pairs (overlap-pairs.ts, exact algorithmic O_s by default) -> planDmo -> the plan carried as
 // OfflineMemoryAllocation metadata (withOfflinePlan), so TFLM and `mcusim run/verify` use it.
+// Kept only when it lowers the whole arena on --arch (guardTotal; the planned part under
+// objective=planned): an offline plan also moves variable tensors from TFLM's tail into the head.
 import type { Graph, Model } from '../../ir/index.ts';
 import { UsageError, withOfflinePlan } from '../../ir/index.ts';
 import { computeModelBufferRequests, planDmoDetailed, planGreedy } from '../planners/index.ts';
@@ -8,6 +10,7 @@ import type { DmoResult, BufferRequest, Plan } from '../planners/index.ts';
 import { graphOverlapPairs } from '../overlap/index.ts';
 import type { GraphOverlapPair, OverlapPairMethod } from '../overlap/index.ts';
 import type { OptimizerPass, PassOptions, PassResult } from '../pass.ts';
+import { guardTotal, objectiveOf } from '../total-guard.ts';
 
 export interface DmoGraphResult extends DmoResult {
   readonly pairs: readonly GraphOverlapPair[];
@@ -62,18 +65,18 @@ export const dmoPass: OptimizerPass = {
       `best variant ${result.variant}: ${JSON.stringify(result.peakBytesByVariant)}`,
     ];
     // flags.force: attach the plan even without a gain (e.g. to verify the planner's layout).
-    if (after >= before && options.flags.force !== true) {
+    const force = options.flags.force === true;
+    // The planned part decides only under objective=planned; otherwise guardTotal compares totals.
+    if (after >= before && !force && objectiveOf(options) === 'planned') {
       notes.push('no gain over the current layout; model unchanged');
-      return { model, report: { pass: 'dmo', peakBytesBefore: before, peakBytesAfter: before, applied: false, notes, details: { variant: result.variant } } };
+      return guardTotal(model, { model, report: { pass: 'dmo', peakBytesBefore: before, peakBytesAfter: before, applied: false, notes, details: { variant: result.variant } } }, options);
     }
-    if (options.targetBytes !== undefined && after > options.targetBytes) notes.push(`target ${options.targetBytes} B not reached`);
     if (after !== result.plan.peakBytes) notes.push(`DMO plan ${result.plan.peakBytes} B; ${after} B with scratch placed online`);
-    options.log?.(`dmo: ${before} B -> ${after} B`);
     const details = {
       variant: result.variant,
       peakBytesByVariant: result.peakBytesByVariant,
       pairs: result.pairs.map((p) => ({ op: p.opIndex, inputId: p.inputId, outputId: p.outputId, safeOverlapBytes: p.opSafeOverlapBytes, method: p.method })),
     };
-    return { model: planned, report: { pass: 'dmo', peakBytesBefore: before, peakBytesAfter: after, applied: true, notes, details } };
+    return guardTotal(model, { model: planned, report: { pass: 'dmo', peakBytesBefore: before, peakBytesAfter: after, applied: true, notes, details } }, options, { force });
   },
 };

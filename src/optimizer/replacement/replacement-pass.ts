@@ -1,13 +1,15 @@
 // The `replacement` optimizer pass and planner-registry entry (Sakr et al., memory-efficient
 // CMSIS-NN §IV): one total buffer, each pooling output written in place of its dying input (by
 // the pooling op's exact safe overlap), every other output beside its live input; the plan is
-// carried as OfflineMemoryAllocation metadata. Reports the paper's Table III accounting too.
+// carried as OfflineMemoryAllocation metadata. Reports the paper's Table III accounting too. Kept
+// only when it lowers the whole arena on --arch (guardTotal; the planned part under objective=planned).
 import type { Graph, Model } from '../../ir/index.ts';
 import { UsageError, withOfflinePlan } from '../../ir/index.ts';
 import { computeModelBufferRequests, planGreedy } from '../planners/index.ts';
 import { currentPeakBytes, tensorPlanOffsets } from '../dmo/index.ts';
 import { graphOverlapPairs } from '../overlap/index.ts';
 import type { OptimizerPass, PassOptions, PassResult } from '../pass.ts';
+import { guardTotal, objectiveOf } from '../total-guard.ts';
 import type { BufferRequest, Plan } from '../planners/index.ts';
 import { POOLING_KINDS, planReplacement, replacementFootprint } from './replacement-planner.ts';
 import type { ReplacementFootprint, ReplacementOp } from './replacement-planner.ts';
@@ -55,12 +57,12 @@ export const replacementPass: OptimizerPass = {
     ];
     const details = { footprint, planPeakBytes: plan.peakBytes };
     // flags.force: attach the plan even without a gain (e.g. to verify the planner's layout).
-    if (after >= before && options.flags.force !== true) {
+    const force = options.flags.force === true;
+    // The planned part decides only under objective=planned; otherwise guardTotal compares totals.
+    if (after >= before && !force && objectiveOf(options) === 'planned') {
       notes.push('no gain over the current layout; model unchanged');
-      return { model, report: { pass: 'replacement', peakBytesBefore: before, peakBytesAfter: before, applied: false, notes, details } };
+      return guardTotal(model, { model, report: { pass: 'replacement', peakBytesBefore: before, peakBytesAfter: before, applied: false, notes, details } }, options);
     }
-    if (options.targetBytes !== undefined && after > options.targetBytes) notes.push(`target ${options.targetBytes} B not reached`);
-    options.log?.(`replacement: ${before} B -> ${after} B`);
-    return { model: planned, report: { pass: 'replacement', peakBytesBefore: before, peakBytesAfter: after, applied: true, notes, details } };
+    return guardTotal(model, { model: planned, report: { pass: 'replacement', peakBytesBefore: before, peakBytesAfter: after, applied: true, notes, details } }, options, { force });
   },
 };

@@ -6,15 +6,17 @@
 // is laid out by the exact planner (kept as an offline plan when it beats greedy). Reports savings
 // and MAC overheads per applied configuration, as the paper's Table 2. Candidates are scored on the
 // whole arena for --arch (planned + TFLM's persistent tail, issue 12: every tensor and op a tiling
-// adds costs persistent bytes); a tiling that raises the total is declined, saying why. The flag
-// `objective=planned` scores the planned part alone (the paper's objective; transform studies).
+// adds costs persistent bytes); a tiling that raises the total is declined, saying why (guardTotal,
+// the rule every pass ends with). The flag `objective=planned` scores the planned part alone (the
+// paper's objective; transform studies); a byte target is compared on the same measure.
 import { McusimError, UsageError, readOfflinePlan, withOfflinePlan } from '../../ir/index.ts';
 import type { Graph, Model } from '../../ir/index.ts';
 import { computeBufferRequests, computeModelBufferRequests, planExact, planGreedy } from '../planners/index.ts';
 import { applyFdt } from './fdt-transform.ts';
 import { applyFfmt } from './ffmt-transform.ts';
-import type { OptimizerPass, PassOptions, PassResult } from '../pass.ts';
-import { candidateTotals, describeTotals, graphArena, ramBytes } from '../arena-totals.ts';
+import type { OptimizerPass, PassObjective, PassOptions, PassResult } from '../pass.ts';
+import { candidateTotals, describeTotals, graphArena } from '../arena-totals.ts';
+import { guardTotal, objectiveOf, objectiveScore, targetMeasureOf } from '../total-guard.ts';
 import type { ArenaTotals } from '../arena-totals.ts';
 import { DEFAULT_TFLM_ARCH } from '../../sim/index.ts';
 import type { TflmArchName } from '../../sim/index.ts';
@@ -57,7 +59,7 @@ export interface TilingSearchResult {
 }
 
 /** What the search minimizes: the whole arena (default) or the planned part alone. */
-export type TilingObjective = 'total' | 'planned';
+export type TilingObjective = PassObjective;
 
 export interface TilingSearchOptions {
   readonly timeBudgetMs?: number;
@@ -66,7 +68,7 @@ export interface TilingSearchOptions {
    * are laid out in the transform's partition-major order; 0 disables scheduling).
    */
   readonly scheduleBudgetMs?: number;
-  /** Stop once the layout is at most this many bytes (`mcusim optimize --target`). */
+  /** Stop once the objective's measure (total, or planned) is at most this many bytes (`--target-bytes`). */
   readonly targetBytes?: number;
   readonly log?: (line: string) => void;
   /** The TFLM build whose persistent tail is scored (default cortex-m). */
@@ -109,7 +111,8 @@ export function searchTiling(input: Model, methods: readonly TilingMethod[], opt
   const totalsBefore = candidateTotals(input, arch);
   const peakBytesBefore = totalsBefore.plannedBytes;
   const macsBefore = graphMacs(input.graph);
-  const scoreOf = (t: ArenaTotals): number => (objective === 'total' ? ramBytes(t) : t.plannedBytes);
+  const scoreOf = (t: ArenaTotals): number => objectiveScore(t, objective);
+  const measure = targetMeasureOf(objective);
   let model = input;
   let peak = peakBytesBefore;
   let totals = totalsBefore;
@@ -118,7 +121,7 @@ export function searchTiling(input: Model, methods: readonly TilingMethod[], opt
   let timedOut = false;
   const applied: AppliedTiling[] = [];
   search: for (;;) {
-    if (options.targetBytes !== undefined && peak <= options.targetBytes) break;
+    if (options.targetBytes !== undefined && totals[measure] <= options.targetBytes) break;
     const requests = computeModelBufferRequests(model);
     const crit = criticalTensors(model.graph, requests, planGreedy(requests));
     declined = null;
@@ -231,12 +234,6 @@ function budgetOf(options: PassOptions): number {
   return n;
 }
 
-function objectiveOf(options: PassOptions): TilingObjective {
-  const v = options.flags.objective ?? 'total';
-  if (v !== 'total' && v !== 'planned') throw new UsageError(`objective must be total or planned, got '${String(v)}'`);
-  return v;
-}
-
 function notesOf(r: TilingSearchResult, objective: TilingObjective): string[] {
   const row = tilingTableRow(r);
   const what = objective === 'total' ? 'the whole arena (planned + persistent)' : 'the planned peak';
@@ -253,7 +250,7 @@ function runTiling(name: string, methods: readonly (readonly TilingMethod[])[], 
   const budget = budgetOf(options);
   const arch = options.arch ?? DEFAULT_TFLM_ARCH;
   const objective = objectiveOf(options);
-  const score = (t: ArenaTotals): number => (objective === 'total' ? ramBytes(t) : t.plannedBytes);
+  const score = (t: ArenaTotals): number => objectiveScore(t, objective);
   const searches = methods.map((m) =>
     searchTiling(model, m, {
       arch,
@@ -270,33 +267,25 @@ function runTiling(name: string, methods: readonly (readonly TilingMethod[])[], 
   });
   const layout = finalLayout(best, budget * 0.15);
   const after = best.applied.length > 0 ? candidateTotals(layout.model, arch) : best.totalsBefore;
-  // The last word: a result whose whole arena exceeds the input's is never applied.
-  const raises = objective === 'total' && ramBytes(after) > ramBytes(best.totalsBefore);
-  const notes = [
-    ...searches.flatMap((r) => notesOf(r, objective)),
-    ...(searches.length > 1 ? [`chosen: ${best.methods.join('+')}`] : []),
-    ...(raises ? [`declined: ${describeTotals(best.totalsBefore, after).replace(', persistent', ' but persistent')} on ${arch}; the model is returned unchanged`] : []),
-  ];
-  return {
-    model: raises ? model : layout.model,
-    report: {
-      pass: name,
-      peakBytesBefore: best.peakBytesBefore,
-      peakBytesAfter: raises ? best.peakBytesBefore : layout.peakBytes,
-      applied: best.applied.length > 0 && !raises,
-      notes,
-      details: {
-        arch,
-        objective,
-        totalsBefore: best.totalsBefore,
-        totalsAfter: raises ? best.totalsBefore : after,
-        chosen: best.methods.join('+'),
-        table: searches.map(tilingTableRow),
-        applied: best.applied.map(({ candidate, ...rest }) => ({ ...rest, path: candidate.path })),
-        layout: { peakBytes: layout.peakBytes, exactProven: layout.proven },
-      },
-    },
+  const notes = [...searches.flatMap((r) => notesOf(r, objective)), ...(searches.length > 1 ? [`chosen: ${best.methods.join('+')}`] : [])];
+  const details = {
+    arch,
+    objective,
+    totalsBefore: best.totalsBefore,
+    totalsAfter: after,
+    chosen: best.methods.join('+'),
+    table: searches.map(tilingTableRow),
+    applied: best.applied.map(({ candidate, ...rest }) => ({ ...rest, path: candidate.path })),
+    layout: { peakBytes: layout.peakBytes, exactProven: layout.proven },
   };
+  const result: PassResult = {
+    model: layout.model,
+    report: { pass: name, peakBytesBefore: best.peakBytesBefore, peakBytesAfter: layout.peakBytes, applied: best.applied.length > 0, notes, details },
+  };
+  // The last word: a result that raises what the pass minimizes is never applied.
+  const guarded = guardTotal(model, result, options, { before: best.totalsBefore, after });
+  if (guarded.report.applied || !result.report.applied) return guarded;
+  return { ...guarded, report: { ...guarded.report, details: { ...details, totalsAfter: best.totalsBefore } } };
 }
 
 export const fdtPass: OptimizerPass = {

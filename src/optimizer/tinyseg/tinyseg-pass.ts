@@ -7,13 +7,20 @@
 // TransposeConv scratch-free (gather form, same sums; beyond TinySeg, reported per op).
 // Flags: scratchQuant=false (or no-scratch-quant) skips step 1; scratchFree=false keeps the paper's
 // step alone; spillPercent=P spills P% of the victim's channels (Figure 14 sweep), one victim;
-// fusedFetching=false stops after spilling (Table 5's "+ Tensor spilling" row).
+// fusedFetching=false stops after spilling (Table 5's "+ Tensor spilling" row). The result is kept
+// only when it lowers the planned part and the whole arena on --arch (guardTotal; the planned part
+// alone under objective=planned): compared with the input's current layout, offline plan included.
+// A byte target is on the whole arena: the spilled graph runs on mcusim's C runtime, so the planned
+// part must reach the target less that runtime's tail.
 import type { Graph, Model } from '../../ir/index.ts';
 import { byteSize, withScratchModeMetadata } from '../../ir/index.ts';
 import { analyzePeak, coldRangeLength, computeColdRanges, greedyPeakBytes, withGraph } from './cold-ranges.ts';
 import { fuseFetchingChain, rowWindowBytes } from './fused-fetch.ts';
 import { alignedSpillChannels, splitForPartialSpill } from './partial-spill.ts';
 import type { OptimizerPass, PassOptions, PassResult } from '../pass.ts';
+import { candidateTotals, mcusimTailBytes } from '../arena-totals.ts';
+import { guardTotal, objectiveOf } from '../total-guard.ts';
+import { DEFAULT_TFLM_ARCH } from '../../sim/index.ts';
 import type { ScratchBound } from './scratch-quant.ts';
 import { quantizeScratch } from './scratch-quant.ts';
 import { spillTensor } from './spill-transform.ts';
@@ -89,8 +96,11 @@ function spillLoop(graph: Graph, options: PassOptions, percent: number | undefin
   const spills: SpillDecision[] = [];
   for (let it = 0; it < MAX_ITERATIONS; it++) {
     const peak = analyzePeak(g);
-    if (options.targetBytes !== undefined && peak.peakBytes <= options.targetBytes) break;
-    const reduction = options.targetBytes !== undefined ? peak.peakBytes - options.targetBytes : Number.POSITIVE_INFINITY;
+    // The target on the planned part: the target less the tail of the runtime a spilled graph needs.
+    const tail = options.targetBytes !== undefined && objectiveOf(options) === 'total' ? mcusimTailBytes(g, options.arch ?? DEFAULT_TFLM_ARCH) : 0;
+    const plannedTarget = options.targetBytes !== undefined ? options.targetBytes - tail : undefined;
+    if (plannedTarget !== undefined && peak.peakBytes <= plannedTarget) break;
+    const reduction = plannedTarget !== undefined ? peak.peakBytes - plannedTarget : Number.POSITIVE_INFINITY;
     const cr = computeColdRanges(g);
     const candidates = peak.tensors
       .filter((t) => !g.outputs.includes(t) && coldRangeLength(cr[t] ?? null) >= 2)
@@ -149,7 +159,9 @@ function scratchNote(b: ScratchBound): string {
 
 export function runTinySeg(model: Model, options: PassOptions): PassResult {
   const notes: string[] = [];
-  const original = greedyPeakBytes(model.graph);
+  const before = candidateTotals(model, options.arch ?? DEFAULT_TFLM_ARCH);
+  // The input's current layout (its offline plan honoured: a DMO plan may already beat greedy).
+  const original = before.plannedBytes;
   const pct = (p: number): number => Math.round((1000 * (original - p)) / Math.max(1, original)) / 10;
   const steps: TinySegStep[] = [];
   const sq = enabled(options, 'scratchQuant', 'scratch-quant');
@@ -173,11 +185,12 @@ export function runTinySeg(model: Model, options: PassOptions): PassResult {
   notes.push(...fusions);
   const final = greedyPeakBytes(g);
   steps.push({ step: 'fused fetching', peakBytes: final, reductionPct: pct(final) });
-  const applied = final < original;
-  if (!applied) notes.push('the model is returned unchanged');
+  // Under objective=planned the planned part decides here; otherwise guardTotal compares totals.
+  const applied = objectiveOf(options) === 'planned' ? final < original : g !== model.graph;
   const details: TinySegDetails = { steps, scratchBounds: bounds, spills: spilled.spills, fusions };
   options.log?.(steps.map((s) => `${s.step}: ${s.peakBytes} B (-${s.reductionPct}%)`).join('; '));
-  return { model: applied ? withScratchModeMetadata(withGraph(model, g)) : model, report: { pass: 'tinyseg', peakBytesBefore: original, peakBytesAfter: applied ? final : original, applied, notes, details } };
+  const result: PassResult = { model: applied ? withScratchModeMetadata(withGraph(model, g)) : model, report: { pass: 'tinyseg', peakBytesBefore: original, peakBytesAfter: applied ? final : original, applied, notes, details } };
+  return guardTotal(model, result, options, { before, requirePlannedDrop: true });
 }
 
 export const tinysegPass: OptimizerPass = {
