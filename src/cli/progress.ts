@@ -24,7 +24,7 @@ function seconds(ms: number): string {
 
 /**
  * Progress for `total` units named `unit`; `parallel` units run at once (the estimate divides by it).
- * `write` receives text without a trailing newline handling: lines end in \n, TTY updates in \r.
+ * `write` gets whole lines (ending in \n) or, on a TTY, in-place updates (starting with \r).
  */
 export function countedProgress(unit: string, total: number, opts: { readonly quiet?: boolean; readonly parallel?: number; readonly now?: () => number; readonly write?: (text: string) => void; readonly tty?: boolean } = {}): CountedProgress {
   if (opts.quiet === true) return { tick: () => undefined, finish: () => undefined };
