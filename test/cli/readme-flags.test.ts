@@ -44,7 +44,8 @@ describe('README commands', () => {
   });
 
   it('documents every old spelling next to its new name', () => {
-    for (const [now, old] of [['--target-bytes BYTES', '--target BYTES'], ['--board NAME', '--target NAME'], ['--make-goal host', '--target host'], ['--out-dir DIR', 'run --out DIR'], ['--out-dir DIR', 'codegen -o DIR'], ['--board-file FILE.json', '--target-file FILE']]) {
+    const pairs: readonly (readonly [string, string])[] = [['--target-bytes BYTES', '--target BYTES'], ['--board NAME', '--target NAME'], ['--make-goal host', '--target host'], ['--out-dir DIR', 'run --out DIR'], ['--out-dir DIR', 'codegen -o DIR'], ['--board-file FILE.json', '--target-file FILE']];
+    for (const [now, old] of pairs) {
       const row = README.split('\n').find((l) => l.startsWith('|') && l.includes(`\`${now}`) && l.includes(old));
       expect(row, `${now} / ${old}`).toBeDefined();
     }
