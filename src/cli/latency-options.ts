@@ -1,17 +1,22 @@
-// Options latency and sweep share. `--target NAME` picks a built-in board profile; `--target-file
+// Options latency and sweep share. `--board NAME` picks a built-in board profile; `--board-file
 // FILE.json` starts from the profile its "base" key names (default nicla-vision) and replaces the
 // numbers it gives (overrideTarget), e.g. a link cost measured on a real board:
 //   { "base": "nicla-vision", "remoteHost": { "readCyclesPerByte": 2300 } }
 // `--seed N` / `--zero-input` choose the inputs of the run whose spilled bytes --compress encodes.
+// `--target NAME` / `--target-file FILE` are the old spellings (hidden aliases).
 import type { Command } from 'commander';
 import { UsageError } from '../ir/index.ts';
 import type { PayloadInputs } from '../optimizer/index.ts';
 import { DEFAULT_PAYLOAD_INPUTS, describePayloadInputs } from '../optimizer/index.ts';
 import type { TargetProfile } from '../sim/index.ts';
 import { DEFAULT_TARGET_NAME, getTarget, listTargets, overrideTarget } from '../sim/index.ts';
+import { addHiddenOption, aliased } from './cli-options.ts';
 import { readInputFile } from './load-model.ts';
 
 export interface TargetCliOptions {
+  readonly board?: string;
+  readonly boardFile?: string;
+  /** Old spellings of --board / --board-file. */
   readonly target?: string;
   readonly targetFile?: string;
 }
@@ -39,18 +44,22 @@ function readTargetFile(path: string): TargetProfile {
 
 /** The profile the options name: a built-in one, or a target file's base with its overrides. */
 export function resolveTarget(opts: TargetCliOptions): TargetProfile {
-  if (opts.targetFile !== undefined) {
-    if (opts.target !== undefined) throw new UsageError('--target and --target-file exclude each other (the file names its base target)');
-    return readTargetFile(opts.targetFile);
+  const board = aliased<string>(opts, { flag: '--board', key: 'board' }, { flag: '--target', key: 'target' });
+  const file = aliased<string>(opts, { flag: '--board-file', key: 'boardFile' }, { flag: '--target-file', key: 'targetFile' });
+  if (file !== undefined) {
+    if (board !== undefined) throw new UsageError('--board and --board-file exclude each other (the file names its base board)');
+    return readTargetFile(file);
   }
-  return getTarget(opts.target ?? DEFAULT_TARGET_NAME);
+  return getTarget(board ?? DEFAULT_TARGET_NAME);
 }
 
 /** Commander options for resolveTarget. */
 export function addTargetOptions(cmd: Command): Command {
-  return cmd
-    .option('--target <name>', `board profile (${listTargets().join(', ')}; default ${DEFAULT_TARGET_NAME})`)
-    .option('--target-file <file>', 'board profile as JSON: {"base": NAME, ...numbers replacing the base profile\'s}');
+  cmd
+    .option('--board <name>', `board profile (${listTargets().join(', ')}; default ${DEFAULT_TARGET_NAME})`)
+    .option('--board-file <file>', 'board profile as JSON: {"base": NAME, ...numbers replacing the base profile\'s}');
+  addHiddenOption(cmd, '--target <name>', 'old spelling of --board');
+  return addHiddenOption(cmd, '--target-file <file>', 'old spelling of --board-file');
 }
 
 /** The compression run's inputs from `--seed N` / `--zero-input` (latency, sweep). */

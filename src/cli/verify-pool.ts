@@ -6,7 +6,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { VerifyReport, VerifySeedResult, VerifyStorageOptions } from '../api/index.ts';
-import { checkSeeds, combineVerifyResults, openVerifySession, verifyModels } from '../api/index.ts';
+import { checkSeeds, combineVerifyResults, openVerifySession } from '../api/index.ts';
 import type { Model } from '../ir/index.ts';
 import { InternalError, UsageError } from '../ir/index.ts';
 import { loadModel } from './load-model.ts';
@@ -52,11 +52,22 @@ function workerUrl(): URL {
 
 const yieldToEvents = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-/** verifyModels over model arguments (`original`: already loaded from originalArg), with up to `jobs` threads. */
-export async function verifyWithJobs(original: Model, originalArg: string, optimizedArg: string, seeds: number, storage: VerifyStorageOptions, jobs: number): Promise<VerifyReport> {
+/**
+ * verifyModels over model arguments (`original`: already loaded from originalArg), with up to `jobs`
+ * threads; `onSeed(n)` after each finished seed (n = seeds finished so far, in any order).
+ */
+export async function verifyWithJobs(original: Model, originalArg: string, optimizedArg: string, seeds: number, storage: VerifyStorageOptions, jobs: number, onSeed: (finished: number) => void = () => undefined): Promise<VerifyReport> {
   checkSeeds(seeds);
   const threads = Math.min(jobs, seeds);
-  if (threads <= 1) return verifyModels(original, loadModel(optimizedArg), seeds, storage);
+  if (threads <= 1) {
+    const session = openVerifySession(original, loadModel(optimizedArg), storage);
+    const serial: VerifySeedResult[] = [];
+    for (let seed = 1; seed <= seeds; seed++) {
+      serial.push(session.runSeed(seed));
+      onSeed(seed);
+    }
+    return combineVerifyResults(seeds, session.header, serial);
+  }
   const counter = new Int32Array(new SharedArrayBuffer(8));
   const job: VerifyJob = { original: originalArg, optimized: optimizedArg, storage, seeds, counter: counter.buffer as SharedArrayBuffer };
   const results: VerifySeedResult[] = [];
@@ -69,7 +80,10 @@ export async function verifyWithJobs(original: Model, originalArg: string, optim
   const finished = workers.map((w) => new Promise<void>((resolve) => {
     let done = false;
     w.on('message', (m: VerifyWorkerMessage) => {
-      if (m.kind === 'seed') results.push(m.result);
+      if (m.kind === 'seed') {
+        results.push(m.result);
+        onSeed(results.length);
+      }
       else if (m.kind === 'error') fail(fromWorkerError(m.error));
       if (m.kind !== 'seed') done = true;
     });
@@ -83,6 +97,7 @@ export async function verifyWithJobs(original: Model, originalArg: string, optim
     const session = openVerifySession(original, loadModel(optimizedArg), storage);
     for (let seed = claimSeed(counter, seeds); seed !== null; seed = claimSeed(counter, seeds)) {
       results.push(session.runSeed(seed));
+      onSeed(results.length);
       await yieldToEvents();
     }
     await Promise.all(finished);

@@ -68,7 +68,7 @@ describe('checkPassOutput', () => {
     });
     let code: number;
     try {
-      code = await main(['node', 'mcusim', 'optimize', 'zoo:cifar10-cnn', '--passes', 'dmo', '-o', out, '--json']);
+      code = await main(['node', 'mcusim', 'optimize', 'zoo:cifar10-cnn', '--passes', 'dmo', '-o', out, '--json', '--quiet']);
     } finally {
       spy.mockRestore();
     }

@@ -1,52 +1,89 @@
-// `mcusim codegen MODEL -o DIR [--target host|cortex-m7] [--planner NAME] [--json]`: plans the
+// `mcusim codegen MODEL --out-dir DIR [--make-goal host|cortex-m7] [--planner NAME] [--json]`: plans the
 // model (offline/optimized plans honoured) and writes a self-contained C99 project to DIR
-// (codegen/generateCProject); `make -C DIR host` / `make -C DIR cortex-m7` build it.
+// (codegen/generateCProject); `make -C DIR host` / `make -C DIR cortex-m7` build it. Prints the
+// arena report of the generated runtime (mcusim's C runtime, for the goal's word size) like
+// inspect/optimize. Old spellings (hidden aliases, DESIGN.md §9): `-o/--out DIR`, `--target GOAL`.
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { CODEGEN_TARGETS, generateCProject, parseCodegenTarget } from '../../codegen/index.ts';
-import { DEFAULT_PLANNER, plannerNames } from '../../optimizer/index.ts';
+import type { CodegenTarget } from '../../codegen/index.ts';
+import { UsageError, readOfflinePlan } from '../../ir/index.ts';
+import { DEFAULT_PLANNER, getPlanner, plannerNames } from '../../optimizer/index.ts';
+import type { ArenaReport, TflmArchName } from '../../sim/index.ts';
+import { getTflmArch, wholeArena } from '../../sim/index.ts';
+import { addHiddenOption, aliased, checkOutputDir } from '../cli-options.ts';
+import { bytesAndKb } from '../format.ts';
 import { loadModel } from '../load-model.ts';
 import { writeOutputFile } from '../output-file.ts';
 
 interface CodegenCliOptions {
-  readonly out: string;
-  readonly target: string;
+  readonly outDir?: string;
+  readonly makeGoal?: string;
+  /** Old spellings of --out-dir and --make-goal. */
+  readonly out?: string;
+  readonly target?: string;
   readonly planner: string;
   readonly json?: boolean;
 }
+
+const DEFAULT_GOAL = 'host';
+
+/** The word size the goal builds for: host = 64-bit, cortex-m7 = 32-bit Cortex-M. */
+const GOAL_ARCH: Readonly<Record<CodegenTarget, TflmArchName>> = { host: 'host64', 'cortex-m7': 'cortex-m' };
 
 function writeProjectFile(dir: string, path: string, text: string): void {
   writeOutputFile(join(dir, path), text, { makeDirs: true });
 }
 
+function arenaLines(a: ArenaReport, cArenaBytes: number): string {
+  return [
+    `arena (mcusim C runtime, ${a.arch} build):`,
+    `  planned:     ${bytesAndKb(a.plannedBytes)}`,
+    `  persistent:  ${bytesAndKb(a.persistentBytes)}`,
+    `  total:       ${bytesAndKb(a.totalBytes)}`,
+    `  outside:     ${bytesAndKb(a.outsideArenaBytes)}`,
+    `  static C arena array: ${bytesAndKb(cArenaBytes)} (plan peak + variable tensors)`,
+  ].join('\n');
+}
+
 export function runCodegen(modelArg: string, opts: CodegenCliOptions): number {
-  const target = parseCodegenTarget(opts.target);
+  const dir = aliased<string>(opts, { flag: '--out-dir', key: 'outDir' }, { flag: '-o/--out', key: 'out' });
+  if (dir === undefined) throw new UsageError('codegen needs --out-dir DIR (or -o DIR)');
+  const goalText = aliased<string>(opts, { flag: '--make-goal', key: 'makeGoal' }, { flag: '--target', key: 'target' }) ?? DEFAULT_GOAL;
+  if (!CODEGEN_TARGETS.some((t) => t === goalText)) throw new UsageError(`--make-goal must be ${CODEGEN_TARGETS.join(' or ')}, got '${goalText}'`);
+  const target = parseCodegenTarget(goalText);
+  getPlanner(opts.planner);
+  checkOutputDir(dir, '--out-dir');
   const model = loadModel(modelArg);
   const name = modelArg.replace(/^.*[\\/]/, '').replace(/\.tflite$/, '');
   const project = generateCProject(model, { target, planner: opts.planner, modelName: name });
-  for (const f of project.files) writeProjectFile(opts.out, f.path, f.text);
+  for (const f of project.files) writeProjectFile(dir, f.path, f.text);
   const s = project.summary;
+  const arena = wholeArena(model.graph, s.peakBytes, getTflmArch(GOAL_ARCH[target]), readOfflinePlan(model), 'mcusim').report;
   if (opts.json) {
-    process.stdout.write(`${JSON.stringify({ dir: opts.out, ...s, files: project.files.map((f) => f.path) })}\n`);
+    process.stdout.write(`${JSON.stringify({ dir, ...s, arena, files: project.files.map((f) => f.path) })}\n`);
     return 0;
   }
   process.stdout.write(
-    `wrote ${project.files.length} files to ${opts.out}: ${s.ops} ops, ${s.kernelFunctions} kernel functions, ` +
+    `wrote ${project.files.length} files to ${dir}: ${s.ops} ops, ${s.kernelFunctions} kernel functions, ` +
       `${s.constantBytes} B constants, arena ${s.arenaBytes} B (plan peak ${s.peakBytes} B, ${s.planner})` +
       `${s.storageSlots > 0 ? `, ${s.storageSlots} spill slot(s), I/O unit ${s.ioUnitBytes} B inside the arena` : ''}\n` +
-      `build: make -C ${opts.out} ${s.target}\n`,
+      `${arenaLines(arena, s.arenaBytes)}\n` +
+      `build: make -C ${dir} ${s.target}\n`,
   );
   return 0;
 }
 
 export function registerCodegen(program: Command, setExit: (code: number) => void): void {
-  program
+  const cmd = program
     .command('codegen')
     .description('write a self-contained C99 project (host and Cortex-M7/QEMU) running the planned model')
     .argument('<model>', 'a .tflite file or zoo:<name>')
-    .requiredOption('-o, --out <dir>', 'project folder to write')
-    .option('--target <name>', `default Makefile goal (${CODEGEN_TARGETS.join(', ')})`, 'host')
+    .option('--out-dir <dir>', 'project folder to write')
+    .option('--make-goal <goal>', `default Makefile goal (${CODEGEN_TARGETS.join(', ')}; default ${DEFAULT_GOAL})`)
     .option('--planner <name>', `memory planner (${plannerNames().join(', ')})`, DEFAULT_PLANNER)
-    .option('--json', 'print one JSON document')
-    .action((model: string, opts: CodegenCliOptions) => setExit(runCodegen(model, opts)));
+    .option('--json', 'print one JSON document');
+  addHiddenOption(cmd, '-o, --out <dir>', 'old spelling of --out-dir');
+  addHiddenOption(cmd, '--target <goal>', 'old spelling of --make-goal');
+  cmd.action((model: string, opts: CodegenCliOptions) => setExit(runCodegen(model, opts)));
 }

@@ -4,11 +4,14 @@
 // --budget-ms is the exact planner's search budget; it reports whether the peak is proven minimal.
 // Every report carries the whole arena for --arch (TFLM's persistent tail + the plan, DESIGN.md §9);
 // --board NAME adds whether it fits the board's RAM region and the weights its flash.
+// Models over SUMMARY_ABOVE_TENSORS tensors print a summary (op counts by kind, largest tensors,
+// plan and arena totals) instead of the op, tensor and plan tables; --tensors prints them in full.
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { UsageError } from '../../ir/index.ts';
 import { DEFAULT_PLANNER, describePlanSource, getPlanner, ordinalCharacter, plannerNames, renderPlanAscii, renderPlanSvg } from '../../optimizer/index.ts';
 import { DEFAULT_TFLM_ARCH, TFLM_ARCH_NAMES, getTarget, getTflmArch, listTargets } from '../../sim/index.ts';
+import { checkOutputFile, refuseFlag } from '../cli-options.ts';
 import { bytesAndKb, formatShape, renderTable, truncate } from '../format.ts';
 import { loadModel } from '../load-model.ts';
 import { inspectModel } from '../../api/index.ts';
@@ -22,7 +25,12 @@ interface InspectOptions {
   readonly budgetMs?: string;
   readonly arch: string;
   readonly board?: string;
+  readonly tensors?: boolean;
 }
+
+/** Above this many tensors the text report is a summary unless --tensors. */
+export const SUMMARY_ABOVE_TENSORS = 40;
+const LARGEST_SHOWN = 8;
 
 function opTable(r: InspectReport): string {
   const shapes = (list: readonly (readonly number[] | null)[], ids: readonly number[]): string =>
@@ -105,12 +113,44 @@ function fitSummary(r: InspectReport): string {
   return [`board ${f.board}:`, `  RAM:   ${ram}`, `  flash: ${flash}`].join('\n');
 }
 
+/** The short view of a big model: ops by kind and its largest tensors. */
+function modelSummary(r: InspectReport): string {
+  const byKind = new Map<string, { n: number; macs: number }>();
+  for (const o of r.ops) {
+    const k = byKind.get(o.kind) ?? { n: 0, macs: 0 };
+    byKind.set(o.kind, { n: k.n + 1, macs: k.macs + o.macs });
+  }
+  const kinds = [...byKind.entries()].sort((a, b) => b[1].n - a[1].n || a[0].localeCompare(b[0]));
+  const largest = [...r.tensors].sort((a, b) => b.bytes - a.bytes || a.index - b.index).slice(0, LARGEST_SHOWN);
+  const kindOf = (t: InspectReport['tensors'][number]): string => (t.constant ? 'const' : t.variable ? 'variable' : 'arena');
+  const arena = r.tensors.filter((t) => !t.constant);
+  return [
+    `${r.ops.length} ops, ${r.tensors.length} tensors (${arena.length} in the arena, ${r.tensors.length - arena.length} constant); the full tables: --tensors`,
+    '',
+    renderTable(['op kind', 'count', 'MACs'], kinds.map(([k, v]) => [k, v.n, v.macs])),
+    '',
+    `largest tensors:`,
+    renderTable(['tensor', 'name', 'dtype', 'shape', 'bytes', 'kind'], largest.map((t) => [t.index, truncateStart(t.name, 48), t.dtype, formatShape(t.shape), t.bytes, kindOf(t)])),
+  ].join('\n');
+}
+
+/** Long names keep their distinguishing tail. */
+function truncateStart(s: string, max: number): string {
+  return s.length <= max ? s : `…${s.slice(s.length - max + 1)}`;
+}
+
 function writeSvg(path: string, svg: string): void {
   try {
     writeFileSync(path, svg);
   } catch (e) {
     throw new UsageError(`cannot write SVG '${path}': ${e instanceof Error ? e.message : String(e)}`);
   }
+}
+
+function checkModeFlags(opts: InspectOptions): void {
+  if (opts.json === true && opts.ascii === true) refuseFlag('--ascii', 'it draws the plan in the text report, and --json prints the JSON document only');
+  if (opts.tensors === true && opts.json === true) refuseFlag('--tensors', '--json always lists every op, tensor and buffer');
+  if (opts.tensors === true && opts.ascii === true) refuseFlag('--tensors', '--ascii prints the plan picture instead of the tables');
 }
 
 function budgetOf(opts: InspectOptions): number | undefined {
@@ -124,6 +164,8 @@ function budgetOf(opts: InspectOptions): number | undefined {
 export function runInspect(modelArg: string, opts: InspectOptions): number {
   getPlanner(opts.planner);
   const budget = budgetOf(opts);
+  checkModeFlags(opts);
+  checkOutputFile(opts.svg, '--svg');
   const arch = getTflmArch(opts.arch);
   const board = opts.board === undefined ? undefined : getTarget(opts.board);
   const model = loadModel(modelArg);
@@ -135,9 +177,12 @@ export function runInspect(modelArg: string, opts: InspectOptions): number {
     return 0;
   }
   const tail = [arenaSummary(report), fitSummary(report)].filter((t) => t !== '');
+  const tables = opts.tensors === true || report.tensors.length <= SUMMARY_ABOVE_TENSORS
+    ? [opTable(report), tensorTable(report), planTable(report)]
+    : [modelSummary(report)];
   const parts = opts.ascii
     ? [renderPlanAscii(requests, plan).trimEnd(), summary(report), ...tail]
-    : [opTable(report), tensorTable(report), planTable(report), summary(report), ...tail];
+    : [...tables, summary(report), ...tail];
   process.stdout.write(`${parts.join('\n\n')}\n`);
   return 0;
 }
@@ -154,5 +199,6 @@ export function registerInspect(program: Command, setExit: (code: number) => voi
     .option('--svg <file>', 'write the plan as an SVG picture')
     .option('--arch <arch>', `TFLM build whose whole arena is reported (${TFLM_ARCH_NAMES.join(', ')})`, DEFAULT_TFLM_ARCH)
     .option('--board <name>', `say whether the model fits this board (${listTargets().join(', ')})`)
+    .option('--tensors', `the full op, tensor and plan tables (default on models of at most ${SUMMARY_ABOVE_TENSORS} tensors; larger ones print a summary)`)
     .action((model: string, opts: InspectOptions) => setExit(runInspect(model, opts)));
 }

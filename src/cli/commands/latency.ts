@@ -1,4 +1,4 @@
-// `mcusim latency MODEL [--target NAME | --target-file FILE] [--kernels reference|cmsis-nn] [--storage internal|external|remote]
+// `mcusim latency MODEL [--board NAME | --board-file FILE] [--kernels reference|cmsis-nn] [--storage internal|external|remote]
 // [--async-erase] [--compress] [--seed N | --zero-input] [--json] [--svg FILE]`: one inference's latency
 // on a board (DESIGN.md §9; TinySeg Table 5 / Figure 13 breakdown). With --compress the spilled tensors'
 // bytes come from a real run with seeded random inputs (seed 1 unless --seed), or all-zero ones
@@ -11,6 +11,7 @@ import type { LatencyTable, PayloadInputs } from '../../optimizer/index.ts';
 import { TINYSEG_TABLE5_PAPER_MS, describePayloadInputs, estimateModelLatency, tinysegLatencyTable } from '../../optimizer/index.ts';
 import type { KernelLibrary, LatencyReport, TargetProfile } from '../../sim/index.ts';
 import { KERNEL_LIBRARIES, STORAGE_KINDS, isStorageKind, renderTimelineSvg } from '../../sim/index.ts';
+import { addQuietOption, checkOutputFile, progressLog, refuseFlag } from '../cli-options.ts';
 import { renderTable } from '../format.ts';
 import { boardFitWarning } from '../fit-warning.ts';
 import { loadModel } from '../load-model.ts';
@@ -31,6 +32,7 @@ interface LatencyCliOptions extends TargetCliOptions {
   readonly paper?: boolean;
   /** Commander's `--no-scratch-free` sets this to false. */
   readonly scratchFree?: boolean;
+  readonly quiet?: boolean;
 }
 
 
@@ -77,7 +79,7 @@ function textTable(modelArg: string, t: LatencyTable, target: TargetProfile, inp
 }
 
 /** --table computes every cell itself; the single-cell options and the table-only ones exclude each other. */
-function checkTableOptions(opts: LatencyCliOptions): void {
+function checkTableOptions(opts: LatencyCliOptions, storage: string): void {
   if (opts.table === true) {
     const clash = [['--storage', opts.storage !== undefined], ['--async-erase', opts.asyncErase === true], ['--compress', opts.compress === true], ['--svg', opts.svg !== undefined]] as const;
     const bad = clash.filter(([, on]) => on).map(([name]) => name);
@@ -86,13 +88,25 @@ function checkTableOptions(opts: LatencyCliOptions): void {
     const onlyTable = [['--paper', opts.paper === true], ['--no-scratch-free', opts.scratchFree === false]] as const;
     const bad = onlyTable.filter(([, on]) => on).map(([name]) => name);
     if (bad.length > 0) throw new UsageError(`${bad.join(', ')} only apply with --table`);
+    if (opts.asyncErase === true && storage === 'remote') refuseFlag('--async-erase', 'remote storage is a host over a link, there is no flash to erase (use --storage internal or external)');
+    if (opts.compress !== true && (opts.seed !== undefined || opts.zeroInput === true)) {
+      refuseFlag(opts.seed !== undefined ? '--seed' : '--zero-input', 'it picks the inputs of the run whose spilled bytes --compress encodes; add --compress');
+    }
   }
+}
+
+/** --storage / --compress / --async-erase describe spilled tensors: a model that spills none has nothing for them. */
+function checkSpillFlags(report: LatencyReport, opts: LatencyCliOptions): void {
+  if (report.slots.length > 0) return;
+  const given = [['--storage', opts.storage !== undefined], ['--compress', opts.compress === true], ['--async-erase', opts.asyncErase === true]] as const;
+  const bad = given.filter(([, on]) => on).map(([name]) => name);
+  if (bad.length > 0) refuseFlag(bad.join(', '), 'the model spills no tensor to storage (optimize it with --passes tinyseg first)');
 }
 
 function runTable(modelArg: string, model: Model, target: TargetProfile, library: KernelLibrary, inputs: PayloadInputs, opts: LatencyCliOptions): number {
   const table = tinysegLatencyTable(model, {
     target, library, payloadInputs: inputs, scratchFree: opts.scratchFree !== false,
-    log: (line) => void process.stderr.write(`${line}\n`),
+    log: progressLog(opts),
   });
   if (opts.json) {
     const rows = opts.paper ? table.rows.map((r) => ({ ...r, paperMs: TINYSEG_TABLE5_PAPER_MS[r.step] })) : table.rows;
@@ -109,7 +123,8 @@ export function runLatency(modelArg: string, opts: LatencyCliOptions): number {
   const storage = opts.storage ?? 'internal';
   if (!isStorageKind(storage)) throw new UsageError(`unknown --storage '${storage}'; known: ${STORAGE_KINDS.join(', ')}`);
   const inputs = payloadInputsOf(opts);
-  checkTableOptions(opts);
+  checkTableOptions(opts, storage);
+  checkOutputFile(opts.svg, '--svg');
   const model = loadModel(modelArg);
   const warning = boardFitWarning(model, target);
   if (warning !== null) process.stderr.write(`${warning}\n`);
@@ -117,6 +132,7 @@ export function runLatency(modelArg: string, opts: LatencyCliOptions): number {
   const report = estimateModelLatency(model, {
     target, library, storage, asyncErase: opts.asyncErase === true, compress: opts.compress === true, inputs,
   });
+  checkSpillFlags(report, opts);
   if (opts.svg !== undefined) {
     writeOutputFile(opts.svg, renderTimelineSvg(report, { modelLabel: modelArg }));
   }
@@ -144,6 +160,7 @@ export function registerLatency(program: Command, setExit: (code: number) => voi
     .option('--svg <file>', 'write the two-core timeline as SVG')
     .option('--table', 'TinySeg Table 5 grid: tinyseg step models x internal / external / remote (progress on stderr)')
     .option('--paper', 'with --table: each cell as "got / paper (+x%)" against TinySeg\'s published Table 5')
-    .option('--no-scratch-free', 'with --table: the paper\'s int16 scratch step only (no scratch-free TransposeConv)')
+    .option('--no-scratch-free', 'with --table: the paper\'s int16 scratch step only (no scratch-free TransposeConv)');
+  addQuietOption(cmd)
     .action((model: string, opts: LatencyCliOptions) => setExit(runLatency(model, opts)));
 }

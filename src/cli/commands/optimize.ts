@@ -1,6 +1,8 @@
-// `mcusim optimize MODEL -o OUT.tflite --passes LIST [--target BYTES] [--storage ...] [--json]`:
+// `mcusim optimize MODEL -o OUT.tflite --passes LIST [--target-bytes BYTES] [--storage ...] [--json]`:
 // runs the named optimizer passes (runPipeline) and writes the result; a memory plan travels as
 // OfflineMemoryAllocation metadata, so TFLM and `mcusim run/verify` use it (DESIGN.md §9).
+// A missed --target-bytes still writes the best model but exits 1 with the gap on stderr.
+// `--target BYTES` is the old spelling of --target-bytes (a hidden alias).
 import type { Command } from 'commander';
 import { UsageError, exportTflite } from '../../ir/index.ts';
 import { checkGraphConstraints } from '../../kernels/index.ts';
@@ -8,6 +10,7 @@ import type { ArenaTotals, BufferRequest, PassOptions, PassReport, Plan, TargetR
 import { arenaTotals, computeModelBufferRequests, currentPeakBytes, describePlanSource, getPass, passNames, planGreedy, renderPlanSvg, runPipeline } from '../../optimizer/index.ts';
 import type { Model } from '../../ir/index.ts';
 import { DEFAULT_TFLM_ARCH, TFLM_ARCH_NAMES, getTflmArch } from '../../sim/index.ts';
+import { addHiddenOption, aliased, checkOutputFile, progressLog, refuseFlag } from '../cli-options.ts';
 import { bytesAndKb, renderTable } from '../format.ts';
 import { loadModel } from '../load-model.ts';
 import { writeOutputFile } from '../output-file.ts';
@@ -15,6 +18,8 @@ import { writeOutputFile } from '../output-file.ts';
 interface OptimizeOptions {
   readonly output?: string;
   readonly passes?: string;
+  readonly targetBytes?: string;
+  /** Old spelling of --target-bytes. */
   readonly target?: string;
   readonly storage?: string;
   readonly json?: boolean;
@@ -25,11 +30,13 @@ interface OptimizeOptions {
   readonly scratchFree?: boolean;
   readonly spillPercent?: string;
   readonly arch?: string;
+  readonly quiet?: boolean;
 }
 
 /** The whole-arena report (issue 12): planned head, persistent tail, their total, RAM beside it. */
 export type ArenaReport = ArenaTotals;
 
+/** How the pipeline's result compares with --target-bytes (the optimizer's `target` result field when it has one). */
 export interface OptimizeReport {
   readonly before: { readonly peakBytes: number; readonly arena: ArenaReport };
   readonly after: { readonly peakBytes: number; readonly arena: ArenaReport };
@@ -41,8 +48,28 @@ export interface OptimizeReport {
 function parseTarget(s: string | undefined): number | undefined {
   if (s === undefined) return undefined;
   const n = Number(s);
-  if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`--target must be a positive byte count, got '${s}'`);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`--target-bytes must be a positive byte count, got '${s}'`);
   return n;
+}
+
+const grouped = (n: number): string => n.toLocaleString('en-US');
+
+/** "target 60,000 B missed by 2,596 B: best 62,596 B (whole arena)". */
+export function describeMissedTarget(t: TargetResult, passes: readonly PassReport[]): string {
+  const what = t.measure === 'totalBytes' ? 'whole arena' : 'planned arena';
+  const auto = t.note !== undefined && t.note.includes('no pipeline meets the target') ? 'auto: no pipeline meets the target; ' : passes.some((p) => p.notes.some((n) => n.startsWith('no pipeline meets the target'))) ? 'auto: no pipeline meets the target; ' : '';
+  return `${auto}target ${grouped(t.bytes)} B missed by ${grouped(t.gapBytes)} B: best ${grouped(t.achievedBytes)} B (${what})`;
+}
+
+/** Flags that only some passes read: a usage error naming the flag when no chosen pass does. */
+function checkPassFlags(names: readonly string[], opts: OptimizeOptions): void {
+  const has = (...p: string[]): boolean => names.some((n) => p.includes(n));
+  const tinysegFlags = [['--spill-percent', opts.spillPercent !== undefined], ['--no-scratch-quant', opts.scratchQuant === false], ['--no-scratch-free', opts.scratchFree === false]] as const;
+  for (const [flag, on] of tinysegFlags) {
+    if (on && !has('tinyseg', 'auto')) refuseFlag(flag, `only the tinyseg pass (or auto, which tries it) reads it; --passes is ${names.join(',')}`);
+  }
+  if (opts.storage !== undefined && !has('auto')) refuseFlag('--storage', `only auto ranks pipelines by latency with the spill storage; --passes is ${names.join(',')}`);
+  if (opts.svgBefore !== undefined && opts.svgBefore === opts.svgAfter) throw new UsageError('--svg-before and --svg-after name the same file');
 }
 
 /** The tinyseg pass flags of commander's `--no-scratch-quant` / `--no-scratch-free` (optimize, sweep). */
@@ -99,7 +126,11 @@ export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
   const names = (opts.passes ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
   if (names.length === 0) throw new UsageError(`--passes needs at least one pass; available: ${passNames().join(', ')}`);
   names.forEach(getPass);
-  const targetBytes = parseTarget(opts.target);
+  checkPassFlags(names, opts);
+  const targetBytes = parseTarget(aliased<string>(opts, { flag: '--target-bytes', key: 'targetBytes' }, { flag: '--target', key: 'target' }));
+  checkOutputFile(opts.output, '-o/--output');
+  checkOutputFile(opts.svgBefore, '--svg-before');
+  checkOutputFile(opts.svgAfter, '--svg-after');
   const storage = parseStorage(opts.storage);
   const spillPercent = parsePercent(opts.spillPercent);
   const arch = getTflmArch(opts.arch ?? DEFAULT_TFLM_ARCH).name;
@@ -111,7 +142,7 @@ export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
     ...(targetBytes !== undefined ? { targetBytes } : {}),
     ...(storage !== undefined ? { storage } : {}),
     arch,
-    ...(opts.json ? {} : { log: (line: string) => void process.stderr.write(`${line}\n`) }),
+    log: progressLog(opts),
   };
   const before = currentPeakBytes(model);
   const result = runPipeline(model, names, options);
@@ -124,23 +155,25 @@ export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
     passes: result.reports,
     ...(result.target !== undefined ? { target: result.target } : {}),
   };
+  const missed = report.target !== undefined && !report.target.met;
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(report)}\n`);
-    return 0;
+  } else {
+    const parts = [...result.reports.map(passTable), `peak ${bytesAndKb(before)} -> ${bytesAndKb(after)}; whole arena (${arch}) ${bytesAndKb(report.before.arena.totalBytes)} -> ${bytesAndKb(report.after.arena.totalBytes)}; wrote ${opts.output}`];
+    process.stdout.write(`${parts.join('\n\n')}\n`);
   }
-  const parts = [...result.reports.map(passTable), `peak ${bytesAndKb(before)} -> ${bytesAndKb(after)}; whole arena (${arch}) ${bytesAndKb(report.before.arena.totalBytes)} -> ${bytesAndKb(report.after.arena.totalBytes)}; wrote ${opts.output}`];
-  process.stdout.write(`${parts.join('\n\n')}\n`);
-  return 0;
+  if (report.target !== undefined && missed) process.stderr.write(`${describeMissedTarget(report.target, result.reports)}; wrote the best model to ${opts.output}\n`);
+  return missed ? 1 : 0;
 }
 
 export function registerOptimize(program: Command, setExit: (code: number) => void): void {
-  program
+  const cmd = program
     .command('optimize')
     .description('run optimizer passes and write the optimized model (plan as OfflineMemoryAllocation)')
     .argument('<model>', 'a .tflite file or zoo:<name>')
     .option('-o, --output <file>', 'the optimized .tflite to write')
     .option('--passes <list>', `comma-separated passes (${passNames().join(', ')})`)
-    .option('--target <bytes>', 'target peak arena bytes (passes that search stop there)')
+    .option('--target-bytes <bytes>', 'memory target in bytes (passes that search stop there; missed = exit 1 with the gap)')
     .option('--storage <kind>', 'spill storage: internal, external or remote')
     .option('--no-scratch-quant', 'tinyseg: keep TransposeConv int32 scratch (no int16, no scratch-free form)')
     .option('--no-scratch-free', 'tinyseg: only the paper\'s int16 scratch quantization (no scratch-free TransposeConv)')
@@ -149,5 +182,7 @@ export function registerOptimize(program: Command, setExit: (code: number) => vo
     .option('--json', 'print one JSON document')
     .option('--svg-before <file>', 'write the plan before the passes as an SVG picture')
     .option('--svg-after <file>', 'write the plan after the passes as an SVG picture')
-    .action((model: string, opts: OptimizeOptions) => setExit(runOptimize(model, opts)));
+    .option('-q, --quiet', 'no progress lines on stderr (errors and a missed target still print)');
+  addHiddenOption(cmd, '--target <bytes>', 'old spelling of --target-bytes');
+  cmd.action((model: string, opts: OptimizeOptions) => setExit(runOptimize(model, opts)));
 }

@@ -8,6 +8,7 @@ import { KERNELS } from '../../kernels/index.ts';
 import type { OverlapMethod, SingleOpSpec } from '../../optimizer/index.ts';
 import { OVERLAP_METHODS, buildSingleOpGraph, layoutOp, runLayout, safeOverlapReport, singleOpGraph } from '../../optimizer/index.ts';
 import { TracePlot, renderTraceSvg } from '../../sim/index.ts';
+import { checkOutputFile, refuseFlag } from '../cli-options.ts';
 import { renderTable } from '../format.ts';
 import { writeOutputFile } from '../output-file.ts';
 
@@ -45,6 +46,25 @@ function pair(text: string | undefined, what: string): readonly [number, number]
   throw new UsageError(`${what} must be N or HxW, got '${text}'`);
 }
 
+const WINDOWED = ['conv2d', 'depthwiseConv2d', 'maxPool2d', 'averagePool2d', 'transposeConv'];
+
+/** The op kinds each shape flag describes (buildSingleOpGraph reads it for these only). */
+const FLAG_KINDS: readonly (readonly [string, keyof OverlapCliOptions, readonly string[]])[] = [
+  ['--filter', 'filter', [...WINDOWED, 'svdf']],
+  ['--stride', 'stride', WINDOWED],
+  ['--padding', 'padding', WINDOWED],
+  ['--dilation', 'dilation', ['conv2d', 'depthwiseConv2d']],
+  ['--out-channels', 'outChannels', ['conv2d', 'transposeConv', 'fullyConnected', 'svdf', 'unidirectionalSequenceLstm']],
+  ['--depth-multiplier', 'depthMultiplier', ['depthwiseConv2d']],
+];
+
+/** A shape flag the op does not have is a usage error, not silently dropped. */
+function checkShapeFlags(opts: OverlapCliOptions): void {
+  for (const [flag, key, kinds] of FLAG_KINDS) {
+    if (opts[key] !== undefined && !kinds.includes(opts.op)) refuseFlag(flag, `${opts.op} has no such parameter (it applies to ${kinds.join(', ')})`);
+  }
+}
+
 function methodsOf(text: string): OverlapMethod[] {
   if (text === 'all') return [...OVERLAP_METHODS];
   if ((OVERLAP_METHODS as readonly string[]).includes(text)) return [text as OverlapMethod];
@@ -53,6 +73,8 @@ function methodsOf(text: string): OverlapMethod[] {
 
 export function runOverlap(opts: OverlapCliOptions): number {
   if (!Object.hasOwn(KERNELS, opts.op)) throw new UsageError(`--op '${opts.op}' is not a kernel kind (${Object.keys(KERNELS).join(', ')})`);
+  checkShapeFlags(opts);
+  checkOutputFile(opts.svg, '--svg');
   const padding = opts.padding ?? 'same';
   if (padding !== 'same' && padding !== 'valid') throw new UsageError(`--padding must be same or valid, got '${padding}'`);
   const methods = methodsOf(opts.method);

@@ -2,14 +2,13 @@
 // HTML page about a model and what the passes do to it (src/report builds it): summary, plans before
 // and after, O_s per op, passes, latency and timeline, spill sweep (tinyseg), and the verification
 // of the optimized model on N seeds (default 2). Progress on stderr.
-import { accessSync, constants, existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../../ir/index.ts';
 import { getPass, passNames } from '../../optimizer/index.ts';
 import type { ReportVerification } from '../../report/index.ts';
 import { collectReport, renderReportHtml } from '../../report/index.ts';
 import { DEFAULT_TARGET_NAME, getTarget } from '../../sim/index.ts';
+import { checkOutputFile, progressLog } from '../cli-options.ts';
 import { loadModel } from '../load-model.ts';
 import { writeOutputFile } from '../output-file.ts';
 import type { VerifyReport } from '../../api/index.ts';
@@ -20,20 +19,11 @@ interface ReportCliOptions {
   readonly passes: string;
   readonly board: string;
   readonly seeds: string;
+  readonly quiet?: boolean;
 }
 
 const MAX_DETAILS = 8;
 
-/** The output path must be writable before minutes of work start. */
-function checkOutputPath(path: string): void {
-  const dir = dirname(resolve(path));
-  if (!existsSync(dir)) throw new UsageError(`cannot write '${path}': folder '${dir}' does not exist`);
-  try {
-    accessSync(dir, constants.W_OK);
-  } catch {
-    throw new UsageError(`cannot write '${path}': folder '${dir}' is not writable`);
-  }
-}
 
 function parseSeeds(text: string): number {
   const n = Number(text);
@@ -66,8 +56,9 @@ export function runReport(modelArg: string, opts: ReportCliOptions): number {
   passes.forEach(getPass);
   const target = getTarget(opts.board);
   const seeds = parseSeeds(opts.seeds);
-  checkOutputPath(opts.output);
-  const log = (line: string): void => void process.stderr.write(`${line}\n`);
+  // Before minutes of work start.
+  checkOutputFile(opts.output, '-o/--output');
+  const log = progressLog(opts);
   const model = loadModel(modelArg);
   const data = collectReport(model, { modelLabel: modelArg, passes, target, log });
   let verification: ReportVerification | null = null;
@@ -89,5 +80,6 @@ export function registerReport(program: Command, setExit: (code: number) => void
     .option('--passes <list>', `comma-separated passes (${passNames().join(', ')})`, 'dmo')
     .option('--board <name>', 'board for latency (and fit, when known)', DEFAULT_TARGET_NAME)
     .option('--seeds <n>', 'seeded random inputs the verification runs (0 = skip)', '2')
+    .option('-q, --quiet', 'no progress lines on stderr')
     .action((model: string, opts: ReportCliOptions) => setExit(runReport(model, opts)));
 }

@@ -1,8 +1,10 @@
-// `mcusim run MODEL [--input FILE]... [--out DIR] [--seed N] [--planner NAME] [--json]`: plans
+// `mcusim run MODEL [--input FILE]... [--out-dir DIR] [--seed N] [--planner NAME] [--json]`: plans
 // the arena (verified), runs every op in the byte-accurate arena and writes DIR/output<i>.bin as
 // TFLM stores them. Without --input, inputs are seeded random bytes (optimizer randomInputs).
 // Progress goes to stderr once a run passes ~1 s. `--trace` checks every arena access with the
 // tracer (exit 1 on a violation); `--trace-out` dumps them (.jsonl/.csv); `--trace-svg` plots them.
+// The dump's size is estimated before the run (trace-estimate.ts) and refused above 1 GB without
+// --force. `--out DIR` is the old spelling of --out-dir (a hidden alias).
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
@@ -13,19 +15,25 @@ import type { PlannedModel } from '../../optimizer/index.ts';
 import { DEFAULT_PLANNER, describePlanSource, getPlanner, plannerNames, preparePlannedModel, runPlanned } from '../../optimizer/index.ts';
 import type { TraceViolation } from '../../sim/index.ts';
 import { TracePlot, Tracer, renderTraceSvg, teeTraceSinks, traceDumpSink, traceFormatForPath } from '../../sim/index.ts';
+import { addHiddenOption, aliased, checkOutputDir, checkOutputFile, refuseFlag } from '../cli-options.ts';
 import { formatShape, renderTable } from '../format.ts';
+import { TRACE_DUMP_LIMIT_BYTES, estimateTraceDump, formatSize } from '../trace-estimate.ts';
 import { loadModel, readInputFile } from '../load-model.ts';
 import { writeOutputFile } from '../output-file.ts';
 
 interface RunOptions {
   readonly input: readonly string[];
+  readonly outDir?: string;
+  /** Old spelling of --out-dir. */
   readonly out?: string;
-  readonly seed: string;
+  readonly seed?: string;
   readonly planner: string;
   readonly json?: boolean;
   readonly trace?: boolean;
   readonly traceOut?: string;
   readonly traceSvg?: string;
+  readonly force?: boolean;
+  readonly quiet?: boolean;
 }
 
 export interface RunOutputInfo {
@@ -93,7 +101,8 @@ function parseSeed(text: string): number {
 }
 
 /** Stderr progress ("op i/n kind elapsed") once the run has taken PROGRESS_AFTER_MS. */
-function progressReporter(graph: Graph, start: number): { readonly onOp: (i: number) => void; readonly done: () => void } {
+function progressReporter(graph: Graph, start: number, quiet: boolean): { readonly onOp: (i: number) => void; readonly done: () => void } {
+  if (quiet) return { onOp: () => undefined, done: () => undefined };
   const tty = process.stderr.isTTY === true;
   let last = 0;
   let shown = false;
@@ -134,9 +143,27 @@ function preview(bytes: Uint8Array, dtype: string): string {
   return `${Array.from(view).join(' ')}${bytes.length > n ? ' ...' : ''}`;
 }
 
+/** Refuses a --trace-out dump over TRACE_DUMP_LIMIT_BYTES without --force; states the estimate on stderr. */
+function checkTraceDumpSize(opts: RunOptions, pm: PlannedModel): void {
+  if (opts.traceOut === undefined) return;
+  const est = estimateTraceDump(pm.graph, traceFormatForPath(opts.traceOut), pm.arenaBytes);
+  const what = `--trace-out '${opts.traceOut}': about ${formatSize(est.bytes)} (at most ${est.events.toLocaleString('en-US')} arena accesses, one line each)`;
+  if (est.bytes > TRACE_DUMP_LIMIT_BYTES && opts.force !== true) {
+    throw new UsageError(`${what} is over ${formatSize(TRACE_DUMP_LIMIT_BYTES)}; add --force to write it anyway, or use --trace (checks without a dump) or --trace-svg`);
+  }
+  if (opts.quiet !== true) process.stderr.write(`writing ${what}\n`);
+}
+
 export function runRun(modelArg: string, opts: RunOptions): number {
   getPlanner(opts.planner);
-  const seed = parseSeed(opts.seed);
+  const outDir = aliased<string>(opts, { flag: '--out-dir', key: 'outDir' }, { flag: '--out', key: 'out' });
+  if (opts.seed !== undefined && opts.input.length > 0) refuseFlag('--seed', 'it seeds random inputs, and --input gives the inputs');
+  if (opts.force === true && opts.traceOut === undefined) refuseFlag('--force', 'it only lifts the size limit of --trace-out');
+  const seed = parseSeed(opts.seed ?? DEFAULT_SEED);
+  checkOutputDir(outDir, '--out-dir');
+  checkOutputFile(opts.traceOut, '--trace-out');
+  checkOutputFile(opts.traceSvg, '--trace-svg');
+  if (opts.traceOut !== undefined) traceFormatForPath(opts.traceOut);
   const files = opts.input.map((f, i) => new Uint8Array(readInputFile(f, `input ${i}`)));
   const model = loadModel(modelArg);
   const pm = preparePlannedModel(model, { planner: opts.planner });
@@ -144,9 +171,10 @@ export function runRun(modelArg: string, opts: RunOptions): number {
   if (files.length > 0 && files.length !== graph.inputs.length) {
     throw new UsageError(`the model has ${graph.inputs.length} input(s), ${files.length} --input file(s) given`);
   }
-  if (opts.out !== undefined) makeOutDir(opts.out);
+  checkTraceDumpSize(opts, pm);
+  if (outDir !== undefined) makeOutDir(outDir);
   const start = performance.now();
-  const progress = progressReporter(graph, start);
+  const progress = progressReporter(graph, start, opts.quiet === true);
   const session = traceSinkFor(opts, pm, modelArg);
   const result = runPlanned(pm, {
     ...(files.length > 0 ? { inputs: files } : { seed }),
@@ -159,7 +187,7 @@ export function runRun(modelArg: string, opts: RunOptions): number {
   const traceFailed = traced !== null && traced.violations.length > 0;
   const outputs: RunOutputInfo[] = result.outputs.map((bytes, index) => {
     const t = graph.tensors[graph.outputs[index] ?? -1];
-    const file = opts.out === undefined ? undefined : writeOutput(opts.out, index, bytes);
+    const file = outDir === undefined ? undefined : writeOutput(outDir, index, bytes);
     return {
       index,
       name: t?.name ?? '',
@@ -178,7 +206,7 @@ export function runRun(modelArg: string, opts: RunOptions): number {
   const rows = outputs.map((o) => [o.index, o.name, formatShape(o.shape), o.dtype, o.bytes, o.file ?? preview(result.outputs[o.index] as Uint8Array, o.dtype)]);
   const inputs = files.length > 0 ? `${files.length} file(s)` : `seeded random (seed ${seed})`;
   process.stdout.write(
-    `${renderTable(['output', 'name', 'shape', 'dtype', 'bytes', opts.out === undefined ? 'values' : 'file'], rows)}\n\n` +
+    `${renderTable(['output', 'name', 'shape', 'dtype', 'bytes', outDir === undefined ? 'values' : 'file'], rows)}\n\n` +
       `inputs: ${inputs}; planner: ${pm.plan.planner}; arena peak: ${pm.plan.peakBytes} B; ${graph.ops.length} ops in ${report.ms.toFixed(1)} ms\n` +
       (traced ? `trace: ${traced.events} arena accesses, ${traced.violations.length === 0 ? 'clean' : `${traced.violations.length} violation(s)`}\n` : ''),
   );
@@ -192,18 +220,23 @@ function formatViolations(vs: readonly TraceViolation[]): string {
 
 const collect = (value: string, previous: readonly string[]): string[] => [...previous, value];
 
+const DEFAULT_SEED = '1';
+
 export function registerRun(program: Command, setExit: (code: number) => void): void {
-  program
+  const cmd = program
     .command('run')
     .description('plan the arena and run a model, writing its output tensors as raw bytes')
     .argument('<model>', 'a .tflite file or zoo:<name>')
     .option('--input <file>', 'raw bytes of graph input i (repeat, in input order)', collect, [] as string[])
-    .option('--out <dir>', 'write DIR/output<i>.bin')
-    .option('--seed <n>', 'seed for random inputs when no --input is given', '1')
+    .option('--out-dir <dir>', 'write DIR/output<i>.bin')
+    .option('--seed <n>', `seed for random inputs when no --input is given (default ${DEFAULT_SEED})`)
     .option('--planner <name>', `memory planner (${plannerNames().join(', ')})`, DEFAULT_PLANNER)
     .option('--trace', 'run the traced executor and check every arena access (exit 1 on a violation)')
-    .option('--trace-out <file>', 'dump every arena access (.jsonl or .csv)')
+    .option('--trace-out <file>', 'dump every arena access (.jsonl or .csv); the size estimate goes to stderr first')
+    .option('--force', 'with --trace-out: write a dump estimated over 1 GB')
     .option('--trace-svg <file>', 'plot the memory trace (address x time)')
     .option('--json', 'print one JSON document')
-    .action((model: string, opts: RunOptions) => setExit(runRun(model, opts)));
+    .option('-q, --quiet', 'no progress or trace-size lines on stderr');
+  addHiddenOption(cmd, '--out <dir>', 'old spelling of --out-dir');
+  cmd.action((model: string, opts: RunOptions) => setExit(runRun(model, opts)));
 }

@@ -1,4 +1,4 @@
-// `mcusim sweep MODEL [--target NAME | --target-file FILE] [--storage internal|external|remote] [--async-erase] [--compress [--seed N | --zero-input]] [--steps N]
+// `mcusim sweep MODEL [--board NAME | --board-file FILE] [--storage internal|external|remote] [--async-erase] [--compress [--seed N | --zero-input]] [--steps N]
 // [--svg FILE] [--json]`: TinySeg Figure 14 (§6.2.2), the tinyseg pass at spill percentages 0..100
 // with the peak and the latency (Figure 13 breakdown) of each point, as a table, JSON or an SVG plot.
 // Progress goes to stderr, one line per point.
@@ -7,6 +7,7 @@ import { UsageError } from '../../ir/index.ts';
 import type { SpillSweepResult, SpillSweepRow } from '../../optimizer/index.ts';
 import { DEFAULT_SWEEP_STEPS, MAX_SWEEP_STEPS, describeSweepStorage, renderSpillSweepSvg, sweepPartialSpill } from '../../optimizer/index.ts';
 import { STORAGE_KINDS, isStorageKind } from '../../sim/index.ts';
+import { addQuietOption, checkOutputFile, progressLog, refuseFlag } from '../cli-options.ts';
 import { bytesAndKb, renderTable } from '../format.ts';
 import { loadModel } from '../load-model.ts';
 import { writeOutputFile } from '../output-file.ts';
@@ -26,6 +27,7 @@ interface SweepCliOptions extends TargetCliOptions {
   /** Commander's `--no-scratch-quant` / `--no-scratch-free` set these to false. */
   readonly scratchQuant?: boolean;
   readonly scratchFree?: boolean;
+  readonly quiet?: boolean;
 }
 
 function parseSteps(text: string): number {
@@ -76,6 +78,12 @@ export function runSweep(modelArg: string, opts: SweepCliOptions): number {
   if (!isStorageKind(opts.storage)) throw new UsageError(`unknown --storage '${opts.storage}'; known: ${STORAGE_KINDS.join(', ')}`);
   const steps = parseSteps(opts.steps);
   const target = resolveTarget(opts);
+  if (opts.asyncErase === true && opts.storage === 'remote') refuseFlag('--async-erase', 'remote storage is a host over a link, there is no flash to erase (use --storage internal or external)');
+  if (opts.compress !== true && (opts.seed !== undefined || opts.zeroInput === true)) {
+    refuseFlag(opts.seed !== undefined ? '--seed' : '--zero-input', 'it picks the inputs of the run whose spilled bytes --compress encodes; add --compress');
+  }
+  checkOutputFile(opts.svg, '--svg');
+  const log = progressLog(opts);
   const model = loadModel(modelArg);
   const result = sweepPartialSpill(model, {
     target,
@@ -85,8 +93,8 @@ export function runSweep(modelArg: string, opts: SweepCliOptions): number {
     payloadInputs: payloadInputsOf(opts),
     steps,
     passFlags: tinysegScratchFlags(opts),
-    onProgress: (row, i, n) => void process.stderr.write(
-      `sweep ${i + 1}/${n}: ${pct(row.requestedPercent)} -> ${splitCell(row)}, peak ${row.peakBytes} B, ${row.latencyMs.toFixed(1)} ms\n`),
+    onProgress: (row, i, n) => log(
+      `sweep ${i + 1}/${n}: ${pct(row.requestedPercent)} -> ${splitCell(row)}, peak ${row.peakBytes} B, ${row.latencyMs.toFixed(1)} ms`),
   });
   if (opts.svg !== undefined) {
     writeOutputFile(opts.svg, renderSpillSweepSvg(result, { modelLabel: modelArg }));
@@ -109,6 +117,7 @@ export function registerSweep(program: Command, setExit: (code: number) => void)
     .option('--no-scratch-quant', 'tinyseg: keep TransposeConv int32 scratch (no int16, no scratch-free form)')
     .option('--no-scratch-free', 'tinyseg: only the paper\'s int16 scratch quantization (no scratch-free TransposeConv)')
     .option('--svg <file>', 'write the sweep as an SVG plot like Figure 14')
-    .option('--json', 'print one JSON document')
+    .option('--json', 'print one JSON document');
+  addQuietOption(cmd)
     .action((model: string, opts: SweepCliOptions) => setExit(runSweep(model, opts)));
 }

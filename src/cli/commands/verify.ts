@@ -9,7 +9,10 @@ import type { VerifyReport } from '../../api/index.ts';
 import { verifyPassed } from '../../api/index.ts';
 import type { StorageKind } from '../../sim/index.ts';
 import { DEFAULT_TFLM_ARCH, TFLM_ARCH_NAMES, getTflmArch, isStorageKind } from '../../sim/index.ts';
+import { refuseFlag } from '../cli-options.ts';
+import { isStorageOp } from '../../kernels/index.ts';
 import { renderTable } from '../format.ts';
+import { countedProgress } from '../progress.ts';
 import { loadModel } from '../load-model.ts';
 import { parseJobs, verifyWithJobs } from '../verify-pool.ts';
 
@@ -20,6 +23,7 @@ interface VerifyCliOptions {
   readonly json?: boolean;
   readonly jobs?: string;
   readonly arch?: string;
+  readonly quiet?: boolean;
 }
 
 function text(r: VerifyReport, original: Model): string {
@@ -65,7 +69,13 @@ export async function runVerify(originalArg: string, optimizedArg: string, opts:
   const original = loadModel(originalArg);
   const arch = getTflmArch(opts.arch ?? DEFAULT_TFLM_ARCH).name;
   const storage = { arch, ...(opts.storage !== undefined ? { storage: opts.storage as StorageKind } : {}), ...(opts.compress ? { compress: true } : {}) };
-  const report = await verifyWithJobs(original, originalArg, optimizedArg, seeds, storage, jobs);
+  if (opts.compress === true && opts.storage === undefined) refuseFlag('--compress', 'it compresses blocks spilled to a storage device; name the device with --storage');
+  if (opts.storage !== undefined && !loadModel(optimizedArg).graph.ops.some(isStorageOp)) {
+    refuseFlag('--storage', `'${optimizedArg}' spills no tensor to storage (no spill/fetch ops; tinyseg adds them)`);
+  }
+  const progress = countedProgress('seed', seeds, { quiet: opts.quiet === true, parallel: Math.min(jobs, seeds) });
+  const report = await verifyWithJobs(original, originalArg, optimizedArg, seeds, storage, jobs, progress.tick);
+  progress.finish();
   process.stdout.write(opts.json ? `${JSON.stringify(report)}\n` : `${text(report, original)}\n`);
   return verifyPassed(report) ? 0 : 1;
 }
@@ -82,5 +92,6 @@ export function registerVerify(program: Command, setExit: (code: number) => void
     .option('--arch <arch>', `TFLM build of the whole-arena figures (${TFLM_ARCH_NAMES.join(', ')}; default ${DEFAULT_TFLM_ARCH})`)
     .option('--json', 'print one JSON document')
     .option('--jobs <n>', 'threads running seeds in parallel (default: the number of cores); the report is the same for any N')
+    .option('-q, --quiet', 'no progress lines or time estimate on stderr')
     .action(async (original: string, optimized: string, opts: VerifyCliOptions) => setExit(await runVerify(original, optimized, opts)));
 }

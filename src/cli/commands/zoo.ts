@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import { buildZooModel, exportTflite, listZooModels } from '../../ir/index.ts';
 import { renderTable } from '../format.ts';
+import { checkOutputFile } from '../cli-options.ts';
 import { writeOutputFile } from '../output-file.ts';
 
 export function runZooList(opts: { readonly json?: boolean }): number {
@@ -16,6 +17,7 @@ export function runZooList(opts: { readonly json?: boolean }): number {
 }
 
 export function runZooExport(name: string, opts: { readonly output: string; readonly json?: boolean }): number {
+  checkOutputFile(opts.output, '-o/--output');
   const bytes = exportTflite(buildZooModel(name));
   writeOutputFile(opts.output, bytes);
   const result = { name, file: opts.output, bytes: bytes.byteLength };

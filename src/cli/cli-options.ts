@@ -1,0 +1,86 @@
+// Option rules every command shares (issue 14 item 3): one meaning per flag name with the old
+// spellings kept as hidden aliases (both spellings at once = usage error), flags that do not apply
+// to the chosen pass or device refused by name, and output paths checked before any work starts.
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { Option } from 'commander';
+import { UsageError } from '../ir/index.ts';
+
+/** One spelling of an option: its flag as typed and commander's key for it. */
+export interface Spelling {
+  readonly flag: string;
+  readonly key: string;
+}
+
+/** The value of the current spelling or its old alias; both given is a usage error. */
+export function aliased<T>(opts: object, current: Spelling, old: Spelling): T | undefined {
+  const o = opts as Record<string, unknown>;
+  const a = o[current.key] as T | undefined;
+  const b = o[old.key] as T | undefined;
+  if (a !== undefined && b !== undefined) throw new UsageError(`${old.flag} is the old spelling of ${current.flag}; give one of them, not both`);
+  return a ?? b;
+}
+
+/** Adds `flags` as an option hidden from --help (an old spelling documented in the README). */
+export function addHiddenOption(cmd: Command, flags: string, description: string): Command {
+  return cmd.addOption(new Option(flags, description).hideHelp());
+}
+
+/** A flag that means nothing for the chosen pass, device or mode: a usage error saying why. */
+export function refuseFlag(flag: string, why: string): never {
+  throw new UsageError(`${flag} does not apply: ${why}`);
+}
+
+function writableFolder(path: string, flag: string, dir: string): void {
+  try {
+    accessSync(dir, constants.W_OK);
+  } catch {
+    throw new UsageError(`${flag} '${path}': folder '${dir}' is not writable`);
+  }
+}
+
+/** A file output (`-o FILE`, `--svg FILE`, ...): its folder exists and is writable, the path is not a folder. */
+export function checkOutputFile(path: string | undefined, flag: string): void {
+  if (path === undefined) return;
+  if (path === '') throw new UsageError(`${flag} needs a file name`);
+  const full = resolve(path);
+  if (existsSync(full)) {
+    if (statSync(full).isDirectory()) throw new UsageError(`${flag} '${path}' is a folder; give a file name`);
+    try {
+      accessSync(full, constants.W_OK);
+    } catch {
+      throw new UsageError(`${flag} '${path}' is not writable`);
+    }
+    return;
+  }
+  const dir = dirname(full);
+  if (!existsSync(dir)) throw new UsageError(`${flag} '${path}': folder '${dir}' does not exist`);
+  if (!statSync(dir).isDirectory()) throw new UsageError(`${flag} '${path}': '${dir}' is not a folder`);
+  writableFolder(path, flag, dir);
+}
+
+/** A folder output (`--out-dir DIR`): a writable folder, or creatable under the nearest existing one. */
+export function checkOutputDir(path: string | undefined, flag: string): void {
+  if (path === undefined) return;
+  if (path === '') throw new UsageError(`${flag} needs a folder name`);
+  let dir = resolve(path);
+  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UsageError(`${flag} '${path}' is a file; give a folder`);
+  while (!existsSync(dir)) {
+    const up = dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  if (!statSync(dir).isDirectory()) throw new UsageError(`${flag} '${path}': '${dir}' is a file, not a folder`);
+  writableFolder(path, flag, dir);
+}
+
+/** Progress lines on stderr (stdout stays the report or the --json document); `--quiet` silences them. */
+export function progressLog(opts: { readonly quiet?: boolean }): (line: string) => void {
+  return opts.quiet === true ? () => undefined : (line) => void process.stderr.write(`${line}\n`);
+}
+
+/** `--quiet` for commands that print progress on stderr. */
+export function addQuietOption(cmd: Command): Command {
+  return cmd.option('-q, --quiet', 'no progress lines on stderr (errors and warnings still print)');
+}
