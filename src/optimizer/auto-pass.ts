@@ -5,11 +5,14 @@
 // --storage). Without a target, or when none meets it, the lowest whole arena wins (planned +
 // persistent tail for --arch, issue 12), and no pipeline whose whole arena exceeds the original's is
 // ever chosen. Time-boxed: pipelines left when the budget runs out are reported as skipped. Shared
-// prefixes run once.
+// prefixes run once. Pipelines run in waves by length, each wave one batch for the injected
+// evaluator (evaluator.ts; the CLI's runs them in worker threads); evaluateAutoPipeline is pure.
 import type { Model } from '../ir/index.ts';
-import { McusimError, UsageError } from '../ir/index.ts';
+import { InternalError, McusimError, UsageError } from '../ir/index.ts';
 import { DEFAULT_TARGET_NAME, estimateLatency, getTarget } from '../sim/index.ts';
 import { DEFAULT_TFLM_ARCH } from '../sim/index.ts';
+import type { TflmArchName } from '../sim/index.ts';
+import { serialEvaluator } from './evaluator.ts';
 import { candidateTotals, ramBytes } from './arena-totals.ts';
 import { currentPeakBytes, dmoPass } from './dmo/index.ts';
 import type { OptimizerPass, PassOptions, PassReport, PassResult } from './pass.ts';
@@ -85,56 +88,112 @@ function better(a: Evaluated, b: Evaluated, target: number | undefined): Evaluat
   return b.totalBytes < a.totalBytes || (b.totalBytes === a.totalBytes && b.latencyMs < a.latencyMs) ? b : a;
 }
 
+/** What every auto pipeline shares: the option fields a pass sees (no log, no evaluator). */
+export interface AutoEvalContext {
+  readonly flags: PassOptions['flags'];
+  readonly storage: NonNullable<PassOptions['storage']>;
+  readonly arch: TflmArchName;
+  readonly targetBytes: number | null;
+  readonly latencyTarget: string;
+}
+
+/** One pipeline to evaluate: its last pass on the prefix's model, with its share of the budget. */
+export interface AutoEvalItem {
+  readonly names: readonly string[];
+  readonly prefixModel: Model;
+  readonly budgetMs: number;
+}
+
+/** A pipeline's outcome: its model and measures, or the coded error its last pass refused with. */
+export type AutoEvalResult =
+  | { readonly status: 'ok'; readonly model: Model; readonly report: PassReport; readonly peakBytes: number; readonly totalBytes: number; readonly latencyMs: number; readonly log: readonly string[] }
+  | { readonly status: 'failed'; readonly error: string; readonly log: readonly string[] };
+
+const latencyOfModel = (m: Model, ctx: AutoEvalContext): number => estimateLatency(m.graph, { target: getTarget(ctx.latencyTarget), storage: ctx.storage }).totalMs;
+
+/**
+ * Pure: the last pass of `item.names` on the prefix's model, measured (peak, whole arena, latency).
+ * A coded refusal (not E_INTERNAL) is a 'failed' result; anything else is thrown. The pass's log
+ * lines come back with it, for the caller to print in pipeline order.
+ */
+export function evaluateAutoPipeline(ctx: AutoEvalContext, item: AutoEvalItem): AutoEvalResult {
+  const last = item.names[item.names.length - 1] ?? '';
+  const pass = AUTO_PASSES[last];
+  if (pass === undefined) throw new UsageError(`auto: unknown pass '${last}'`);
+  const log: string[] = [];
+  const flags = { ...ctx.flags, 'time-budget-ms': item.budgetMs };
+  const sub: PassOptions = { flags, storage: ctx.storage, arch: ctx.arch, log: (line) => void log.push(line), ...(ctx.targetBytes !== null ? { targetBytes: ctx.targetBytes } : {}) };
+  try {
+    const r = pass.run(item.prefixModel, sub);
+    return { status: 'ok', model: r.model, report: r.report, peakBytes: currentPeakBytes(r.model), totalBytes: ramBytes(candidateTotals(r.model, ctx.arch)), latencyMs: latencyOfModel(r.model, ctx), log };
+  } catch (e) {
+    if (!(e instanceof McusimError) || e.code === 'E_INTERNAL') throw e;
+    return { status: 'failed', error: `${e.code}: ${e.message}`, log };
+  }
+}
+
 export function runAuto(model: Model, options: PassOptions): PassResult {
   const budget = budgetOf(options);
   const deadline = performance.now() + budget;
   const target = options.targetBytes;
   const storage = options.storage ?? 'internal';
   const latencyTarget = getTarget(typeof options.flags['latency-target'] === 'string' ? options.flags['latency-target'] : DEFAULT_TARGET_NAME);
-  const latencyOf = (m: Model): number => estimateLatency(m.graph, { target: latencyTarget, storage }).totalMs;
   const before = currentPeakBytes(model);
   const arch = options.arch ?? DEFAULT_TFLM_ARCH;
-  const totalOf = (m: Model): number => ramBytes(candidateTotals(m, arch));
-  const totalBefore = totalOf(model);
+  const totalBefore = ramBytes(candidateTotals(model, arch));
+  const ctx: AutoEvalContext = { flags: options.flags, storage, arch, targetBytes: target ?? null, latencyTarget: latencyTarget.name };
+  const evaluator = options.evaluator ?? serialEvaluator;
   // Results by pipeline label, so X,dmo reuses X's model.
-  const done = new Map<string, Evaluated | null>([['none', { names: [], model, reports: [], peakBytes: before, totalBytes: totalBefore, latencyMs: latencyOf(model) }]]);
-  const candidates: AutoCandidate[] = [];
+  const done = new Map<string, Evaluated | null>([['none', { names: [], model, reports: [], peakBytes: before, totalBytes: totalBefore, latencyMs: latencyOfModel(model, ctx) }]]);
+  const outcome = new Map<string, AutoCandidate>();
   let timedOut = false;
-  let best: Evaluated | null = null;
-  for (const names of AUTO_PIPELINES) {
-    const key = label(names);
-    let ev = done.get(key);
-    if (ev === undefined) {
-      const remaining = deadline - performance.now();
+  // Waves by pipeline length: a wave's pipelines have their prefixes done and are evaluated as one
+  // batch, each given half of the budget left when the wave starts (tiling searches; the rest are fast).
+  const maxLength = Math.max(...AUTO_PIPELINES.map((n) => n.length));
+  for (let length = 1; length <= maxLength; length++) {
+    const wave = AUTO_PIPELINES.filter((n) => n.length === length && !done.has(label(n)));
+    const remaining = deadline - performance.now();
+    const items: AutoEvalItem[] = [];
+    for (const names of wave) {
+      const key = label(names);
       const prefix = done.get(label(names.slice(0, -1)));
       if (remaining <= 0 || prefix === undefined) {
         timedOut ||= remaining <= 0;
-        candidates.push({ passes: key, status: 'skipped', peakBytes: null, totalBytes: null, latencyMs: null, meetsTarget: false, error: remaining <= 0 ? 'time budget reached' : 'prefix not run' });
-        continue;
+        outcome.set(key, { passes: key, status: 'skipped', peakBytes: null, totalBytes: null, latencyMs: null, meetsTarget: false, error: remaining <= 0 ? 'time budget reached' : 'prefix not run' });
+      } else if (prefix === null) {
+        outcome.set(key, { passes: key, status: 'skipped', peakBytes: null, totalBytes: null, latencyMs: null, meetsTarget: false, error: `${label(names.slice(0, -1))} failed` });
+      } else {
+        items.push({ names, prefixModel: prefix.model, budgetMs: Math.max(1, Math.floor(remaining / 2)) });
       }
-      if (prefix === null) {
-        candidates.push({ passes: key, status: 'skipped', peakBytes: null, totalBytes: null, latencyMs: null, meetsTarget: false, error: `${label(names.slice(0, -1))} failed` });
-        continue;
-      }
-      const last = names[names.length - 1] ?? '';
-      const pass = AUTO_PASSES[last];
-      if (pass === undefined) throw new UsageError(`auto: unknown pass '${last}'`);
-      // Tiling searches get half of what is left; the other passes are fast.
-      const flags = { ...options.flags, 'time-budget-ms': Math.max(1, Math.floor(remaining / 2)) };
-      const sub: PassOptions = { flags, storage, arch, ...(target !== undefined ? { targetBytes: target } : {}) };
-      try {
-        options.log?.(`auto: trying ${key}`);
-        const r = pass.run(prefix.model, sub);
-        ev = { names, model: r.model, reports: [...prefix.reports, r.report], peakBytes: currentPeakBytes(r.model), totalBytes: totalOf(r.model), latencyMs: latencyOf(r.model) };
-      } catch (e) {
-        if (!(e instanceof McusimError) || e.code === 'E_INTERNAL') throw e;
-        done.set(key, null);
-        candidates.push({ passes: key, status: 'failed', peakBytes: null, totalBytes: null, latencyMs: null, meetsTarget: false, error: `${e.code}: ${e.message}` });
-        continue;
-      }
-      done.set(key, ev);
     }
-    if (ev === null) continue;
+    items.forEach((it) => options.log?.(`auto: trying ${label(it.names)}`));
+    const results = evaluator.map('auto', evaluateAutoPipeline, ctx, items);
+    items.forEach((it, i) => {
+      const r = results[i];
+      const key = label(it.names);
+      if (r === undefined) throw new InternalError(`auto: no result for ${key}`);
+      r.log.forEach((line) => options.log?.(line));
+      if (r.status === 'failed') {
+        done.set(key, null);
+        outcome.set(key, { passes: key, status: 'failed', peakBytes: null, totalBytes: null, latencyMs: null, meetsTarget: false, error: r.error });
+        return;
+      }
+      const prefixReports = done.get(label(it.names.slice(0, -1)))?.reports ?? [];
+      done.set(key, { names: it.names, model: r.model, reports: [...prefixReports, r.report], peakBytes: r.peakBytes, totalBytes: r.totalBytes, latencyMs: r.latencyMs });
+    });
+  }
+  // The report and the choice in AUTO_PIPELINES order, whatever order the waves ran in.
+  const candidates: AutoCandidate[] = [];
+  let best: Evaluated | null = null;
+  for (const names of AUTO_PIPELINES) {
+    const key = label(names);
+    const ev = done.get(key);
+    const o = outcome.get(key);
+    if (o !== undefined) {
+      candidates.push(o);
+      continue;
+    }
+    if (ev === undefined || ev === null) continue;
     candidates.push({ passes: key, status: 'ok', peakBytes: ev.peakBytes, totalBytes: ev.totalBytes, latencyMs: ev.latencyMs, meetsTarget: target !== undefined && ev.peakBytes <= target });
     // Never a model that needs more RAM than the original, whatever its peak or latency.
     if (ev.totalBytes > totalBefore) continue;

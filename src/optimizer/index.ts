@@ -17,3 +17,5 @@ export * from './model-latency.ts';
 export * from './pipeline.ts';
 export * from './auto-pass.ts';
 export * from './arena-totals.ts';
+export * from './evaluator.ts';
+export * from './candidate-eval.ts';

@@ -3,6 +3,7 @@
 // Passes are chained by runPipeline (pipeline.ts); the CLI `mcusim optimize` drives them.
 import type { Model } from '../ir/index.ts';
 import type { TflmArchName } from '../sim/index.ts';
+import type { CandidateEvaluator } from './evaluator.ts';
 
 export interface PassOptions {
   readonly targetBytes?: number;
@@ -11,6 +12,8 @@ export interface PassOptions {
   /** The TFLM build whose whole arena (planned + persistent) passes minimize (default cortex-m). */
   readonly arch?: TflmArchName;
   readonly log?: (line: string) => void;
+  /** Evaluates search candidates (tiling, auto); absent: serialEvaluator. The CLI injects a pooled one. */
+  readonly evaluator?: CandidateEvaluator;
 }
 
 export interface PassReport {
