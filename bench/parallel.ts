@@ -1,4 +1,4 @@
-// `npm run bench:parallel` (and part of `npm run bench`): the tiling search, `auto` and the TinySeg
+// `node --import tsx bench/parallel.ts [--quick]` (and part of `npm run bench`): the tiling search, `auto` and the TinySeg
 // spill sweep with the library's serial evaluator against the CLI's pooled one (worker threads,
 // src/cli/worker-pool.ts, N = available cores), on the same models; results compared as JSON
 // (they must be identical), wall-time speedup as a ratio. Time budgets are set high enough that no
@@ -42,7 +42,7 @@ function timed(f: () => unknown): { readonly ms: number; readonly json: string }
   return { ms: performance.now() - t0, json };
 }
 
-/** Serial, then pooled with `jobs` threads (the pool's workers started and warmed by a first batch). */
+/** Serial, then pooled with `jobs` threads (workers started inside the timed run, as in the CLI). */
 export function benchParallel(quick: boolean, jobs = availableParallelism()): ParallelRow[] {
   const rows: ParallelRow[] = [];
   for (const c of PARALLEL_CASES.filter((x) => !quick || x.quick)) {

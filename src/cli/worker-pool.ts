@@ -95,6 +95,7 @@ export interface EvaluatorPoolOptions {
 export function openEvaluatorPool(jobs: number, options: EvaluatorPoolOptions = {}): EvaluatorPool {
   type Thread = { readonly worker: Worker; readonly port: MessagePort; contextId: number };
   let started: Thread[] | null = null;
+  const crashes: Error[] = [];
   /** [workers that finished starting (ready or failed)]. */
   const startup = new Int32Array(new SharedArrayBuffer(4));
   // Started on the first batch worth sharing: commands that never search spawn no thread.
@@ -104,6 +105,8 @@ export function openEvaluatorPool(jobs: number, options: EvaluatorPoolOptions = 
       const data: PoolWorkerData = { port: port2, evaluatorModule: options.evaluatorModule?.href ?? null, startup: startup.buffer as SharedArrayBuffer };
       const worker = new Worker(workerUrl('pool-worker.js'), { workerData: data, transferList: [port2] });
       worker.unref();
+      // Seen when this thread next reaches its event loop (between commands' batches, not inside one).
+      worker.on('error', (e) => void crashes.push(e instanceof Error ? e : new Error(String(e))));
       return { worker, port: port1, contextId: -1 };
     });
     return started;
@@ -158,6 +161,8 @@ export function openEvaluatorPool(jobs: number, options: EvaluatorPoolOptions = 
           else failures.set(reply.index, fromWorkerError(reply.error));
         }
       }
+      const crash = crashes[0];
+      if (crash !== undefined && failures.size === 0) failures.set(-1, crash);
       if (failures.size > 0) throw failures.get(Math.min(...failures.keys()));
       return results;
     },

@@ -12,12 +12,17 @@ import { runMcusim } from './bin-helpers.ts';
 
 const BIG = 3_600_000;
 
+/** Back to the event loop between long synchronous runs (vitest's RPC times out otherwise). */
+const breathe = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /** The JSON of `run` with the serial evaluator and with a 2-thread pool. */
-function bothWays(run: (evaluator: CandidateEvaluator) => unknown): { serial: string; pooled: string } {
+async function bothWays(run: (evaluator: CandidateEvaluator) => unknown): Promise<{ serial: string; pooled: string }> {
   const serial = JSON.stringify(run(serialEvaluator));
+  await breathe();
   const pool = openEvaluatorPool(2);
   try {
     pool.waitReady();
+    await breathe();
     const pooled = JSON.stringify(run(pool.evaluator));
     // The worker took part: some candidates came back from it.
     expect(pool.stats().workerItems).toBeGreaterThan(0);
@@ -28,26 +33,28 @@ function bothWays(run: (evaluator: CandidateEvaluator) => unknown): { serial: st
 }
 
 describe('pooled candidate evaluation: the serial result, in the same order', () => {
-  it('tiling on cifar10-cnn (applies a tiling)', () => {
+  it('tiling on cifar10-cnn (applies a tiling)', async () => {
     const model = buildZooModel('cifar10-cnn');
-    const { serial, pooled } = bothWays((evaluator) => tilingPass.run(model, { flags: { 'time-budget-ms': BIG }, evaluator }).report);
+    const { serial, pooled } = await bothWays((evaluator) => tilingPass.run(model, { flags: { 'time-budget-ms': BIG }, evaluator }).report);
     expect(JSON.parse(serial).applied).toBe(true);
     expect(pooled).toBe(serial);
   }, 600_000);
 
-  it('auto on cifar10-cnn', () => {
+  it('auto on cifar10-cnn', async () => {
     const model = buildZooModel('cifar10-cnn');
-    const { serial, pooled } = bothWays((evaluator) => autoPass.run(model, { flags: { 'auto-budget-ms': BIG }, evaluator }).report);
+    const { serial, pooled } = await bothWays((evaluator) => autoPass.run(model, { flags: { 'auto-budget-ms': BIG }, evaluator }).report);
     expect(JSON.parse(serial).details.candidates.length).toBeGreaterThan(4);
     expect(pooled).toBe(serial);
   }, 600_000);
 
-  it('the spill sweep on tiny-unet, library and `sweep --jobs 1` vs `--jobs 2`', () => {
+  it('the spill sweep on tiny-unet, library and `sweep --jobs 1` vs `--jobs 2`', async () => {
     const model = buildZooModel('tiny-unet');
-    const { serial, pooled } = bothWays((evaluator) => sweepPartialSpill(model, { steps: 4, storage: 'remote', evaluator }));
+    const { serial, pooled } = await bothWays((evaluator) => sweepPartialSpill(model, { steps: 4, storage: 'remote', evaluator }));
     expect(JSON.parse(serial).spillingHelps).toBe(true);
     expect(pooled).toBe(serial);
+    await breathe();
     const one = runMcusim(['sweep', 'zoo:tiny-unet', '--steps', '3', '--json', '--jobs', '1'], 300_000);
+    await breathe();
     const two = runMcusim(['sweep', 'zoo:tiny-unet', '--steps', '3', '--json', '--jobs', '2'], 300_000);
     expect(one.code).toBe(0);
     expect(two.stdout).toBe(one.stdout);
