@@ -10,6 +10,8 @@ import type { ModelResult } from './models.ts';
 import { MODEL_CASES, benchModel } from './models.ts';
 import { benchStartup, startupMarkdown } from './startup.ts';
 import { benchCold, benchVerifyJobs, coldMarkdown } from './cold.ts';
+import type { ParallelRow } from './parallel.ts';
+import { benchParallel, parallelMarkdown } from './parallel.ts';
 
 const TARGET_JS_OVER_C = 0.5;
 const TARGET_TRACED_SLOWDOWN = 5;
@@ -69,6 +71,8 @@ async function main(): Promise<void> {
   const startup = benchStartup(QUICK ? 3 : 5);
   const cold = benchCold(QUICK);
   const verifyJobs = benchVerifyJobs(QUICK);
+  // Serial vs pooled searches (tiling, auto, sweep): minutes, so the full run only.
+  const parallel: ParallelRow[] = QUICK ? [] : benchParallel(false);
   const convs = layers.filter((l) => l.kind === 'conv2d' || l.kind === 'depthwiseConv2d');
   const tracedAll = [...layers.map((l) => l.tracedSlowdown), ...models.flatMap((m) => (m.tracedSlowdown === undefined ? [] : [m.tracedSlowdown]))];
   const summary = {
@@ -78,10 +82,10 @@ async function main(): Promise<void> {
     tracingTargetMet: tracedAll.every((s) => s <= TARGET_TRACED_SLOWDOWN),
     checksumsMatch: layers.every((l) => l.checksumsMatch),
   };
-  const md = `${markdown(layers, models, env)}\n${startupMarkdown(startup)}\n${coldMarkdown(cold, verifyJobs)}\nSummary: min JS/C ${fix(summary.minJsOverC)} (target >= ${TARGET_JS_OVER_C}: ${summary.jsConvTargetMet ? 'met' : 'NOT met'}); max traced slowdown ${fix(summary.maxTracedSlowdown, 1)}x (target <= ${TARGET_TRACED_SLOWDOWN}x: ${summary.tracingTargetMet ? 'met' : 'NOT met'}).\n`;
+  const md = `${markdown(layers, models, env)}\n${startupMarkdown(startup)}\n${coldMarkdown(cold, verifyJobs)}\n${QUICK ? '' : `${parallelMarkdown(parallel)}\n`}Summary: min JS/C ${fix(summary.minJsOverC)} (target >= ${TARGET_JS_OVER_C}: ${summary.jsConvTargetMet ? 'met' : 'NOT met'}); max traced slowdown ${fix(summary.maxTracedSlowdown, 1)}x (target <= ${TARGET_TRACED_SLOWDOWN}x: ${summary.tracingTargetMet ? 'met' : 'NOT met'}).\n`;
   const dir = new URL('./results/', import.meta.url);
   mkdirSync(dir, { recursive: true });
-  const doc = { ...env, targets: { jsOverC: TARGET_JS_OVER_C, tracedSlowdown: TARGET_TRACED_SLOWDOWN }, summary, layers, models, startup, cold, verifyJobs };
+  const doc = { ...env, targets: { jsOverC: TARGET_JS_OVER_C, tracedSlowdown: TARGET_TRACED_SLOWDOWN }, summary, layers, models, startup, cold, verifyJobs, parallel };
   const name = QUICK ? 'quick' : 'latest';
   writeFileSync(new URL(`${name}.json`, dir), `${JSON.stringify(doc, null, 2)}\n`);
   writeFileSync(new URL(`${name}.md`, dir), md);

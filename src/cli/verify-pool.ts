@@ -2,23 +2,23 @@
 // verify-worker.js), each with both models prepared once. Seeds are claimed one at a time from a
 // shared counter; results are combined in seed order by the library (combineVerifyResults), so
 // the report equals the serial one. The first failure anywhere stops every thread and is thrown
-// once, rebuilt as the same coded error.
-import { availableParallelism } from 'node:os';
+// once, rebuilt as the same coded error. Jobs, worker URL and the claim counter: worker-pool.ts.
 import { Worker } from 'node:worker_threads';
 import type { VerifyReport, VerifySeedResult, VerifyStorageOptions } from '../api/index.ts';
 import { checkSeeds, combineVerifyResults, openVerifySession } from '../api/index.ts';
 import type { Model } from '../ir/index.ts';
-import { InternalError, UsageError } from '../ir/index.ts';
+import { InternalError } from '../ir/index.ts';
 import { loadModel } from './load-model.ts';
 import type { WorkerErrorData } from './worker-errors.ts';
 import { fromWorkerError, toWorkerError } from './worker-errors.ts';
+import { claimIndex, newCounter, workerUrl } from './worker-pool.ts';
 
 export interface VerifyJob {
   readonly original: string;
   readonly optimized: string;
   readonly storage: VerifyStorageOptions;
   readonly seeds: number;
-  /** Int32 [next seed - 1, stop flag]. */
+  /** Int32 [next seed - 1, stop flag] (worker-pool.ts's counter). */
   readonly counter: SharedArrayBuffer;
 }
 
@@ -27,28 +27,13 @@ export type VerifyWorkerMessage =
   | { readonly kind: 'done' }
   | { readonly kind: 'error'; readonly error: WorkerErrorData };
 
-/** The next unclaimed seed, or null when all are claimed or a thread has failed. */
+/** The next unclaimed seed (1-based), or null when all are claimed or a thread has failed. */
 export function claimSeed(counter: Int32Array, seeds: number): number | null {
-  if (Atomics.load(counter, 1) !== 0) return null;
-  const seed = Atomics.add(counter, 0, 1) + 1;
-  return seed <= seeds ? seed : null;
+  const i = claimIndex(counter, seeds);
+  return i === null ? null : i + 1;
 }
 
-export function defaultJobs(): number {
-  return availableParallelism();
-}
-
-export function parseJobs(text: string | undefined): number {
-  if (text === undefined) return defaultJobs();
-  const n = Number(text);
-  if (!Number.isSafeInteger(n) || n < 1) throw new UsageError(`--jobs must be a positive integer, got '${text}'`);
-  return n;
-}
-
-/** The compiled worker (the CLI runs from dist/; run from src, e.g. in tests, it uses the build too). */
-function workerUrl(): URL {
-  return import.meta.url.endsWith('.ts') ? new URL('../../dist/cli/verify-worker.js', import.meta.url) : new URL('./verify-worker.js', import.meta.url);
-}
+export { defaultJobs, parseJobs } from './worker-pool.ts';
 
 const yieldToEvents = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -68,7 +53,7 @@ export async function verifyWithJobs(original: Model, originalArg: string, optim
     }
     return combineVerifyResults(seeds, session.header, serial);
   }
-  const counter = new Int32Array(new SharedArrayBuffer(8));
+  const counter = newCounter();
   const job: VerifyJob = { original: originalArg, optimized: optimizedArg, storage, seeds, counter: counter.buffer as SharedArrayBuffer };
   const results: VerifySeedResult[] = [];
   let failure: Error | null = null;
@@ -76,7 +61,7 @@ export async function verifyWithJobs(original: Model, originalArg: string, optim
     failure ??= e;
     Atomics.store(counter, 1, 1);
   };
-  const workers = Array.from({ length: threads - 1 }, () => new Worker(workerUrl(), { workerData: job }));
+  const workers = Array.from({ length: threads - 1 }, () => new Worker(workerUrl('verify-worker.js'), { workerData: job }));
   const finished = workers.map((w) => new Promise<void>((resolve) => {
     let done = false;
     w.on('message', (m: VerifyWorkerMessage) => {

@@ -3,7 +3,8 @@
 // transform, then DMO's overlapped layout of the result), keeps those whose whole arena on --arch
 // meets the target (planned + persistent tail, issue 12; the planned part under objective=planned)
 // and picks the one with the least estimated latency (estimateLatency, src/sim; spill traffic on
-// --storage). Without a target, or when none meets it ("no pipeline meets the target"), the lowest
+// --storage). The tiling searches inside take the caller's candidate evaluator (worker threads from
+// the CLI). Without a target, or when none meets it ("no pipeline meets the target"), the lowest
 // whole arena wins (the lowest planned part under objective=planned), and no pipeline whose whole
 // arena exceeds the original's is ever chosen, whatever the objective. Time-boxed: pipelines left
 // when the budget runs out are reported as skipped. Shared prefixes run once.
@@ -133,7 +134,7 @@ export function runAuto(model: Model, options: PassOptions): PassResult {
       if (pass === undefined) throw new UsageError(`auto: unknown pass '${last}'`);
       // Tiling searches get half of what is left; the other passes are fast.
       const flags = { ...options.flags, 'time-budget-ms': Math.max(1, Math.floor(remaining / 2)) };
-      const sub: PassOptions = { flags, storage, arch, ...(target !== undefined ? { targetBytes: target } : {}) };
+      const sub: PassOptions = { flags, storage, arch, ...(target !== undefined ? { targetBytes: target } : {}), ...(options.evaluator !== undefined ? { evaluator: options.evaluator } : {}) };
       try {
         options.log?.(`auto: trying ${key}`);
         const r = pass.run(prefix.model, sub);

@@ -19,3 +19,5 @@ export * from './auto-pass.ts';
 export * from './arena-totals.ts';
 export * from './prepared-totals.ts';
 export * from './total-guard.ts';
+export * from './evaluator.ts';
+export * from './candidate-eval.ts';

@@ -16,6 +16,7 @@ export interface PassArena {
   readonly before: ArenaTotals;
   readonly after: ArenaTotals;
 }
+import type { CandidateEvaluator } from './evaluator.ts';
 
 export interface PassOptions {
   readonly targetBytes?: number;
@@ -24,6 +25,8 @@ export interface PassOptions {
   /** The TFLM build whose whole arena (planned + persistent) passes minimize (default cortex-m). */
   readonly arch?: TflmArchName;
   readonly log?: (line: string) => void;
+  /** Evaluates search candidates (tiling, auto); absent: serialEvaluator. The CLI injects a pooled one. */
+  readonly evaluator?: CandidateEvaluator;
 }
 
 export interface PassReport {

@@ -3,6 +3,7 @@
 // OfflineMemoryAllocation metadata, so TFLM and `mcusim run/verify` use it (DESIGN.md §9).
 // A missed --target-bytes still writes the best model but exits 1 with the gap on stderr.
 // `--target BYTES` is the old spelling of --target-bytes (a hidden alias).
+// --jobs N: tiling and auto candidates are evaluated in worker threads (worker-pool.ts).
 import type { Command } from 'commander';
 import { UsageError, exportTflite } from '../../ir/index.ts';
 import { checkGraphConstraints } from '../../kernels/index.ts';
@@ -14,6 +15,10 @@ import { addHiddenOption, aliased, checkOutputFile, progressLog, refuseFlag } fr
 import { bytesAndKb, renderTable } from '../format.ts';
 import { loadModel } from '../load-model.ts';
 import { writeOutputFile } from '../output-file.ts';
+import { openEvaluatorPool, parseJobs } from '../worker-pool.ts';
+
+/** Passes that hand candidate batches to the evaluator (the others never start a worker). */
+const SEARCHING_PASSES: ReadonlySet<string> = new Set(['tiling', 'fdt', 'ffmt', 'auto']);
 
 interface OptimizeOptions {
   readonly output?: string;
@@ -31,6 +36,7 @@ interface OptimizeOptions {
   readonly spillPercent?: string;
   readonly arch?: string;
   readonly quiet?: boolean;
+  readonly jobs?: string;
 }
 
 /** The whole-arena report (issue 12): planned head, persistent tail, their total, RAM beside it. */
@@ -134,6 +140,7 @@ export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
   const storage = parseStorage(opts.storage);
   const spillPercent = parsePercent(opts.spillPercent);
   const arch = getTflmArch(opts.arch ?? DEFAULT_TFLM_ARCH).name;
+  const jobs = parseJobs(opts.jobs);
   const model = loadModel(modelArg);
   // A model run refuses (an op without a kernel) cannot be optimized and proven bit-exact.
   checkGraphConstraints(model.graph);
@@ -145,7 +152,13 @@ export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
     log: progressLog(opts),
   };
   const before = currentPeakBytes(model);
-  const result = runPipeline(model, names, options);
+  const pool = openEvaluatorPool(jobs, { eager: names.some((n) => SEARCHING_PASSES.has(n)) });
+  let result: ReturnType<typeof runPipeline>;
+  try {
+    result = runPipeline(model, names, { ...options, evaluator: pool.evaluator });
+  } finally {
+    void pool.close();
+  }
   const after = currentPeakBytes(result.model);
   writeOutputFile(opts.output, exportTflite(result.model));
   writePlanSvgs(opts, modelArg, names, model, result.model);
@@ -179,6 +192,7 @@ export function registerOptimize(program: Command, setExit: (code: number) => vo
     .option('--no-scratch-free', 'tinyseg: only the paper\'s int16 scratch quantization (no scratch-free TransposeConv)')
     .option('--spill-percent <p>', 'tinyseg: spill this percentage of the victim\'s channels (0-100, Figure 14)')
     .option('--arch <arch>', `TFLM build whose whole arena the passes minimize and report (${TFLM_ARCH_NAMES.join(', ')}; default ${DEFAULT_TFLM_ARCH})`)
+    .option('--jobs <n>', 'threads evaluating tiling / auto candidates (default: the number of cores); the result is the same for any N')
     .option('--json', 'print one JSON document')
     .option('--svg-before <file>', 'write the plan before the passes as an SVG picture')
     .option('--svg-after <file>', 'write the plan after the passes as an SVG picture')

@@ -1,7 +1,7 @@
 // `mcusim sweep MODEL [--board NAME | --board-file FILE] [--storage internal|external|remote] [--async-erase] [--compress [--seed N | --zero-input]] [--steps N]
-// [--svg FILE] [--json]`: TinySeg Figure 14 (§6.2.2), the tinyseg pass at spill percentages 0..100
+// [--svg FILE] [--json] [--jobs N]`: TinySeg Figure 14 (§6.2.2), the tinyseg pass at spill percentages 0..100
 // with the peak and the latency (Figure 13 breakdown) of each point, as a table, JSON or an SVG plot.
-// Progress goes to stderr, one line per point.
+// Progress goes to stderr, one line per point. --jobs N: points run in worker threads (worker-pool.ts).
 import type { Command } from 'commander';
 import { UsageError } from '../../ir/index.ts';
 import type { SpillSweepResult, SpillSweepRow } from '../../optimizer/index.ts';
@@ -14,6 +14,7 @@ import { writeOutputFile } from '../output-file.ts';
 import type { TargetCliOptions } from '../latency-options.ts';
 import { addPayloadInputOptions, addTargetOptions, payloadInputsOf, resolveTarget } from '../latency-options.ts';
 import { tinysegScratchFlags } from './optimize.ts';
+import { openEvaluatorPool, parseJobs } from '../worker-pool.ts';
 
 interface SweepCliOptions extends TargetCliOptions {
   readonly storage: string;
@@ -28,6 +29,7 @@ interface SweepCliOptions extends TargetCliOptions {
   readonly scratchQuant?: boolean;
   readonly scratchFree?: boolean;
   readonly quiet?: boolean;
+  readonly jobs?: string;
 }
 
 function parseSteps(text: string): number {
@@ -84,18 +86,26 @@ export function runSweep(modelArg: string, opts: SweepCliOptions): number {
   }
   checkOutputFile(opts.svg, '--svg');
   const log = progressLog(opts);
+  const jobs = parseJobs(opts.jobs);
   const model = loadModel(modelArg);
-  const result = sweepPartialSpill(model, {
-    target,
-    storage: opts.storage,
-    asyncErase: opts.asyncErase === true,
-    compress: opts.compress === true,
-    payloadInputs: payloadInputsOf(opts),
-    steps,
-    passFlags: tinysegScratchFlags(opts),
-    onProgress: (row, i, n) => log(
-      `sweep ${i + 1}/${n}: ${pct(row.requestedPercent)} -> ${splitCell(row)}, peak ${row.peakBytes} B, ${row.latencyMs.toFixed(1)} ms`),
-  });
+  const pool = openEvaluatorPool(jobs, { eager: true });
+  let result: SpillSweepResult;
+  try {
+    result = sweepPartialSpill(model, {
+      target,
+      storage: opts.storage,
+      asyncErase: opts.asyncErase === true,
+      compress: opts.compress === true,
+      payloadInputs: payloadInputsOf(opts),
+      steps,
+      passFlags: tinysegScratchFlags(opts),
+      onProgress: (row, i, n) => log(
+        `sweep ${i + 1}/${n}: ${pct(row.requestedPercent)} -> ${splitCell(row)}, peak ${row.peakBytes} B, ${row.latencyMs.toFixed(1)} ms`),
+      evaluator: pool.evaluator,
+    });
+  } finally {
+    void pool.close();
+  }
   if (opts.svg !== undefined) {
     writeOutputFile(opts.svg, renderSpillSweepSvg(result, { modelLabel: modelArg }));
   }
@@ -117,6 +127,7 @@ export function registerSweep(program: Command, setExit: (code: number) => void)
     .option('--no-scratch-quant', 'tinyseg: keep TransposeConv int32 scratch (no int16, no scratch-free form)')
     .option('--no-scratch-free', 'tinyseg: only the paper\'s int16 scratch quantization (no scratch-free TransposeConv)')
     .option('--svg <file>', 'write the sweep as an SVG plot like Figure 14')
+    .option('--jobs <n>', 'threads evaluating the points (default: the number of cores); the result is the same for any N')
     .option('--json', 'print one JSON document');
   addQuietOption(cmd)
     .action((model: string, opts: SweepCliOptions) => setExit(runSweep(model, opts)));

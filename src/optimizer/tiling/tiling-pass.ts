@@ -2,7 +2,9 @@
 // paper (§4, Fig. 3). Schedule + layout the graph, take the critical buffers largest first, propose
 // paths (tiling-paths.ts), apply each candidate (fdt-transform.ts / ffmt-transform.ts), evaluate it
 // by memory-aware scheduling and tflm-greedy layout, keep the best if it shrinks the layout, and
-// iterate until no critical buffer yields a smaller layout or the time budget runs out. The result
+// iterate until no critical buffer yields a smaller layout or the time budget runs out (checked per
+// critical buffer: its candidates are one batch for the injected evaluator, evaluator.ts, which
+// the CLI runs in worker threads; evaluateTilingCandidate is the pure per-candidate score). The result
 // is laid out by the exact planner (kept as an offline plan when it beats greedy). Reports savings
 // and MAC overheads per applied configuration, as the paper's Table 2. Candidates are scored on the
 // whole arena for --arch (planned + TFLM's persistent tail, issue 12: every tensor and op a tiling
@@ -21,6 +23,8 @@ import type { ArenaTotals } from '../arena-totals.ts';
 import { DEFAULT_TFLM_ARCH } from '../../sim/index.ts';
 import type { TflmArchName } from '../../sim/index.ts';
 import { scheduleAndReorder } from '../schedule/index.ts';
+import type { CandidateEvaluator } from '../evaluator.ts';
+import { serialEvaluator } from '../evaluator.ts';
 import { criticalTensors, graphMacs, proposeFdt, proposeFfmt } from './tiling-paths.ts';
 import type { TilingCandidate } from './tiling-paths.ts';
 
@@ -75,6 +79,8 @@ export interface TilingSearchOptions {
   readonly arch?: TflmArchName;
   /** Default 'total'. */
   readonly objective?: TilingObjective;
+  /** Scores each step's candidates (default serialEvaluator, in order on this thread). */
+  readonly evaluator?: CandidateEvaluator;
 }
 
 export const DEFAULT_TILING_BUDGET_MS = 20_000;
@@ -102,12 +108,40 @@ function applyCandidate(model: Model, c: TilingCandidate): Model {
   return c.method === 'fdt' ? applyFdt(model, c.path) : applyFfmt(model, c.path);
 }
 
+/** What one tiling candidate scores (evaluateTilingCandidate): infeasible, or its greedy layout. */
+export type TilingScore =
+  | { readonly status: 'infeasible' }
+  | { readonly status: 'ok'; readonly peakBytes: number; readonly totals: ArenaTotals; readonly macs: number };
+
+/** The model a search step tiles and the arch whose whole arena is scored. */
+export interface TilingEvalContext {
+  readonly model: Model;
+  readonly arch: TflmArchName;
+}
+
+/**
+ * One candidate of a search step, pure: applied to the step's model and laid out in the
+ * transform's order by tflm-greedy (no scheduling). An infeasible tiling is a score, not an error.
+ */
+export function evaluateTilingCandidate(ctx: TilingEvalContext, c: TilingCandidate): TilingScore {
+  let tiled: Model;
+  try {
+    tiled = applyCandidate(ctx.model, c);
+  } catch (e) {
+    if (e instanceof McusimError && e.code === 'E_PLAN_INFEASIBLE') return { status: 'infeasible' };
+    throw e;
+  }
+  const ev = evaluateGraph(tiled.graph, 0);
+  return { status: 'ok', peakBytes: ev.peakBytes, totals: totalsOf(ev.graph, ev.peakBytes, tiled, ctx.arch), macs: graphMacs(ev.graph) };
+}
+
 /** Figure 3's loop for the given methods. */
 export function searchTiling(input: Model, methods: readonly TilingMethod[], options: TilingSearchOptions = {}): TilingSearchResult {
   const deadline = performance.now() + (options.timeBudgetMs ?? DEFAULT_TILING_BUDGET_MS);
   const sb = options.scheduleBudgetMs ?? DEFAULT_SCHEDULE_BUDGET_MS;
   const arch = options.arch ?? DEFAULT_TFLM_ARCH;
   const objective = options.objective ?? 'total';
+  const evaluator = options.evaluator ?? serialEvaluator;
   const totalsBefore = candidateTotals(input, arch);
   const peakBytesBefore = totalsBefore.plannedBytes;
   const macsBefore = graphMacs(input.graph);
@@ -125,37 +159,39 @@ export function searchTiling(input: Model, methods: readonly TilingMethod[], opt
     const requests = computeModelBufferRequests(model);
     const crit = criticalTensors(model.graph, requests, planGreedy(requests));
     declined = null;
+    const ctx: TilingEvalContext = { model, arch };
     for (const t of crit) {
       const cands: TilingCandidate[] = [
         ...(methods.includes('fdt') ? proposeFdt(model.graph, t).map((path) => ({ method: 'fdt' as const, path })) : []),
         ...(methods.includes('ffmt') ? proposeFfmt(model.graph, t).map((path) => ({ method: 'ffmt' as const, path })) : []),
       ];
       let best: { model: Model; peak: number; totals: ArenaTotals; macs: number; c: TilingCandidate } | null = null;
-      for (const c of cands) {
-        if (performance.now() > deadline) {
-          timedOut = true;
-          break;
-        }
-        let tiled: Model;
-        try {
-          tiled = applyCandidate(model, c);
-        } catch (e) {
-          if (e instanceof McusimError && e.code === 'E_PLAN_INFEASIBLE') continue;
-          throw e;
-        }
+      // The budget is checked per critical tensor: its candidates are one batch for the evaluator.
+      if (cands.length > 0 && performance.now() > deadline) {
+        timedOut = true;
+        break;
+      }
+      const scores = evaluator.map('tiling', evaluateTilingCandidate, ctx, cands);
+      let bestIndex = -1;
+      cands.forEach((c, i) => {
+        const sc = scores[i];
+        if (sc === undefined || sc.status === 'infeasible') return;
         evaluated++;
-        const ev = evaluateGraph(tiled.graph, 0);
-        const macs = graphMacs(ev.graph);
-        const t2 = totalsOf(ev.graph, ev.peakBytes, tiled, arch);
+        const t2 = sc.totals;
         // A tiling must shrink the plan itself: a lower total from a change of runtime alone (a
         // custom op moving the graph to mcusim's runtime and its smaller tail) is not a tiling gain.
-        if (objective === 'total' && t2.plannedBytes >= peak) continue;
-        if (best === null || scoreOf(t2) < scoreOf(best.totals) || (scoreOf(t2) === scoreOf(best.totals) && macs < best.macs)) {
-          best = { model: tiled, peak: ev.peakBytes, totals: t2, macs, c };
-        }
+        if (objective === 'total' && t2.plannedBytes >= peak) return;
+        const bs = bestIndex < 0 ? undefined : scores[bestIndex];
+        if (bs === undefined || bs.status !== 'ok' || scoreOf(t2) < scoreOf(bs.totals) || (scoreOf(t2) === scoreOf(bs.totals) && sc.macs < bs.macs)) bestIndex = i;
         if (objective === 'total' && t2.plannedBytes < peak && scoreOf(t2) >= scoreOf(totals) && (declined === null || t2.plannedBytes < declined.after.plannedBytes)) {
           declined = { description: describe(model.graph, c), after: t2 };
         }
+      });
+      const bc = cands[bestIndex];
+      const bsc = scores[bestIndex];
+      if (bc !== undefined && bsc !== undefined && bsc.status === 'ok') {
+        // Candidates are scored as descriptions; the winner is applied again here (deterministic).
+        best = { model: applyCandidate(model, bc), peak: bsc.peakBytes, totals: bsc.totals, macs: bsc.macs, c: bc };
       }
       if (best !== null) {
         const ev = evaluateGraph(best.model.graph, sb);
@@ -258,6 +294,7 @@ function runTiling(name: string, methods: readonly (readonly TilingMethod[])[], 
       timeBudgetMs: (budget * 0.85) / methods.length,
       ...(options.targetBytes !== undefined ? { targetBytes: options.targetBytes } : {}),
       ...(options.log ? { log: options.log } : {}),
+      ...(options.evaluator ? { evaluator: options.evaluator } : {}),
     }),
   );
   const best = searches.reduce((a, b) => {

@@ -5,12 +5,14 @@
 // so nothing to fuse (the model as given if that does not lower the peak). Points that round to a
 // split already measured reuse that measurement and name it (`sameAsPercent`) rather than merging.
 import type { Model } from '../../ir/index.ts';
-import { UsageError } from '../../ir/index.ts';
+import { InternalError, UsageError } from '../../ir/index.ts';
 import type { KernelLibrary, LatencyBreakdown, StorageKind, TargetProfile } from '../../sim/index.ts';
 import { DEFAULT_TARGET_NAME, getTarget } from '../../sim/index.ts';
 import type { PayloadInputs } from '../model-latency.ts';
 import { DEFAULT_PAYLOAD_INPUTS, estimateModelLatency } from '../model-latency.ts';
-import type { PassOptions } from '../pass.ts';
+import type { PassOptions, PassResult } from '../pass.ts';
+import type { CandidateEvaluator } from '../evaluator.ts';
+import { serialEvaluator } from '../evaluator.ts';
 import type { TinySegDetails } from './tinyseg-pass.ts';
 import { runTinySeg } from './tinyseg-pass.ts';
 
@@ -31,6 +33,8 @@ export interface SpillSweepOptions {
   readonly steps?: number;
   /** Called after each point, in order; the CLI prints progress from it. */
   readonly onProgress?: (row: SpillSweepRow, index: number, count: number) => void;
+  /** Runs the points (default serialEvaluator, in order on this thread); the CLI injects a pooled one. */
+  readonly evaluator?: CandidateEvaluator;
 }
 
 export interface SpillSweepRow {
@@ -80,48 +84,113 @@ interface Measured {
   readonly breakdown: LatencyBreakdown;
 }
 
-/** The latency model on `model`, with spilled bytes from a real run when compressing (as `mcusim latency --compress`). */
-function measureLatency(model: Model, options: SpillSweepOptions, target: TargetProfile): Measured {
-  const report = estimateModelLatency(model, {
+/** What a sweep point evaluates in a worker: the model and every option but the progress callback. */
+export interface SweepEvalContext {
+  readonly model: Model;
+  readonly passFlags: PassOptions['flags'];
+  readonly target: TargetProfile;
+  readonly library: KernelLibrary;
+  readonly storage: StorageKind;
+  readonly asyncErase: boolean;
+  readonly compress: boolean;
+  readonly payloadInputs: PayloadInputs | undefined;
+}
+
+/** The split the tinyseg pass makes at one percentage (evaluateSweepSplit). */
+export interface SweepSplit {
+  readonly spill: { readonly tensor: string; readonly channels: number; readonly ofChannels: number; readonly bytes: number } | null;
+  readonly peakBytesBefore: number;
+  readonly peakBytesAfter: number;
+  readonly notes: readonly string[];
+}
+
+function tinysegAt(ctx: SweepEvalContext, percent: number): PassResult {
+  return runTinySeg(ctx.model, { flags: { ...ctx.passFlags, spillPercent: percent } });
+}
+
+/** Pure: the tinyseg pass at `percent`, as the split it made and the peaks. */
+export function evaluateSweepSplit(ctx: SweepEvalContext, percent: number): SweepSplit {
+  const result = tinysegAt(ctx, percent);
+  // With spillPercent the pass makes at most one spill; its absence means the 0% model.
+  const s = (result.report.details as TinySegDetails).spills[0];
+  return {
+    spill: s === undefined ? null : { tensor: s.tensor, channels: s.channels, ofChannels: s.ofChannels, bytes: s.bytes },
+    peakBytesBefore: result.report.peakBytesBefore,
+    peakBytesAfter: result.report.peakBytesAfter,
+    notes: result.report.notes,
+  };
+}
+
+interface Measured {
+  readonly latencyMs: number;
+  readonly breakdown: LatencyBreakdown;
+}
+
+/**
+ * Pure: the latency model on the tinyseg result at `percent`, with spilled bytes from a real run
+ * when compressing (as `mcusim latency --compress`).
+ */
+export function evaluateSweepLatency(ctx: SweepEvalContext, percent: number): Measured {
+  const report = estimateModelLatency(tinysegAt(ctx, percent).model, {
+    target: ctx.target,
+    library: ctx.library,
+    storage: ctx.storage,
+    asyncErase: ctx.asyncErase,
+    compress: ctx.compress,
+    inputs: ctx.payloadInputs,
+  });
+  return { latencyMs: report.totalMs, breakdown: report.breakdown };
+}
+
+/**
+ * One row per percentage of `sweepPercents(options.steps)`, in rising order. Two batches for the
+ * evaluator (options.evaluator, default in order on this thread): the split at every percentage,
+ * then the latency of each distinct split at its first percentage.
+ */
+export function sweepPartialSpill(model: Model, options: SpillSweepOptions = {}): SpillSweepResult {
+  const target = options.target ?? getTarget(DEFAULT_TARGET_NAME);
+  const percents = sweepPercents(options.steps);
+  const evaluator = options.evaluator ?? serialEvaluator;
+  const ctx: SweepEvalContext = {
+    model,
+    passFlags: options.passFlags ?? {},
     target,
     library: options.library ?? 'reference',
     storage: options.storage ?? 'internal',
     asyncErase: options.asyncErase === true,
     compress: options.compress === true,
-    inputs: options.payloadInputs,
+    payloadInputs: options.payloadInputs,
+  };
+  const splits = evaluator.map('sweep-split', evaluateSweepSplit, ctx, percents);
+  const keyOf = (s: SweepSplit): string => (s.spill === null ? 'none' : `${s.spill.tensor}:${s.spill.channels}`);
+  const firstPercent = new Map<string, number>();
+  splits.forEach((s, i) => {
+    if (!firstPercent.has(keyOf(s))) firstPercent.set(keyOf(s), percents[i] ?? 0);
   });
-  return { latencyMs: report.totalMs, breakdown: report.breakdown };
-}
-
-/** One row per percentage of `sweepPercents(options.steps)`, in rising order. */
-export function sweepPartialSpill(model: Model, options: SpillSweepOptions = {}): SpillSweepResult {
-  const target = options.target ?? getTarget(DEFAULT_TARGET_NAME);
-  const percents = sweepPercents(options.steps);
-  const seen = new Map<string, { readonly percent: number; readonly measured: Measured }>();
+  const measuredAt = [...firstPercent.values()];
+  const measured = new Map(evaluator.map('sweep-latency', evaluateSweepLatency, ctx, measuredAt).map((m, i) => [measuredAt[i], m]));
   const rows: SpillSweepRow[] = [];
   let originalPeakBytes = 0;
   let lastNotes: readonly string[] = [];
-  percents.forEach((percent, index) => {
-    const result = runTinySeg(model, { flags: { ...options.passFlags, spillPercent: percent } });
-    originalPeakBytes = result.report.peakBytesBefore;
-    lastNotes = result.report.notes;
-    // With spillPercent the pass makes at most one spill; its absence means the 0% model.
-    const spill = (result.report.details as TinySegDetails).spills[0];
-    const key = spill === undefined ? 'none' : `${spill.tensor}:${spill.channels}`;
-    const prior = seen.get(key);
-    const measured = prior?.measured ?? measureLatency(result.model, options, target);
-    if (prior === undefined) seen.set(key, { percent, measured });
+  splits.forEach((split, index) => {
+    const percent = percents[index] ?? 0;
+    originalPeakBytes = split.peakBytesBefore;
+    lastNotes = split.notes;
+    const spill = split.spill;
+    const first = firstPercent.get(keyOf(split)) ?? percent;
+    const m = measured.get(first);
+    if (m === undefined) throw new InternalError(`sweep: no latency for the split at ${first}%`);
     const row: SpillSweepRow = {
       requestedPercent: percent,
       victim: spill?.tensor ?? null,
       spilledChannels: spill?.channels ?? 0,
       victimChannels: spill?.ofChannels ?? 0,
-      actualPercent: spill === undefined ? 0 : Math.round((10000 * spill.channels) / spill.ofChannels) / 100,
+      actualPercent: spill === null ? 0 : Math.round((10000 * spill.channels) / spill.ofChannels) / 100,
       spilledBytes: spill?.bytes ?? 0,
-      peakBytes: result.report.peakBytesAfter,
-      latencyMs: measured.latencyMs,
-      breakdown: measured.breakdown,
-      sameAsPercent: prior?.percent ?? null,
+      peakBytes: split.peakBytesAfter,
+      latencyMs: m.latencyMs,
+      breakdown: m.breakdown,
+      sameAsPercent: first === percent ? null : first,
     };
     rows.push(row);
     options.onProgress?.(row, index, percents.length);
