@@ -1,0 +1,80 @@
+// `mcusim verify --jobs N` (issue 15): the same report as one thread, in seed order, on a failing
+// DMO plan and on a TinySeg model's storage transfers. Split from verify.test.ts so its traced
+// runs go to the other fork.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { BinRun } from './bin-helpers.ts';
+import { runMcusim, testTempDir } from './bin-helpers.ts';
+import type { Model } from '../../src/ir/index.ts';
+import { buildZooModel, exportTflite, readOfflinePlan, withOfflinePlan } from '../../src/ir/index.ts';
+import { computeModelBufferRequests, dmoPass, runPipeline } from '../../src/optimizer/index.ts';
+import { verifyModels } from '../../src/api/index.ts';
+
+const tmp = testTempDir('mcusim-verify-jobs-');
+
+const mcusim = (...args: string[]): BinRun => runMcusim(args);
+
+describe('verify --jobs N: the same report as one thread, in seed order', () => {
+  const model = buildZooModel('ds-cnn-kws');
+  const dmo = dmoPass.run(model, { flags: {} });
+  const requests = computeModelBufferRequests(model);
+  const offsets = Array.from(readOfflinePlan(dmo.model) ?? []);
+  // Every DMO pair's input moved onto its output's start: clobbers on every seed, so the report
+  // carries per-seed violations whose order the threads must not change.
+  const clobbered = (): Model => {
+    const next = [...offsets];
+    const details = dmo.report.details as { pairs: { inputId: number; outputId: number }[] };
+    for (const p of details.pairs) {
+      const i = requests[p.inputId]?.tensor;
+      const o = requests[p.outputId]?.tensor;
+      if (i !== undefined && i !== null && o !== undefined && o !== null) next[i] = offsets[o] ?? 0;
+    }
+    return withOfflinePlan(dmo.model, next);
+  };
+
+  // Let vitest's worker RPC through between long blocking child runs.
+  const breathe = (): Promise<unknown> => new Promise((resolve) => setTimeout(resolve, 0));
+
+  it('a failing plan: identical JSON for --jobs 1, 2 and 3, exit 1 each time', async () => {
+    const orig = join(tmp, 'kws-j.tflite');
+    const bad = join(tmp, 'kws-clobbered.tflite');
+    writeFileSync(orig, exportTflite(model));
+    writeFileSync(bad, exportTflite(clobbered()));
+    const runs: BinRun[] = [];
+    for (const j of ['1', '2', '3']) {
+      await breathe();
+      runs.push(mcusim('verify', orig, bad, '--seeds', '5', '--jobs', j, '--json'));
+    }
+    for (const r of runs) expect(r.code).toBe(1);
+    const doc = JSON.parse(runs[0]?.stdout ?? '');
+    expect(doc.traceClean).toBe(false);
+    expect(new Set(doc.violations.map((v: { seed: number }) => v.seed))).toEqual(new Set([1, 2, 3, 4, 5]));
+    expect(runs[1]?.stdout).toBe(runs[0]?.stdout);
+    expect(runs[2]?.stdout).toBe(runs[0]?.stdout);
+    // The text report too, and the in-process library report.
+    await breathe();
+    const text2 = mcusim('verify', orig, bad, '--seeds', '5', '--jobs', '2').stdout;
+    await breathe();
+    expect(text2).toBe(mcusim('verify', orig, bad, '--seeds', '5', '--jobs', '1').stdout);
+    expect(JSON.stringify(verifyModels(model, clobbered(), 5))).toBe(runs[0]?.stdout.trim());
+  });
+
+  it('storage transfers summed over the threads; a bad --jobs is a usage error', async () => {
+    const unet = buildZooModel('tiny-unet');
+    const orig = join(tmp, 'unet-j.tflite');
+    const opt = join(tmp, 'unet-j-tinyseg.tflite');
+    writeFileSync(orig, exportTflite(unet));
+    writeFileSync(opt, exportTflite(runPipeline(unet, ['tinyseg'], { flags: {} }).model));
+    await breathe();
+    const one = mcusim('verify', orig, opt, '--seeds', '2', '--jobs', '1', '--json');
+    await breathe();
+    const two = mcusim('verify', orig, opt, '--seeds', '2', '--jobs', '2', '--json');
+    expect(one.code).toBe(0);
+    expect(JSON.parse(one.stdout).storage).toMatchObject({ transfers: 4 });
+    expect(two.stdout).toBe(one.stdout);
+    const bad = mcusim('verify', orig, opt, '--jobs', '0');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^E_USAGE: --jobs/);
+  });
+});
