@@ -15,8 +15,15 @@ export interface BinRun {
   readonly stderr: string;
 }
 
+/**
+ * A hang guard for one bin run: spawnSync blocks the worker, so vitest's test timeout cannot stop
+ * it. At least 5x the slowest bin run of the suite on a loaded 2-core machine (a traced Tiny U-Net
+ * `verify --seeds 2`, about 2 minutes there).
+ */
+export const BIN_HANG_GUARD_MS = 600_000;
+
 /** `mcusim ARGS...`: exit code and output; a run that hangs is killed after `timeoutMs`. */
-export function runMcusim(args: readonly string[], timeoutMs = 60_000): BinRun {
+export function runMcusim(args: readonly string[], timeoutMs = BIN_HANG_GUARD_MS): BinRun {
   const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: timeoutMs });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -32,7 +39,7 @@ export function testTempDir(prefix: string): string {
  * `mcusim ARGS...` whose stdout reader goes away after the first chunk (as `| head -c 100`
  * does): the parent closes its end of the pipe, so the bin's later writes hit EPIPE.
  */
-export function runMcusimClosedStdout(args: readonly string[], timeoutMs = 60_000): Promise<BinRun & { readonly signal: NodeJS.Signals | null }> {
+export function runMcusimClosedStdout(args: readonly string[], timeoutMs = BIN_HANG_GUARD_MS): Promise<BinRun & { readonly signal: NodeJS.Signals | null }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs });
     let stdout = '';

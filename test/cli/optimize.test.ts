@@ -8,7 +8,7 @@ import { runMcusim, testTempDir } from './bin-helpers.ts';
 
 const tmp = testTempDir('mcusim-optimize-');
 
-const mcusim = (...args: string[]): BinRun => runMcusim(args, 120_000);
+const mcusim = (...args: string[]): BinRun => runMcusim(args);
 
 describe('mcusim optimize', () => {
   it('runs replacement on the CIFAR-10 CNN, prints one JSON document and writes a model verify accepts', () => {

@@ -98,6 +98,6 @@ describe.skipIf(!hasArm || !hasQemu)('C port on an emulated Cortex-M7 (QEMU mps2
         const want = new Uint8Array(readFileSync(join(ORACLE_MODELS, c.oracle, 'output0.bin')));
         expect(hex(got[0] as Uint8Array), 'output 0 vs TFLM').toBe(hex(want));
       }
-    }, 300_000);
+    });
   }
 });

@@ -65,7 +65,7 @@ describe.skipIf(!hasCc)('C port of optimized models vs the simulator', () => {
           expect(hex(file.subarray(s.addr, s.addr + foot)), `${cc} slot ${s.slot} block`).toBe(hex(store.device.read(s.addr, foot).bytes));
         }
       }
-    }, 240_000);
+    });
   }
 
   it('a flipped bit in a spilled block: the generated C stops with a CRC error (exit 3), no outputs', () => {
@@ -91,5 +91,5 @@ describe.skipIf(!hasCc)('C port of optimized models vs the simulator', () => {
     expect(status).toBe(3);
     expect(stderr).toMatch(/CRC-32/);
     expect(existsSync(join(dir, 'io/out/output0.bin'))).toBe(false);
-  }, 240_000);
+  });
 });

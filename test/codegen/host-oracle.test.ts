@@ -43,6 +43,6 @@ describe.skipIf(!hasCc)('C port on the host vs TFLM oracle and simulator', () =>
           expect(hex(got[i] as Uint8Array), `${name} ${seed} output ${i} vs simulator`).toBe(hex(sim[i] as Uint8Array));
         });
       }
-    }, 120_000);
+    });
   }
 });

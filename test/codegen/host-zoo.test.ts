@@ -37,6 +37,6 @@ describe.skipIf(!hasCc)('C port of zoo models vs the simulator', () => {
         const sim = runPlanned(pm, { inputs }).outputs;
         sim.forEach((s, i) => expect(hex(got[i] as Uint8Array), `seed ${seed} output ${i}`).toBe(hex(s)));
       }
-    }, 120_000);
+    });
   }
 });

@@ -57,5 +57,5 @@ describe.skipIf(!hasGcc)('emitted C on all oracle vectors (gcc -O2 -std=c99 -Wal
     console.log(OPS.map((op) => `${op} ${pass.get(op)}/${total.get(op)}`).join(', '));
     expect(failures).toEqual([]);
     expect(items.length).toBe(3150);
-  }, 120_000);
+  });
 });

@@ -440,5 +440,5 @@ describe(`random single-op property cases (seed ${SEED})`, () => {
       expect(lines.length).toBe(expected.length);
       lines.forEach((l, i) => expect(l, labels[i]).toBe(expected[i]));
     }
-  }, 120_000);
+  });
 });

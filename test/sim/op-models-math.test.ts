@@ -98,6 +98,6 @@ describe('real models using the math ops against TFLM', () => {
         const t = Number(f.slice('tensor_'.length, -'.bin'.length));
         expect(firstDiff(r.tensors?.[t] as Uint8Array, read(join(dir, f))), `${name} ${f}`).toBe(-1);
       }
-    }, 60_000);
+    });
   }
 });

@@ -32,6 +32,6 @@ describe('tinyseg on every shared and zoo model', () => {
       const seed = 1;
       expect(runPlanned(optimized, { seed }).outputs, `seed ${seed}`).toEqual(runPlanned(preparePlannedModel(model), { seed }).outputs);
       expect(optimized.runtime.spillStore?.violations ?? [], `seed ${seed}`).toEqual([]);
-    }, 120_000);
+    });
   }
 });

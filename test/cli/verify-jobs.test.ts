@@ -1,0 +1,62 @@
+// `mcusim verify --jobs N` (issue 15): the same report as one thread, in seed order, on a failing
+// DMO plan. Split from verify.test.ts so its runs go to the other fork; a TinySeg model's storage
+// transfers over the threads: verify-jobs-storage.test.ts.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { BinRun } from './bin-helpers.ts';
+import { runMcusim, testTempDir } from './bin-helpers.ts';
+import type { Model } from '../../src/ir/index.ts';
+import { buildZooModel, exportTflite, readOfflinePlan, withOfflinePlan } from '../../src/ir/index.ts';
+import { computeModelBufferRequests, dmoPass } from '../../src/optimizer/index.ts';
+import { verifyModels } from '../../src/api/index.ts';
+
+const tmp = testTempDir('mcusim-verify-jobs-');
+
+const mcusim = (...args: string[]): BinRun => runMcusim(args);
+
+describe('verify --jobs N: the same report as one thread, in seed order', () => {
+  const model = buildZooModel('ds-cnn-kws');
+  const dmo = dmoPass.run(model, { flags: {} });
+  const requests = computeModelBufferRequests(model);
+  const offsets = Array.from(readOfflinePlan(dmo.model) ?? []);
+  // Every DMO pair's input moved onto its output's start: clobbers on every seed, so the report
+  // carries per-seed violations whose order the threads must not change.
+  const clobbered = (): Model => {
+    const next = [...offsets];
+    const details = dmo.report.details as { pairs: { inputId: number; outputId: number }[] };
+    for (const p of details.pairs) {
+      const i = requests[p.inputId]?.tensor;
+      const o = requests[p.outputId]?.tensor;
+      if (i !== undefined && i !== null && o !== undefined && o !== null) next[i] = offsets[o] ?? 0;
+    }
+    return withOfflinePlan(dmo.model, next);
+  };
+
+  // Let vitest's worker RPC through between long blocking child runs.
+  const breathe = (): Promise<unknown> => new Promise((resolve) => setTimeout(resolve, 0));
+
+  it('a failing plan: identical JSON for --jobs 1, 2 and 3, exit 1 each time', async () => {
+    const orig = join(tmp, 'kws-j.tflite');
+    const bad = join(tmp, 'kws-clobbered.tflite');
+    writeFileSync(orig, exportTflite(model));
+    writeFileSync(bad, exportTflite(clobbered()));
+    const runs: BinRun[] = [];
+    for (const j of ['1', '2', '3']) {
+      await breathe();
+      runs.push(mcusim('verify', orig, bad, '--seeds', '5', '--jobs', j, '--json'));
+    }
+    for (const r of runs) expect(r.code).toBe(1);
+    const doc = JSON.parse(runs[0]?.stdout ?? '');
+    expect(doc.traceClean).toBe(false);
+    expect(new Set(doc.violations.map((v: { seed: number }) => v.seed))).toEqual(new Set([1, 2, 3, 4, 5]));
+    expect(runs[1]?.stdout).toBe(runs[0]?.stdout);
+    expect(runs[2]?.stdout).toBe(runs[0]?.stdout);
+    // The text report too, and the in-process library report.
+    await breathe();
+    const text2 = mcusim('verify', orig, bad, '--seeds', '5', '--jobs', '2').stdout;
+    await breathe();
+    expect(text2).toBe(mcusim('verify', orig, bad, '--seeds', '5', '--jobs', '1').stdout);
+    expect(JSON.stringify(verifyModels(model, clobbered(), 5))).toBe(runs[0]?.stdout.trim());
+  });
+});
