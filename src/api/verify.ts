@@ -206,11 +206,15 @@ export function checkSeeds(seeds: number): void {
 }
 
 /** Run both models on seeds 1..N and compare; the optimized runs are traced. */
-export function verifyModels(original: Model, optimized: Model, seeds: number, so: VerifyStorageOptions = {}): VerifyReport {
+/** Seeds 1..`seeds` in order on one thread; `onSeed` is called after each (progress). */
+export function verifyModels(original: Model, optimized: Model, seeds: number, so: VerifyStorageOptions = {}, onSeed?: (seed: number) => void): VerifyReport {
   checkSeeds(seeds);
   const session = openVerifySession(original, optimized, so);
   const results: VerifySeedResult[] = [];
-  for (let seed = 1; seed <= seeds; seed++) results.push(session.runSeed(seed));
+  for (let seed = 1; seed <= seeds; seed++) {
+    results.push(session.runSeed(seed));
+    onSeed?.(seed);
+  }
   return combineVerifyResults(seeds, session.header, results);
 }
 

@@ -5,7 +5,7 @@
 // once, rebuilt as the same coded error. Jobs, worker URL and the claim counter: worker-pool.ts.
 import { Worker } from 'node:worker_threads';
 import type { VerifyReport, VerifySeedResult, VerifyStorageOptions } from '../api/index.ts';
-import { checkSeeds, combineVerifyResults, openVerifySession } from '../api/index.ts';
+import { checkSeeds, combineVerifyResults, openVerifySession, verifyModels } from '../api/index.ts';
 import type { Model } from '../ir/index.ts';
 import { InternalError } from '../ir/index.ts';
 import { loadModel } from './load-model.ts';
@@ -44,15 +44,7 @@ const yieldToEvents = (): Promise<void> => new Promise((resolve) => setImmediate
 export async function verifyWithJobs(original: Model, originalArg: string, optimizedArg: string, seeds: number, storage: VerifyStorageOptions, jobs: number, onSeed: (finished: number) => void = () => undefined): Promise<VerifyReport> {
   checkSeeds(seeds);
   const threads = Math.min(jobs, seeds);
-  if (threads <= 1) {
-    const session = openVerifySession(original, loadModel(optimizedArg), storage);
-    const serial: VerifySeedResult[] = [];
-    for (let seed = 1; seed <= seeds; seed++) {
-      serial.push(session.runSeed(seed));
-      onSeed(seed);
-    }
-    return combineVerifyResults(seeds, session.header, serial);
-  }
+  if (threads <= 1) return verifyModels(original, loadModel(optimizedArg), seeds, storage, onSeed);
   const counter = newCounter();
   const job: VerifyJob = { original: originalArg, optimized: optimizedArg, storage, seeds, counter: counter.buffer as SharedArrayBuffer };
   const results: VerifySeedResult[] = [];

@@ -42,6 +42,7 @@ export class Runtime {
   /** FetchingConv2D ops: one compiled kernel per flat output row (compiled on first use). */
   private readonly rowKernels = new Map<number, CompiledKernel[]>();
   private readonly mappedViews: ReturnType<typeof makeArenaViews> | undefined;
+  private readonly specializeAfterRuns: number | undefined;
   private readonly offsets: readonly (number | null)[];
   /** Storage device I/O of Spill/Fetching ops; null when the graph has none. */
   readonly spillStore: SpillStore | null;
@@ -77,6 +78,7 @@ export class Runtime {
     });
     const mapped = store === null ? undefined : makeArenaViews(store.mapped.buffer as ArrayBuffer);
     this.mappedViews = mapped;
+    this.specializeAfterRuns = opts.specializeAfterRuns;
     this.kernels = this.instances.map((inst) => compileKernel(inst, this.arena.views, mapped, opts.specializeAfterRuns));
     this.resetVariables();
   }
@@ -131,7 +133,10 @@ export class Runtime {
     if (cached !== undefined) return cached;
     const inst = this.instances[opIndex];
     if (inst === undefined) throw new UsageError(`no op ${opIndex}`);
-    const k = compileKernel({ ...inst, scalars: { ...inst.scalars, rowFrom: row, rowTo: row + 1 } }, this.arena.views, this.mappedViews);
+    // Rows differ only in rowFrom / rowTo, which shared code passes in: one compiled function serves
+    // every row, and no row pays its own specialized compile (unless specialized code is asked for).
+    const after = this.specializeAfterRuns === 0 ? 0 : Infinity;
+    const k = compileKernel({ ...inst, scalars: { ...inst.scalars, rowFrom: row, rowTo: row + 1 } }, this.arena.views, this.mappedViews, after);
     rows[row] = k;
     return k;
   }
