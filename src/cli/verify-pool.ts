@@ -1,5 +1,6 @@
 // `verify --jobs N`: seeds 1..S split over this thread and N-1 worker threads (dist/cli/
-// verify-worker.js), each with both models prepared once. Seeds are claimed one at a time from a
+// verify-worker.js), each with both models prepared once. Workers get the loaded models (structured
+// clones: a zoo model is built once, in this thread, not again per worker). Seeds are claimed one at a time from a
 // shared counter; results are combined in seed order by the library (combineVerifyResults), so
 // the report equals the serial one. The first failure anywhere stops every thread and is thrown
 // once, rebuilt as the same coded error. Jobs, worker URL and the claim counter: worker-pool.ts.
@@ -8,14 +9,13 @@ import type { VerifyReport, VerifySeedResult, VerifyStorageOptions } from '../ap
 import { checkSeeds, combineVerifyResults, openVerifySession, verifyModels } from '../api/index.ts';
 import type { Model } from '../ir/index.ts';
 import { InternalError } from '../ir/index.ts';
-import { loadModel } from './load-model.ts';
 import type { WorkerErrorData } from './worker-errors.ts';
 import { fromWorkerError, toWorkerError } from './worker-errors.ts';
 import { claimIndex, newCounter, workerUrl } from './worker-pool.ts';
 
 export interface VerifyJob {
-  readonly original: string;
-  readonly optimized: string;
+  readonly original: Model;
+  readonly optimized: Model;
   readonly storage: VerifyStorageOptions;
   readonly seeds: number;
   /** Int32 [next seed - 1, stop flag] (worker-pool.ts's counter). */
@@ -38,15 +38,15 @@ export { defaultJobs, parseJobs } from './worker-pool.ts';
 const yieldToEvents = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
- * verifyModels over model arguments (`original`: already loaded from originalArg), with up to `jobs`
- * threads; `onSeed(n)` after each finished seed (n = seeds finished so far, in any order).
+ * verifyModels with up to `jobs` threads; `onSeed(n)` after each finished seed (n = seeds finished
+ * so far, in any order).
  */
-export async function verifyWithJobs(original: Model, originalArg: string, optimizedArg: string, seeds: number, storage: VerifyStorageOptions, jobs: number, onSeed: (finished: number) => void = () => undefined): Promise<VerifyReport> {
+export async function verifyWithJobs(original: Model, optimized: Model, seeds: number, storage: VerifyStorageOptions, jobs: number, onSeed: (finished: number) => void = () => undefined): Promise<VerifyReport> {
   checkSeeds(seeds);
   const threads = Math.min(jobs, seeds);
-  if (threads <= 1) return verifyModels(original, loadModel(optimizedArg), seeds, storage, onSeed);
+  if (threads <= 1) return verifyModels(original, optimized, seeds, storage, onSeed);
   const counter = newCounter();
-  const job: VerifyJob = { original: originalArg, optimized: optimizedArg, storage, seeds, counter: counter.buffer as SharedArrayBuffer };
+  const job: VerifyJob = { original, optimized, storage, seeds, counter: counter.buffer as SharedArrayBuffer };
   const results: VerifySeedResult[] = [];
   let failure: Error | null = null;
   const fail = (e: Error): void => {
@@ -71,7 +71,7 @@ export async function verifyWithJobs(original: Model, originalArg: string, optim
     });
   }));
   try {
-    const session = openVerifySession(original, loadModel(optimizedArg), storage);
+    const session = openVerifySession(original, optimized, storage);
     for (let seed = claimSeed(counter, seeds); seed !== null; seed = claimSeed(counter, seeds)) {
       results.push(session.runSeed(seed));
       onSeed(results.length);

@@ -1,9 +1,8 @@
-// A `verify --jobs N` worker thread: loads both models from the CLI arguments, prepares them once,
+// A `verify --jobs N` worker thread: prepares both models (cloned from the parent) once,
 // then claims seeds from the shared counter until none are left (or the parent says stop), posting
 // each seed's result; whatever it throws is posted once as a WorkerErrorData.
 import { parentPort, workerData } from 'node:worker_threads';
 import { openVerifySession } from '../api/index.ts';
-import { loadModel } from './load-model.ts';
 import type { VerifyJob, VerifyWorkerMessage } from './verify-pool.ts';
 import { claimSeed } from './verify-pool.ts';
 import { toWorkerError } from './worker-errors.ts';
@@ -13,7 +12,7 @@ const post = (m: VerifyWorkerMessage): void => parentPort?.postMessage(m);
 try {
   const job = workerData as VerifyJob;
   const counter = new Int32Array(job.counter);
-  const session = openVerifySession(loadModel(job.original), loadModel(job.optimized), job.storage);
+  const session = openVerifySession(job.original, job.optimized, job.storage);
   for (let seed = claimSeed(counter, job.seeds); seed !== null; seed = claimSeed(counter, job.seeds)) {
     post({ kind: 'seed', result: session.runSeed(seed) });
   }

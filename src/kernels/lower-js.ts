@@ -109,7 +109,7 @@ function lit(g: Gen, v: number, key?: string): string {
 
 /** A folded bound or index number: passed in when param-derived. */
 function numText(g: Gen, e: { readonly v: number; readonly p?: true }): string {
-  if (e.p === true) return lit(g, e.v);
+  if (e.p === true) return lit(g, e.v, `num:${e.v}`);
   return e.v < 0 ? `(${e.v})` : String(e.v);
 }
 
@@ -513,9 +513,41 @@ export function compileKernel(inst: KernelInstance, views: ArenaViews, storage?:
     runTraced: (sink) => {
       traced ??= tiered(specializeAfterRuns, (shared) => build(inst, 'traced', views, storage, shared) as (sink: TraceSink) => void);
       const t = traced();
-      rethrowKernelErrors(() => t(sink));
+      rethrowKernelErrors(() => throughSink(sink, t));
     },
   };
+}
+
+/** The sink of the traced run in progress (see throughSink). */
+let activeSink: TraceSink = () => undefined;
+const forwardToSink: TraceSink = (op, log, count) => activeSink(op, log, count);
+// The call above is made megamorphic up front (distinct functions, repeated past V8's lazy feedback
+// allocation): optimized kernels then never inline one particular sink, and a later run's new sink
+// costs no deoptimization.
+{
+  const empty = new Int32Array(2);
+  const sinks: TraceSink[] = [() => 0, () => 1, () => 2, () => 3, () => 4, () => 5];
+  for (let i = 0; i < 64; i++) {
+    activeSink = sinks[i % sinks.length] as TraceSink;
+    forwardToSink(0, empty, 0);
+  }
+  activeSink = () => undefined;
+}
+
+/**
+ * Run traced code `t` with its log flushed to `sink`. Generated code always calls the one function
+ * forwardToSink: shared code serves many ops and runs, and when its call target changed with every
+ * run (each Tracer has its own sink closure) V8 deoptimized every traced kernel on its next run
+ * ("wrong call target"), so a second traced run of a model cost as much as the first.
+ */
+function throughSink(sink: TraceSink, t: (sink: TraceSink) => void): void {
+  const outer = activeSink;
+  activeSink = sink;
+  try {
+    t(forwardToSink);
+  } finally {
+    activeSink = outer;
+  }
 }
 
 /** Generated code cannot reach the error classes: primitives throw plain Errors named
@@ -533,7 +565,7 @@ function rethrowKernelErrors(f: () => void): void {
 
 /** Address-only walk: the traced event sequence without touching any data. */
 export function walkAddresses(inst: KernelInstance, sink: TraceSink): void {
-  (build(inst, 'addr', makeArenaViews(new ArrayBuffer(8))) as (sink: TraceSink) => void)(sink);
+  throughSink(sink, build(inst, 'addr', makeArenaViews(new ArrayBuffer(8))) as (sink: TraceSink) => void);
 }
 
 /** Exact counts from walking the nest (data-independent by construction). */

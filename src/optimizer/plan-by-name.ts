@@ -5,7 +5,7 @@
 import { PlanError, UsageError } from '../ir/index.ts';
 import type { Graph } from '../ir/index.ts';
 import { planDmoForGraph } from './dmo/index.ts';
-import { graphOverlapPairs } from './overlap/index.ts';
+import { planOverlapPairs } from './overlap/index.ts';
 import { REQUEST_PLANNERS, verifyPlan, verifyPlanWithOverlaps } from './planners/index.ts';
 import type { BufferRequest, Plan, PlannerInfo, PlannerOptions } from './planners/index.ts';
 import { planReplacementForGraph } from './replacement/index.ts';
@@ -38,7 +38,7 @@ export function planBuffers(name: string, requests: readonly BufferRequest[], gr
     verifyPlan(requests, plan);
   } catch (e) {
     if (graph === undefined || !(e instanceof PlanError) || e.code !== 'E_PLAN_OVERLAP') throw e;
-    verifyPlanWithOverlaps(requests, plan, graphOverlapPairs(graph, requests));
+    verifyPlanWithOverlaps(requests, plan, planOverlapPairs(graph, requests, plan));
   }
   return plan;
 }

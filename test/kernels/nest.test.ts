@@ -37,6 +37,27 @@ describe('loop-nest IR', () => {
   });
 });
 
+describe('traced runs and their sinks', () => {
+  it('every traced run reports to its own sink, also when a sink runs another traced kernel', () => {
+    const inst = instance([For('i', '0', 'n', [Val('v', 'x[i]'), Store('y', 'i', 'v')])]);
+    const views = makeArenaViews(new ArrayBuffer(64));
+    const k = compileKernel(inst, views);
+    const inner = compileKernel({ ...inst, opIndex: 7 }, views);
+    const seen: string[] = [];
+    const sink = (name: string) => (op: number, _log: Int32Array, count: number): void => void seen.push(`${name}:${op}:${count}`);
+    for (const name of ['a', 'b', 'c']) k.runTraced(sink(name));
+    k.runTraced((op, log, count) => {
+      inner.runTraced(sink('inner'));
+      sink('outer')(op, log, count);
+    });
+    expect(seen).toEqual(['a:0:8', 'b:0:8', 'c:0:8', 'inner:7:8', 'outer:0:8']);
+    // A throwing sink leaves the next run's sink in place.
+    expect(() => k.runTraced(() => { throw new Error('sink failed'); })).toThrow('sink failed');
+    k.runTraced(sink('after'));
+    expect(seen.at(-1)).toBe('after:0:8');
+  });
+});
+
 describe('fast JS accumulation fusion', () => {
   it('sums unrolled int32 terms with one wrap, equal to the stepwise wrapping sum (with remainder)', () => {
     const i32 = (id: number, offsetBytes: number, n: number) => ({ dtype: 'int32' as const, offsetBytes, data: null, id, sizeBytes: 4 * n });

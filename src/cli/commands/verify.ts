@@ -70,11 +70,12 @@ export async function runVerify(originalArg: string, optimizedArg: string, opts:
   const arch = getTflmArch(opts.arch ?? DEFAULT_TFLM_ARCH).name;
   const storage = { arch, ...(opts.storage !== undefined ? { storage: opts.storage as StorageKind } : {}), ...(opts.compress ? { compress: true } : {}) };
   if (opts.compress === true && opts.storage === undefined) refuseFlag('--compress', 'it compresses blocks spilled to a storage device; name the device with --storage');
-  if (opts.storage !== undefined && !loadModel(optimizedArg).graph.ops.some(isStorageOp)) {
+  const optimized = loadModel(optimizedArg);
+  if (opts.storage !== undefined && !optimized.graph.ops.some(isStorageOp)) {
     refuseFlag('--storage', `'${optimizedArg}' spills no tensor to storage (no spill/fetch ops; tinyseg adds them)`);
   }
   const progress = countedProgress('seed', seeds, { quiet: opts.quiet === true, parallel: Math.min(jobs, seeds) });
-  const report = await verifyWithJobs(original, originalArg, optimizedArg, seeds, storage, jobs, progress.tick);
+  const report = await verifyWithJobs(original, optimized, seeds, storage, jobs, progress.tick);
   progress.finish();
   process.stdout.write(opts.json ? `${JSON.stringify(report)}\n` : `${text(report, original)}\n`);
   return verifyPassed(report) ? 0 : 1;

@@ -5,7 +5,7 @@
 // (safe-overlap-analytic.ts, §III-D); either is safe, the algorithmic one is larger.
 import type { Graph } from '../../ir/index.ts';
 import { byteSize } from '../../ir/index.ts';
-import type { SafeOverlapPair, BufferRequest } from '../planners/index.ts';
+import type { SafeOverlapPair, BufferRequest, Plan } from '../planners/index.ts';
 import { safeOverlap } from './safe-overlap.ts';
 import { analyticSafeOverlap, primaryInputPosition } from './safe-overlap-analytic.ts';
 
@@ -63,26 +63,48 @@ function opOverlap(graph: Graph, opIndex: number, method: OverlapPairMethod): { 
   }
 }
 
+function pairOf(graph: Graph, opIndex: number, c: { input: BufferRequest; output: BufferRequest }, os: { bytes: number; method: OverlapPairMethod } | null): GraphOverlapPair | null {
+  if (os === null || os.bytes <= 0) return null;
+  const out = graph.tensors[graph.ops[opIndex]?.outputs[0] ?? -1];
+  if (out === undefined) return null;
+  const padding = c.output.sizeBytes - byteSize(out.dtype, out.shape);
+  return { inputId: c.input.id, outputId: c.output.id, safeOverlapBytes: os.bytes + padding, opIndex, opSafeOverlapBytes: os.bytes, method: os.method };
+}
+
 /** Every overlap DMO may use in `graph`, with O_s converted to request bytes. */
 export function graphOverlapPairs(graph: Graph, requests: readonly BufferRequest[], options: OverlapPairOptions = {}): GraphOverlapPair[] {
   const method = options.method ?? 'algorithmic';
   const pairs: GraphOverlapPair[] = [];
+  graph.ops.forEach((_, opIndex) => {
+    const c = overlapCandidate(graph, opIndex, requests);
+    const p = c === null ? null : pairOf(graph, opIndex, c, opOverlap(graph, opIndex, method));
+    if (p !== null) pairs.push(p);
+  });
+  return pairs;
+}
+
+/**
+ * The overlaps that checking `plan` needs (verifyPlanWithOverlaps gives the same verdict as with
+ * graphOverlapPairs): only candidate pairs whose buffers share bytes in the plan matter, and for
+ * those the analytic lower bound suffices when the plan overlaps them by no more than it allows;
+ * the address walk runs only for the rest. A plan check then costs a fraction of a DMO plan.
+ */
+export function planOverlapPairs(graph: Graph, requests: readonly BufferRequest[], plan: Plan): GraphOverlapPair[] {
+  const pairs: GraphOverlapPair[] = [];
   graph.ops.forEach((op, opIndex) => {
     const c = overlapCandidate(graph, opIndex, requests);
     if (c === null) return;
-    const os = opOverlap(graph, opIndex, method);
-    if (os === null || os.bytes <= 0) return;
-    const out = graph.tensors[op.outputs[0] ?? -1];
-    if (out === undefined) return;
-    const padding = c.output.sizeBytes - byteSize(out.dtype, out.shape);
-    pairs.push({
-      inputId: c.input.id,
-      outputId: c.output.id,
-      safeOverlapBytes: os.bytes + padding,
-      opIndex,
-      opSafeOverlapBytes: os.bytes,
-      method: os.method,
-    });
+    const offIn = plan.offsets[c.input.id] ?? 0;
+    const offOut = plan.offsets[c.output.id] ?? 0;
+    if (offIn + c.input.sizeBytes <= offOut || offOut + c.output.sizeBytes <= offIn) return;
+    let analytic: GraphOverlapPair | null = null;
+    try {
+      analytic = pairOf(graph, opIndex, c, { bytes: analyticSafeOverlap(op, graph), method: 'analytic' });
+    } catch {
+      // no analytic bound for this op: the walk decides
+    }
+    const p = analytic !== null && offIn >= offOut + c.output.sizeBytes - analytic.safeOverlapBytes ? analytic : pairOf(graph, opIndex, c, opOverlap(graph, opIndex, 'algorithmic'));
+    if (p !== null) pairs.push(p);
   });
   return pairs;
 }

@@ -247,17 +247,39 @@ export function safeOverlap(graph: Graph, opIndex: number, options: OverlapOptio
 }
 
 /**
- * Algorithmic O_s by op: a function of the one-op graph alone (kind, options, every tensor's dtype,
- * shape, quantization and constant bytes), the pair and the element size, so repeated layers (and
- * the planner, the plan check and the passes asking again) walk an op's addresses once per process.
+ * Algorithmic O_s by op: a function of the op alone (kind, options, its tensors' dtype, shape,
+ * quantization and constant bytes, which of them are the same tensor), the pair and the element
+ * size, so repeated layers (and the planner, the plan check and the passes asking again) walk an
+ * op's addresses once per process. Tensors are numbered by first use in the op, so identical layers
+ * at different graph positions share an entry; a constant's CRC is computed once per buffer.
  */
 const ALGORITHMIC_CACHE = new Map<string, number>();
 const MAX_CACHED = 10_000;
+const CONSTANT_CRC = new WeakMap<Uint8Array, number>();
+
+function constantCrc(data: Uint8Array): number {
+  let c = CONSTANT_CRC.get(data);
+  if (c === undefined) CONSTANT_CRC.set(data, (c = crc32(data)));
+  return c;
+}
 
 function algorithmicKey(g: Graph, o: OverlapOptions): string {
   const op = g.ops[0] as Op;
-  const tensors = g.tensors.map((t) => [t.dtype, t.shape, t.quant, t.isVariable, t.data === null ? null : [t.data.length, crc32(t.data)]]);
-  return JSON.stringify([op, tensors, g.inputs, g.outputs, o.inputPosition ?? null, o.outputPosition ?? null, o.elementBytes ?? null]);
+  const local = new Map<number, number>();
+  const renumber = (t: number): number => {
+    if (t < 0) return t;
+    let i = local.get(t);
+    if (i === undefined) local.set(t, (i = local.size));
+    return i;
+  };
+  const inputs = op.inputs.map(renumber);
+  const outputs = op.outputs.map(renumber);
+  const tensors = [...local.keys()].map((i) => {
+    const t = g.tensors[i];
+    return t === undefined ? null : [t.dtype, t.shape, t.quant, t.isVariable, t.data === null ? null : [t.data.length, constantCrc(t.data)]];
+  });
+  const { inputs: _i, outputs: _o, ...rest } = op;
+  return JSON.stringify([rest, inputs, outputs, tensors, g.inputs.map(renumber), g.outputs.map(renumber), o.inputPosition ?? null, o.outputPosition ?? null, o.elementBytes ?? null]);
 }
 
 /** Input/output sizes and O_s by each requested method (all three by default). */

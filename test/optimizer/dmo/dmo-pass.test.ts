@@ -10,6 +10,7 @@ import {
   planDmo,
   planDmoGraph,
   planGreedy,
+  planOverlapPairs,
   verifyPlanWithOverlaps,
 } from '../../../src/optimizer/index.ts';
 
@@ -47,6 +48,41 @@ describe('DMO on zoo:mobilenet-v1-0.25-128 (Table III: 96 KB -> 64 KB)', () => {
     const heap = planDmo(requests, []).peakBytes;
     console.info(`mobilenet-v1-0.25-128: tflm-greedy ${greedy} B, heap (DMO allocator, no overlaps) ${heap} B, DMO ${dmo.plan.peakBytes} B (${dmo.variant}); saving vs heap ${(100 * (1 - dmo.plan.peakBytes / heap)).toFixed(1)}%`);
     expect(heap).toBe(98_304);
+  });
+
+  it('a plan check needs only the pairs the plan overlaps, with the walk only past the analytic bound', () => {
+    const all = graphOverlapPairs(model.graph, requests);
+    const used = planOverlapPairs(model.graph, requests, dmo.plan);
+    const shares = (a: number, b: number): boolean => {
+      const [ra, rb] = [requests[a]!, requests[b]!];
+      const [oa, ob] = [dmo.plan.offsets[a]!, dmo.plan.offsets[b]!];
+      return oa < ob + rb.sizeBytes && ob < oa + ra.sizeBytes;
+    };
+    expect(used.length).toBeGreaterThan(0);
+    expect(used.length).toBeLessThanOrEqual(all.length);
+    expect(all.filter((p) => shares(p.inputId, p.outputId)).map((p) => p.opIndex)).toEqual(used.map((p) => p.opIndex));
+    verifyPlanWithOverlaps(requests, dmo.plan, used);
+    // Each pair's O_s covers what the plan overlaps; the analytic bound stands in only where it does.
+    for (const p of used) {
+      const full = all.find((q) => q.opIndex === p.opIndex)!;
+      expect(p.safeOverlapBytes).toBeLessThanOrEqual(full.safeOverlapBytes);
+      expect(dmo.plan.offsets[p.inputId]!).toBeGreaterThanOrEqual(dmo.plan.offsets[p.outputId]! + requests[p.outputId]!.sizeBytes - p.safeOverlapBytes);
+    }
+    // An input moved below its output's end minus the exact O_s fails both checks alike.
+    const p = all.find((q) => shares(q.inputId, q.outputId))!;
+    const offsets = [...dmo.plan.offsets];
+    offsets[p.inputId] = offsets[p.outputId]! + requests[p.outputId]!.sizeBytes - p.safeOverlapBytes - 16;
+    const bad = { ...dmo.plan, offsets };
+    const code = (f: () => void): unknown => {
+      try {
+        f();
+        return null;
+      } catch (e) {
+        return (e as { code?: string }).code;
+      }
+    };
+    expect(code(() => verifyPlanWithOverlaps(requests, bad, all))).toBe('E_PLAN_OVERLAP');
+    expect(code(() => verifyPlanWithOverlaps(requests, bad, planOverlapPairs(model.graph, requests, bad)))).toBe('E_PLAN_OVERLAP');
   });
 
   it('needs the graph, as a coded usage error', () => {

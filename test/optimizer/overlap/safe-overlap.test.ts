@@ -46,6 +46,18 @@ describe('safe overlap by three methods', () => {
     expect(safeOverlap(specs[1]!, 0, { method: 'algorithmic', elementBytes: 4 })).toBe(4 * (alg[1] ?? 0));
   });
 
+  it('the algorithmic cache key is the op alone: the same layer elsewhere in a graph shares it, other constants do not', () => {
+    const walked = (g: ReturnType<typeof buildSingleOpGraph>): number => safeOverlap(g, 0, { method: 'algorithmic' });
+    const a = buildSingleOpGraph({ kind: 'gather', input: [8, 4, 3], indices: [3, 1, 2, 0, 4, 5, 7, 6] });
+    // The same op with an unrelated tensor in front (other tensor indices) and one with other indices.
+    const shifted = { ...a, tensors: [{ ...a.tensors[0]!, name: 'unused' }, ...a.tensors], ops: a.ops.map((op) => ({ ...op, inputs: op.inputs.map((t) => (t < 0 ? t : t + 1)), outputs: op.outputs.map((t) => t + 1) })), inputs: a.inputs.map((t) => t + 1), outputs: a.outputs.map((t) => t + 1) } as typeof a;
+    const other = buildSingleOpGraph({ kind: 'gather', input: [8, 4, 3], indices: [7, 6, 5, 4, 3, 2, 1, 0] });
+    expect(walked(shifted)).toBe(walked(a));
+    expect(walked(shifted)).toBe(safeOverlap(shifted, 0, { method: 'trace' }));
+    expect(walked(other)).toBe(safeOverlap(other, 0, { method: 'trace' }));
+    expect(walked(other)).not.toBe(walked(a));
+  });
+
   for (const kind of KINDS) {
     it(`${kind}: ${PER_KIND} random configs`, () => {
       for (let i = 0; i < PER_KIND; i++) {
