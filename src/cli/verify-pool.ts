@@ -1,9 +1,11 @@
 // `verify --jobs N`: seeds 1..S split over this thread and N-1 worker threads (dist/cli/
-// verify-worker.js), each with both models prepared once. Workers get the loaded models (structured
-// clones: a zoo model is built once, in this thread, not again per worker). Seeds are claimed one at a time from a
-// shared counter; results are combined in seed order by the library (combineVerifyResults), so
-// the report equals the serial one. The first failure anywhere stops every thread and is thrown
-// once, rebuilt as the same coded error. Jobs, worker URL and the claim counter: worker-pool.ts.
+// verify-worker.js), each with both models prepared once. The workers are started first
+// (startVerifyThreads), so they load their code while this thread loads the models; the loaded
+// models then go to them as structured clones (a zoo model is built once, here). Seeds are claimed
+// one at a time from a shared counter; results are combined in seed order by the library
+// (combineVerifyResults), so the report equals the serial one. The first failure anywhere stops
+// every thread and is thrown once, rebuilt as the same coded error. Jobs, worker URL and the claim
+// counter: worker-pool.ts.
 import { Worker } from 'node:worker_threads';
 import type { VerifyReport, VerifySeedResult, VerifyStorageOptions } from '../api/index.ts';
 import { checkSeeds, combineVerifyResults, openVerifySession, verifyModels } from '../api/index.ts';
@@ -13,6 +15,7 @@ import type { WorkerErrorData } from './worker-errors.ts';
 import { fromWorkerError, toWorkerError } from './worker-errors.ts';
 import { claimIndex, newCounter, workerUrl } from './worker-pool.ts';
 
+/** What a verify worker is sent once the models are loaded. */
 export interface VerifyJob {
   readonly original: Model;
   readonly optimized: Model;
@@ -37,52 +40,85 @@ export { defaultJobs, parseJobs } from './worker-pool.ts';
 
 const yieldToEvents = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+/** Threads for one verification: `run` it once, or `close` it unused (e.g. after a usage error). */
+export interface VerifyThreads {
+  run(original: Model, optimized: Model, storage: VerifyStorageOptions, onSeed?: (finished: number) => void): Promise<VerifyReport>;
+  close(): Promise<void>;
+}
+
 /**
- * verifyModels with up to `jobs` threads; `onSeed(n)` after each finished seed (n = seeds finished
- * so far, in any order).
+ * Start the worker threads of a verification of `seeds` seeds with up to `jobs` threads (none when
+ * one thread does): they load their code while the caller loads the models. `run` is verifyModels;
+ * `onSeed(n)` after each finished seed (n = seeds finished so far, in any order).
  */
-export async function verifyWithJobs(original: Model, optimized: Model, seeds: number, storage: VerifyStorageOptions, jobs: number, onSeed: (finished: number) => void = () => undefined): Promise<VerifyReport> {
+export function startVerifyThreads(jobs: number, seeds: number): VerifyThreads {
   checkSeeds(seeds);
   const threads = Math.min(jobs, seeds);
-  if (threads <= 1) return verifyModels(original, optimized, seeds, storage, onSeed);
-  const counter = newCounter();
-  const job: VerifyJob = { original, optimized, storage, seeds, counter: counter.buffer as SharedArrayBuffer };
-  const results: VerifySeedResult[] = [];
-  let failure: Error | null = null;
-  const fail = (e: Error): void => {
-    failure ??= e;
-    Atomics.store(counter, 1, 1);
-  };
-  const workers = Array.from({ length: threads - 1 }, () => new Worker(workerUrl('verify-worker.js'), { workerData: job }));
-  const finished = workers.map((w) => new Promise<void>((resolve) => {
-    let done = false;
-    w.on('message', (m: VerifyWorkerMessage) => {
-      if (m.kind === 'seed') {
-        results.push(m.result);
-        onSeed(results.length);
-      }
-      else if (m.kind === 'error') fail(fromWorkerError(m.error));
-      if (m.kind !== 'seed') done = true;
-    });
-    w.on('error', (e) => fail(e instanceof Error ? e : new Error(String(e))));
-    w.on('exit', (code) => {
-      if (!done && code !== 0) fail(new InternalError(`verify worker exited with code ${code}`));
-      resolve();
-    });
+  // A worker that fails before `run` (e.g. its code does not load) is reported by `run`.
+  let early: Error | null = null;
+  const workers = Array.from({ length: Math.max(0, threads - 1) }, () => new Worker(workerUrl('verify-worker.js')).on('error', (e) => {
+    early ??= e instanceof Error ? e : new Error(String(e));
   }));
-  try {
-    const session = openVerifySession(original, optimized, storage);
-    for (let seed = claimSeed(counter, seeds); seed !== null; seed = claimSeed(counter, seeds)) {
-      results.push(session.runSeed(seed));
-      onSeed(results.length);
-      await yieldToEvents();
-    }
-    await Promise.all(finished);
-    if (failure !== null) throw failure;
-    return combineVerifyResults(seeds, session.header, results);
-  } catch (e) {
-    fail(e instanceof Error ? e : fromWorkerError(toWorkerError(e)));
+  const close = async (): Promise<void> => {
     await Promise.all(workers.map((w) => w.terminate()));
-    throw failure ?? e;
-  }
+  };
+  const run = async (original: Model, optimized: Model, storage: VerifyStorageOptions, onSeed: (finished: number) => void = () => undefined): Promise<VerifyReport> => {
+    if (workers.length === 0) return verifyModels(original, optimized, seeds, storage, onSeed);
+    if (early !== null) {
+      await close();
+      throw early;
+    }
+    const counter = newCounter();
+    const job: VerifyJob = { original, optimized, storage, seeds, counter: counter.buffer as SharedArrayBuffer };
+    const results: VerifySeedResult[] = [];
+    let failure: Error | null = null;
+    const fail = (e: Error): void => {
+      failure ??= e;
+      Atomics.store(counter, 1, 1);
+    };
+    const finished = workers.map((w) => new Promise<void>((resolve) => {
+      let done = false;
+      w.on('message', (m: VerifyWorkerMessage) => {
+        if (m.kind === 'seed') {
+          results.push(m.result);
+          onSeed(results.length);
+        } else if (m.kind === 'error') fail(fromWorkerError(m.error));
+        if (m.kind !== 'seed') {
+          done = true;
+          resolve();
+        }
+      });
+      w.on('error', (e) => {
+        fail(e instanceof Error ? e : new Error(String(e)));
+        resolve();
+      });
+      w.on('exit', (code) => {
+        if (!done) fail(new InternalError(`verify worker exited with code ${code} before it finished`));
+        resolve();
+      });
+      w.postMessage(job);
+    }));
+    try {
+      const session = openVerifySession(original, optimized, storage);
+      for (let seed = claimSeed(counter, seeds); seed !== null; seed = claimSeed(counter, seeds)) {
+        results.push(session.runSeed(seed));
+        onSeed(results.length);
+        await yieldToEvents();
+      }
+      await Promise.all(finished);
+      if (failure !== null) throw failure;
+      return combineVerifyResults(seeds, session.header, results);
+    } catch (e) {
+      fail(e instanceof Error ? e : fromWorkerError(toWorkerError(e)));
+      throw failure ?? e;
+    } finally {
+      await close();
+    }
+  };
+  return { run, close };
+}
+
+/** verifyModels with up to `jobs` threads (startVerifyThreads, then run). */
+export async function verifyWithJobs(original: Model, optimized: Model, seeds: number, storage: VerifyStorageOptions, jobs: number, onSeed: (finished: number) => void = () => undefined): Promise<VerifyReport> {
+  return startVerifyThreads(jobs, seeds).run(original, optimized, storage, onSeed);
 }

@@ -14,7 +14,7 @@ import { isStorageOp } from '../../kernels/index.ts';
 import { renderTable } from '../format.ts';
 import { countedProgress } from '../progress.ts';
 import { loadModel } from '../load-model.ts';
-import { parseJobs, verifyWithJobs } from '../verify-pool.ts';
+import { parseJobs, startVerifyThreads } from '../verify-pool.ts';
 
 interface VerifyCliOptions {
   readonly seeds: string;
@@ -66,17 +66,25 @@ export async function runVerify(originalArg: string, optimizedArg: string, opts:
   if (seeds > MAX_VERIFY_SEEDS) throw new UsageError(`--seeds must be at most ${MAX_VERIFY_SEEDS} (each seed runs both models), got '${opts.seeds}'`);
   if (opts.storage !== undefined && !isStorageKind(opts.storage)) throw new UsageError(`--storage must be internal, external or remote, got '${opts.storage}'`);
   const jobs = parseJobs(opts.jobs);
-  const original = loadModel(originalArg);
   const arch = getTflmArch(opts.arch ?? DEFAULT_TFLM_ARCH).name;
-  const storage = { arch, ...(opts.storage !== undefined ? { storage: opts.storage as StorageKind } : {}), ...(opts.compress ? { compress: true } : {}) };
   if (opts.compress === true && opts.storage === undefined) refuseFlag('--compress', 'it compresses blocks spilled to a storage device; name the device with --storage');
-  const optimized = loadModel(optimizedArg);
-  if (opts.storage !== undefined && !optimized.graph.ops.some(isStorageOp)) {
-    refuseFlag('--storage', `'${optimizedArg}' spills no tensor to storage (no spill/fetch ops; tinyseg adds them)`);
+  // Worker threads start loading their code now, while this thread loads the models.
+  const threads = startVerifyThreads(jobs, seeds);
+  let report: VerifyReport;
+  let original: Model;
+  try {
+    original = loadModel(originalArg);
+    const optimized = loadModel(optimizedArg);
+    const storage = { arch, ...(opts.storage !== undefined ? { storage: opts.storage as StorageKind } : {}), ...(opts.compress ? { compress: true } : {}) };
+    if (opts.storage !== undefined && !optimized.graph.ops.some(isStorageOp)) {
+      refuseFlag('--storage', `'${optimizedArg}' spills no tensor to storage (no spill/fetch ops; tinyseg adds them)`);
+    }
+    const progress = countedProgress('seed', seeds, { quiet: opts.quiet === true, parallel: Math.min(jobs, seeds) });
+    report = await threads.run(original, optimized, storage, progress.tick);
+    progress.finish();
+  } finally {
+    await threads.close();
   }
-  const progress = countedProgress('seed', seeds, { quiet: opts.quiet === true, parallel: Math.min(jobs, seeds) });
-  const report = await verifyWithJobs(original, optimized, seeds, storage, jobs, progress.tick);
-  progress.finish();
   process.stdout.write(opts.json ? `${JSON.stringify(report)}\n` : `${text(report, original)}\n`);
   return verifyPassed(report) ? 0 : 1;
 }
