@@ -94,6 +94,8 @@ interface Gen {
   tmp: number;
   /** While rendering copy k of a fused unrolled body: loop variable `v` stands for `v + k`. */
   shift: { readonly v: string; readonly k: number } | null;
+  /** Traced/addr code: inside a block whose log capacity was already checked (nest). */
+  covered: boolean;
 }
 
 /** A value passed in (a param-derived int32): its local's name. Other numbers stay literals. */
@@ -211,8 +213,9 @@ function readEvents(g: Gen, e: Expr): string {
   return out;
 }
 
+/** One event into the log; room for it was made by the check in front of its block (nest). */
 function event(header: string, addr: string): string {
-  return `if (n === CAP) { sink(OP, L, CAP >> 1); n = 0; } L[n] = ${header}; L[n + 1] = ${addr}; n += 2; `;
+  return `L[n] = ${header}; L[n + 1] = ${addr}; n += 2; `;
 }
 
 function costOfValue(g: Gen, e: Expr, tag: string | undefined): string {
@@ -380,7 +383,72 @@ function unitOffsetIn(e: Expr, v: string): boolean {
 }
 
 function nest(g: Gen, n: Nest, ind: string): string {
-  return n.map((s) => stmt(g, s, ind)).join('');
+  if ((g.mode !== 'traced' && g.mode !== 'addr') || g.covered) return n.map((s) => stmt(g, s, ind)).join('');
+  // Traced and address-only code: one log-capacity check in front of each run of loop-free
+  // statements (fully unrolled loops count as loop-free), sized for every event the run can emit,
+  // instead of a check (and a sink call site with its deoptimization state) at every event. Loops
+  // check inside their own bodies. The sink then sees chunks of up to CAP events; the event
+  // sequence is the same.
+  let out = '';
+  for (let i = 0; i < n.length;) {
+    let j = i;
+    let events = 0;
+    for (let e = eventsOf(g, n[j] as Stmt); e !== null; e = j < n.length ? eventsOf(g, n[j] as Stmt) : null) {
+      events += e;
+      j++;
+    }
+    if (j === i) {
+      out += stmt(g, n[i] as Stmt, ind);
+      i++;
+      continue;
+    }
+    if (2 * events > TRACE_LOG_EVENTS * TRACE_WORDS_PER_EVENT) throw new InternalError(`a loop-free block of ${events} trace events exceeds the log`);
+    if (events > 0) out += `${ind}if (n > CAP - ${2 * events}) { sink(OP, L, n >> 1); n = 0; }\n`;
+    g.covered = true;
+    for (; i < j; i++) out += stmt(g, n[i] as Stmt, ind);
+    g.covered = false;
+  }
+  return out;
+}
+
+/** Arena reads of `e` (each one trace event). */
+function arenaReadsOf(g: Gen, e: Expr): number {
+  return readsOf(e).filter((r) => g.inst.buffers[r.name]?.offsetBytes !== null && g.inst.buffers[r.name] !== undefined).length;
+}
+
+/** Trace events a statement emits at most (both branches of an if counted); null if it holds a loop. */
+function eventsOf(g: Gen, s: Stmt): number | null {
+  switch (s.k) {
+    case 'for': {
+      // A loop fullyUnrolledFor writes out as straight code counts as its copies.
+      if (g.mode !== 'traced' || s.from.k !== 'num' || s.to.k !== 'num') return null;
+      const trips = s.to.v - s.from.v;
+      if (trips < 2 || unrolledCopies(s) > FULL_UNROLL_MAX_COPIES) return null;
+      let body = 0;
+      for (const x of s.body) {
+        const e = eventsOf(g, x);
+        if (e === null) return null;
+        body += e;
+      }
+      return trips * body;
+    }
+    case 'let':
+      return 0;
+    case 'val':
+    case 'set':
+      return arenaReadsOf(g, s.e);
+    case 'store':
+      return arenaReadsOf(g, s.e) + 1;
+    case 'if': {
+      let total = 0;
+      for (const x of [...s.then, ...s.else]) {
+        const e = eventsOf(g, x);
+        if (e === null) return null;
+        total += e;
+      }
+      return total;
+    }
+  }
 }
 
 /** The JS source of one instance in one mode, shared or specialized (exposed for tests and debugging). */
@@ -397,7 +465,7 @@ interface LoweredJs {
 function lowerJs(inst: KernelInstance, mode: JsMode, shared: boolean): LoweredJs {
   const folded = foldNest(inst.nest, { ...inst.flags, ...inst.scalars }, new Set(Object.keys(inst.scalars)));
   checkNest(inst, folded, []);
-  const g: Gen = { inst, mode, shared, lits: [], named: new Map(), prims: new Set(), counted: new Set(), tmp: 0, shift: null };
+  const g: Gen = { inst, mode, shared, lits: [], named: new Map(), prims: new Set(), counted: new Set(), tmp: 0, shift: null, covered: false };
   const op = lit(g, inst.opIndex, 'op');
   const body = nest(g, folded, '    ');
   const prims = primitiveClosure(g.prims).map((p) => p.js).join('\n');

@@ -166,13 +166,16 @@ export class Tracer {
     if (this.recordOn) this.keep(op, log, count);
     const { owner, storeOp, tLo, tHi, arenaBytes } = this;
     const scratchBase = -(1 + op * SCRATCH_SLOTS);
+    // The step counter lives in a local during the chunk (written back below): one field write
+    // per chunk instead of per event.
+    let nextStep = this.step;
     for (let i = 0; i < count; i++) {
       const h = log[2 * i] as number;
       const addr = log[2 * i + 1] as number;
       const w = h & 7;
       const id = h >> 4;
       const isStore = (h & 8) !== 0;
-      const step = this.step++;
+      const step = nextStep++;
       if (addr < 0 || addr + w > arenaBytes) {
         this.reportAt('out-of-arena', step, op, isStore, addr, w, id, null);
         continue;
@@ -205,6 +208,7 @@ export class Tracer {
         }
       }
     }
+    this.step = nextStep;
   }
 
   private keep(op: number, log: Int32Array, count: number): void {
