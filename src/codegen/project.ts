@@ -92,7 +92,7 @@ export function emitCProject(pm: PlannedModel, options: Omit<CodegenOptions, 'pl
   const issues = codegenIssues(graph);
   if (issues.length) throw ModelError.fromIssues(issues);
   const modelName = options.modelName ?? (graph.name || 'model');
-  const storage = pm.runtime.spillStore === null ? null : storageLayout(graph, pm.runtime.spillStore);
+  const storage = pm.runtime.spillStore === null ? null : storageLayout(graph, pm.runtime.spillStore, pm.scratchOffsets);
   const src = emitModelSources({
     graph,
     modelName,
