@@ -51,7 +51,10 @@ describe('generated C project', () => {
 
   it('keeps the MFV storage side of a compressed tinyseg model reviewable (storage C and model_run snapshots)', async () => {
     const tiny = importTflite(exportTflite(runPipeline(buildZooModel('tiny-unet'), ['tinyseg'], { flags: {} }).model));
-    const project = emitCProject(preparePlannedModel(tiny, { compress: true }), { modelName: 'tiny-unet+tinyseg (MFV)' });
+    const project = generateCProject(tiny, { modelName: 'tiny-unet+tinyseg (MFV)', compress: true });
+    // The same C as emitting the simulator's compressed plan.
+    const emitted = emitCProject(preparePlannedModel(tiny, { compress: true }), { modelName: 'tiny-unet+tinyseg (MFV)' });
+    project.files.forEach((f, i) => expect(emitted.files[i]?.text === f.text, f.path).toBe(true));
     const model = project.files.find((f) => f.path === 'src/model.c')?.text ?? '';
     const storage = model.slice(model.indexOf('typedef struct {\n  uint32_t id;'), model.indexOf('static const int32_t op0_p'));
     const run = model.slice(model.indexOf('int model_run(void) {'));
