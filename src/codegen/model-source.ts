@@ -10,7 +10,7 @@ import type { CKernel, KernelInstance } from '../kernels/index.ts';
 import { emitCKernel, emitCUnit } from '../kernels/index.ts';
 import { byteStringLiteral, commentText, int32List } from './c-literals.ts';
 import type { StorageLayout } from './storage-runtime.ts';
-import { fetchRowsC, ioOffsetOf, slotIndexOf, storageHeaderLines, storageRuntimeC } from './storage-runtime.ts';
+import { fetchRowsC, histogramOffsetOf, ioOffsetOf, slotIndexOf, storageHeaderLines, storageRuntimeC } from './storage-runtime.ts';
 
 /** Arena alignment: TFLM's MicroArenaBufferAlignment(), also the `aligned(16)` of the C arena. */
 export const C_ARENA_ALIGNMENT_BYTES = 16;
@@ -90,6 +90,22 @@ function bufferArg(b: CKernel['buffers'][number], usedConsts: Map<number, Uint8A
   return `(${b.isConst ? 'const ' : ''}${b.ctype}*)(void*)(arena + ${binding.offsetBytes})`;
 }
 
+/** model_decode_into call of a Fetching op: the slot's slab of the output, in bytes (its prepared copy/off/outRow). */
+function decodeIntoCall(graph: Graph, inst: KernelInstance, slotIndex: number): string {
+  const out = inst.buffers['output'];
+  const tensor = graph.tensors[graph.ops[inst.opIndex]?.outputs[0] ?? -1];
+  if (out?.offsetBytes === null || out === undefined || tensor === undefined) throw new InternalError(`fetching op ${inst.opIndex} has no arena output`);
+  if (inst.buffers['storage'] !== undefined) throw new InternalError(`fetching op ${inst.opIndex} still reads its slot in place; the decoder would write it twice`);
+  const nth = inst.flags['nth'] ?? 0;
+  const w = byteSize(tensor.dtype, [1]);
+  const scalar = (k: string): number => {
+    const v = inst.scalars[k];
+    if (v === undefined) throw new InternalError(`fetching op ${inst.opIndex} has no scalar ${k}`);
+    return v * w;
+  };
+  return `model_decode_into(&model_slots[${slotIndex}], arena + ${out.offsetBytes + scalar(`off${nth}`)}, ${scalar(`copy${nth}`)}u, ${scalar('outRow')}u)`;
+}
+
 function arenaMap(input: ModelSourceInput): string {
   const rows: string[] = [];
   input.graph.tensors.forEach((t, i) => {
@@ -137,7 +153,9 @@ export function emitModelSources(input: ModelSourceInput): ModelSources {
       if (op.kind === 'spill') {
         const src = inst.buffers['input']?.offsetBytes;
         if (src === undefined || src === null) throw new InternalError(`spill op ${inst.opIndex} has no arena input`);
-        calls += `  /* op ${inst.opIndex}: ${inst.name} -> storage slot ${slot}, through the I/O buffer */\n${call}  rc = model_spill(&model_slots[${k}], arena + ${src}, ${io});\n  if (rc != 0) return rc;\n`;
+        const hist = input.storage.compress ? `, (int32_t*)(void*)(arena + ${histogramOffsetOf(input.storage, inst.opIndex)})` : '';
+        const how = input.storage.compress ? 'MFV-compressed when smaller, ' : '';
+        calls += `  /* op ${inst.opIndex}: ${inst.name} -> storage slot ${slot}, ${how}through the I/O buffer */\n${call}  rc = model_spill(&model_slots[${k}], arena + ${src}, ${io}${hist});\n  if (rc != 0) return rc;\n`;
       } else if (op.kind === 'fetchingConv2d') {
         const win = inst.buffers['window'];
         const nth = inst.flags['nth'] ?? 0;
@@ -147,7 +165,11 @@ export function emitModelSources(input: ModelSourceInput): ModelSources {
         const rowBytes = (inst.scalars['inW'] ?? 0) * (inst.scalars[`d${nth}`] ?? 0);
         const rowCall = `  ${fn}(${['pr', ...args.slice(1)].join(', ')});\n`;
         calls += `  /* op ${inst.opIndex}: ${inst.name} (storage slot ${slot}, streamed row by row into its row window) -> tensor ${outs.join(', ')} */\n  rc = model_fetch(&model_slots[${k}], ${io});\n  if (rc != 0) return rc;\n`;
-        calls += fetchRowsC({ slotIndex: k, windowOffset: win.offsetBytes, params: `${p}_p`, paramCount: ck.params.length, rowFromIndex, rowToIndex, scalars: inst.scalars, rowBytes, call: rowCall });
+        calls += fetchRowsC({ slotIndex: k, windowOffset: win.offsetBytes, params: `${p}_p`, paramCount: ck.params.length, rowFromIndex, rowToIndex, scalars: inst.scalars, rowBytes, call: rowCall, compress: input.storage.compress });
+      } else if (input.storage.compress) {
+        // The runtime decodes the slot into its slab of the output (the instance no longer reads the
+        // storage buffer: storage-binding.ts, streamed); the kernel copies the other inputs.
+        calls += `  /* op ${inst.opIndex}: ${inst.name} (storage slot ${slot}, decoded into the output) -> tensor ${outs.join(', ')} */\n  rc = model_fetch(&model_slots[${k}], ${io});\n  if (rc != 0) return rc;\n  ${decodeIntoCall(input.graph, inst, k)};\n${call}`;
       } else {
         calls += `  /* op ${inst.opIndex}: ${inst.name} (storage slot ${slot}, read in place) -> tensor ${outs.join(', ')} */\n  rc = model_fetch(&model_slots[${k}], ${io});\n  if (rc != 0) return rc;\n${call}`;
       }

@@ -7,6 +7,7 @@
 import type { Graph, Issue, Model } from '../ir/index.ts';
 import type { PlannedModel } from '../optimizer/index.ts';
 import { byteSize, ModelError, UsageError } from '../ir/index.ts';
+import type { StorageDevice } from '../sim/index.ts';
 import { kernelSpecOf } from '../kernels/index.ts';
 import { DEFAULT_PLANNER, getPlanner, preparePlannedModel } from '../optimizer/index.ts';
 import { MPS2_AN500_LD, PLATFORM_SEMIHOST_C, SEMIHOST_H, STARTUP_CORTEX_M7_C } from './board-files.ts';
@@ -25,6 +26,10 @@ export interface CodegenOptions {
   readonly planner?: string;
   /** Name used in comments and the README (default: the graph's name). */
   readonly modelName?: string;
+  /** TinySeg Spill / Fetching device (default: the runtime's, nicla-vision internal flash). */
+  readonly storage?: StorageDevice;
+  /** MFV-compress spilled blocks (TinySeg §5.1), as the simulator's `compress`. */
+  readonly compress?: boolean;
 }
 
 export interface GeneratedFile {
@@ -82,17 +87,18 @@ export function generateCProject(model: Model, options: CodegenOptions = {}): CP
   getPlanner(planner);
   const issues = codegenIssues(model.graph);
   if (issues.length) throw ModelError.fromIssues(issues);
-  return emitCProject(preparePlannedModel(model, { planner }), options);
+  const storage = { ...(options.storage ? { storage: options.storage } : {}), ...(options.compress ? { compress: true } : {}) };
+  return emitCProject(preparePlannedModel(model, { planner, ...storage }), options);
 }
 
 /** The C project of an already planned model (the same plan the simulator runs). */
-export function emitCProject(pm: PlannedModel, options: Omit<CodegenOptions, 'planner'> = {}): CProject {
+export function emitCProject(pm: PlannedModel, options: Omit<CodegenOptions, 'planner' | 'storage' | 'compress'> = {}): CProject {
   const target = options.target ?? 'host';
   const { graph } = pm;
   const issues = codegenIssues(graph);
   if (issues.length) throw ModelError.fromIssues(issues);
   const modelName = options.modelName ?? (graph.name || 'model');
-  const storage = pm.runtime.spillStore === null ? null : storageLayout(graph, pm.runtime.spillStore);
+  const storage = pm.runtime.spillStore === null ? null : storageLayout(graph, pm.runtime.spillStore, pm.scratchOffsets);
   const src = emitModelSources({
     graph,
     modelName,

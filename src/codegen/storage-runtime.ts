@@ -6,11 +6,16 @@
 // FetchingConv2D the block is read back through the same kind of buffer and CRC-checked. Fetching
 // then reads the payload in place from the device's memory-mapped view; FetchingConv2D runs one
 // output row at a time, the slot's rows copied in order (each once) from the mapped view into its
-// planned row window just before the first output row that reads them (fetchRowsC).
+// planned row window just before the first output row that reads them (fetchRowsC). With MFV
+// compression (TinySeg §5.1, sim/storage/mfv-codec.ts) Spill picks the representative with its
+// planned histogram and generates [rep][bitmap][other values] from the arena tensor as it
+// streams (storage-mfv.ts); a Fetching decodes the slot into its output and a FetchingConv2D into
+// its row window, sequentially from the mapped view (a few words of decoder state on the stack).
 import type { Graph } from '../ir/index.ts';
 import { InternalError, UsageError } from '../ir/index.ts';
 import type { SpillStore } from '../sim/index.ts';
 import { spillFootprintBytes } from '../sim/index.ts';
+import { MFV_DECODE_INTO_C, MFV_DECODER_C, MFV_ENCODER_C, MFV_FETCH_C, MFV_FILL_ROWS_C, MFV_SPILL_C } from './storage-mfv.ts';
 
 export interface CodegenSlot {
   readonly slot: number;
@@ -32,13 +37,21 @@ export interface StorageLayout {
   readonly ioOffsets: ReadonlyMap<number, number>;
   /** Whether a FetchingConv2D fills a row window (model_fill_rows is emitted). */
   readonly rowWindows: boolean;
+  /** Whether a plain Fetching op reads a slot (with compression: model_decode_into is emitted). */
+  readonly fetches: boolean;
+  /** MFV-compressed spill blocks (TinySeg §5.1): the C encodes on Spill and decodes on every fetch. */
+  readonly compress: boolean;
+  /** Per Spill op (compress only): the arena offset of its planned MFV histogram (its scratch 1). */
+  readonly histogramOffsets: ReadonlyMap<number, number>;
 }
 
-/** The slots, block addresses and I/O buffers exactly as SpillStore assigns them. */
-export function storageLayout(graph: Graph, store: SpillStore): StorageLayout {
+/**
+ * The slots, block addresses, I/O buffers and (compressed) histograms exactly as SpillStore
+ * assigns them; `scratchOffsets` are the plan's per-op scratch offsets (PlannedModel).
+ */
+export function storageLayout(graph: Graph, store: SpillStore, scratchOffsets: readonly (readonly number[])[]): StorageLayout {
   const dev = store.device;
   if (!dev.needsErase) throw new UsageError(`codegen supports erase-before-program storage (internal/external flash), not '${dev.name}'`);
-  if (store.compress) throw new UsageError('codegen does not emit MFV compression of spilled blocks (the simulator decodes them into Fetching outputs and FetchingConv2D row windows; the C port copies raw rows); plan without compress');
   const sector = Math.max(1, dev.geometry.sectorBytes);
   const slots = store.slots.map((s) => ({ slot: s.slot, sizeBytes: s.sizeBytes, addr: s.addr }));
   const last = slots[slots.length - 1];
@@ -47,8 +60,25 @@ export function storageLayout(graph: Graph, store: SpillStore): StorageLayout {
   graph.ops.forEach((_, i) => {
     if (store.useOf(i) !== undefined) ioOffsets.set(i, store.ioOffsetOf(i));
   });
+  const histogramOffsets = new Map<number, number>();
+  graph.ops.forEach((op, i) => {
+    if (!store.compress || op.kind !== 'spill') return;
+    const [io, histogram] = scratchOffsets[i] ?? [];
+    if (io !== store.ioOffsetOf(i) || histogram === undefined) throw new InternalError(`spill op ${i} has no planned MFV histogram`);
+    histogramOffsets.set(i, histogram);
+  });
   const rowWindows = graph.ops.some((op) => op.kind === 'fetchingConv2d');
-  return { slots, sizeBytes: dev.geometry.sizeBytes, sectorBytes: sector, programUnitBytes: dev.geometry.programUnitBytes, ioUnitBytes: dev.ioUnitBytes, usedBytes, ioOffsets, rowWindows };
+  const fetches = graph.ops.some((op) => op.kind === 'fetching');
+  return {
+    slots, sizeBytes: dev.geometry.sizeBytes, sectorBytes: sector, programUnitBytes: dev.geometry.programUnitBytes, ioUnitBytes: dev.ioUnitBytes, usedBytes, ioOffsets,
+    rowWindows, fetches, compress: store.compress, histogramOffsets,
+  };
+}
+
+export function histogramOffsetOf(layout: StorageLayout, opIndex: number): number {
+  const off = layout.histogramOffsets.get(opIndex);
+  if (off === undefined) throw new InternalError(`spill op ${opIndex} has no planned MFV histogram`);
+  return off;
 }
 
 export function slotIndexOf(layout: StorageLayout, slot: number): number {
@@ -68,7 +98,7 @@ export function storageHeaderLines(layout: StorageLayout | null): string {
   if (layout === null) return '/* No Spill / Fetching ops: no storage device. */\n#define MODEL_STORAGE_SLOTS 0u\n';
   return `/* Spill / Fetching storage (the simulator's device geometry; blocks at the simulator's addresses). */
 #define MODEL_STORAGE_SLOTS ${layout.slots.length}u
-#define MODEL_STORAGE_SIZE_BYTES ${layout.sizeBytes}u
+${layout.compress ? '/* Spilled blocks are MFV-compressed when that makes them smaller (TinySeg §5.1). */\n#define MODEL_STORAGE_MFV 1u\n' : ''}#define MODEL_STORAGE_SIZE_BYTES ${layout.sizeBytes}u
 #define MODEL_STORAGE_SECTOR_BYTES ${layout.sectorBytes}u
 #define MODEL_STORAGE_PROGRAM_UNIT_BYTES ${layout.programUnitBytes}u
 /* Device bytes the slots use (whole sectors from 0): the RAM device of the Cortex-M7 build. */
@@ -118,7 +148,11 @@ static uint32_t get_u32(const uint8_t* p) {
   return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
 
-/* Spill: the CRC over the header and the arena tensor \`src\`, then the block (erase its sectors
+${layout.compress ? `${MFV_ENCODER_C}${MFV_SPILL_C}${MFV_FETCH_C}${MFV_DECODER_C}` : RAW_SPILL_FETCH_C}${layout.rowWindows ? (layout.compress ? MFV_FILL_ROWS_C : FILL_ROWS_C) : ''}${layout.compress && layout.fetches ? MFV_DECODE_INTO_C : ''}`;
+}
+
+/** Spill and the fetch check of uncompressed blocks (the payload is the arena tensor's bytes). */
+const RAW_SPILL_FETCH_C = `/* Spill: the CRC over the header and the arena tensor \`src\`, then the block (erase its sectors
  * unless erased) one device unit at a time through the planned I/O buffer \`io\`. */
 static int model_spill(const model_slot* s, const uint8_t* src, uint8_t* io) {
   const mcusim_storage* st = model_storage;
@@ -172,8 +206,7 @@ static int model_fetch(const model_slot* s, uint8_t* io) {
   if ((crc ^ 0xffffffffu) != stored) return MODEL_E_CRC;
   return 0;
 }
-${layout.rowWindows ? FILL_ROWS_C : ''}`;
-}
+`;
 
 const FILL_ROWS_C = `
 /* FetchingConv2D's row window: copy the slot's rows [*filled, up_to) (flat b * in_h + y, in order,
@@ -201,6 +234,8 @@ export interface RowLoop {
   readonly rowBytes: number;
   /** The kernel call with \`pr\` (the row's params) as its params array. */
   readonly call: string;
+  /** MFV build: rows are decoded from the slot by a model_decoder (raw or MFV block). */
+  readonly compress: boolean;
 }
 
 /** model_run's block for a FetchingConv2D: per flat output row, fill the window up to the last input row it reads, then run the row. */
@@ -213,12 +248,13 @@ export function fetchRowsC(r: RowLoop): string {
   const [batches, inH, outH, wRows] = [sc('batches'), sc('inH'), sc('outH'), sc('wRows')];
   const [strideH, padH, dilH, fH] = [sc('strideH'), sc('padH'), sc('dilH'), sc('fH')];
   const slot = `&model_slots[${r.slotIndex}]`;
-  const fill = (upTo: string): string => `model_fill_rows(${slot}, arena + ${r.windowOffset}, ${r.rowBytes}u, ${wRows}u, ${inH}u, &filled, ${upTo})`;
+  const source = r.compress ? '&dec' : slot;
+  const fill = (upTo: string): string => `model_fill_rows(${source}, arena + ${r.windowOffset}, ${r.rowBytes}u, ${wRows}u, ${inH}u, &filled, ${upTo})`;
   return `  {
     int32_t pr[${r.paramCount}];
     uint32_t filled = 0, row, k;
     int32_t last;
-    for (k = 0; k < ${r.paramCount}u; ++k) pr[k] = ${r.params}[k];
+${r.compress ? `    model_decoder dec;\n    model_decoder_open(&dec, ${slot});\n` : ''}    for (k = 0; k < ${r.paramCount}u; ++k) pr[k] = ${r.params}[k];
     for (row = 0; row < ${batches * outH}u; ++row) {
       last = (int32_t)(row % ${outH}u) * ${strideH} - ${padH} + ${(fH - 1) * dilH};
       if (last > ${inH - 1}) last = ${inH - 1};

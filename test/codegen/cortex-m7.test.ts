@@ -3,8 +3,10 @@
 // mobilenet-v1-0.25-128 (DMO plan) byte-identical to the simulator (and person_detect to TFLM);
 // the `arena` symbol in .bss is exactly the plan's peak rounded up to the documented 16-byte
 // alignment (C_ARENA_ALIGNMENT_BYTES; both plans are already multiples, so arena = peak). Also
-// zoo:tiny-unet optimized with tinyseg (Spill / FetchingConv2D over the RAM-backed device): its
-// RAM beside the arena is only the emulated device and small driver state (nm).
+// zoo:tiny-unet optimized with tinyseg (Spill / FetchingConv2D over the RAM-backed device), raw and
+// MFV-compressed (internal and QSPI flash geometry; FetchingConv2D and, fused fetching off, a
+// plain Fetching): its `.bss` arena is the planned bytes and its RAM beside the arena only the
+// emulated device and small driver state (nm).
 // Skipped LOUDLY without the toolchain.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -14,6 +16,7 @@ import { C_ARENA_ALIGNMENT_BYTES, emitCProject } from '../../src/codegen/index.t
 import type { Model } from '../../src/ir/index.ts';
 import { buildZooModel, exportTflite, importTflite } from '../../src/ir/index.ts';
 import { preparePlannedModel, randomInputs, runPipeline, runPlanned } from '../../src/optimizer/index.ts';
+import { createStorage, getTarget } from '../../src/sim/index.ts';
 import { ORACLE_MODELS } from '../oracle-paths.ts';
 import { hasTool, hex, make, makeTempDir, ramSymbols, removeDir, runQemu, writeProject } from './codegen-helpers.ts';
 
@@ -33,16 +36,27 @@ interface Case {
   readonly oracle?: string;
   /** The issue's acceptance: `.bss` arena = plan peak (plus the documented alignment). */
   readonly arenaIsPeak: boolean;
+  /** TinySeg storage: the simulator's device (nicla-vision internal / external flash) and MFV compression. */
+  readonly storage?: { readonly kind: string; readonly compress: boolean };
 }
+
+const tinyUnetTinyseg = (flags: Record<string, boolean> = {}): Model =>
+  importTflite(exportTflite(runPipeline(buildZooModel('tiny-unet'), ['tinyseg'], { flags }).model));
 
 const CASES: readonly Case[] = [
   { name: 'person_detect', model: () => importTflite(readFileSync(join(ORACLE_MODELS, 'person_detect.tflite'))), planner: 'tflm-greedy', oracle: 'person_detect/seed1', arenaIsPeak: true },
   { name: 'zoo:mobilenet-v1-0.25-128', model: () => buildZooModel('mobilenet-v1-0.25-128'), planner: 'dmo', arenaIsPeak: true },
+  { name: 'zoo:tiny-unet+tinyseg', model: () => tinyUnetTinyseg(), planner: 'tflm-greedy', arenaIsPeak: true },
+  // MFV-compressed blocks: FetchingConv2D decodes into its row window (internal and QSPI flash
+  // geometry), a plain Fetching (fused fetching off) into its output.
+  { name: 'zoo:tiny-unet+tinyseg MFV internal', model: () => tinyUnetTinyseg(), planner: 'tflm-greedy', arenaIsPeak: true, storage: { kind: 'internal', compress: true } },
+  { name: 'zoo:tiny-unet+tinyseg MFV external', model: () => tinyUnetTinyseg(), planner: 'tflm-greedy', arenaIsPeak: true, storage: { kind: 'external', compress: true } },
   {
-    name: 'zoo:tiny-unet+tinyseg',
-    model: () => importTflite(exportTflite(runPipeline(buildZooModel('tiny-unet'), ['tinyseg'], { flags: {} }).model)),
+    name: 'zoo:tiny-unet+tinyseg (Fetching) MFV internal',
+    model: () => tinyUnetTinyseg({ fusedFetching: false }),
     planner: 'tflm-greedy',
-    arenaIsPeak: false,
+    arenaIsPeak: true,
+    storage: { kind: 'internal', compress: true },
   },
 ];
 
@@ -67,7 +81,8 @@ describe.skipIf(!hasArm || !hasQemu)('C port on an emulated Cortex-M7 (QEMU mps2
   for (const c of CASES) {
     it(`${c.name} (${c.planner}): QEMU outputs identical, .bss arena = plan`, () => {
       const model = c.model();
-      const pm = preparePlannedModel(model, { planner: c.planner });
+      const st = c.storage;
+      const pm = preparePlannedModel(model, { planner: c.planner, ...(st ? { storage: createStorage(getTarget('nicla-vision'), st.kind), compress: st.compress } : {}) });
       const project = emitCProject(pm, { target: 'cortex-m7', modelName: c.name });
       const dir = makeTempDir('cg-m7');
       dirs.push(dir);
@@ -93,6 +108,10 @@ describe.skipIf(!hasArm || !hasQemu)('C port on an emulated Cortex-M7 (QEMU mps2
         : randomInputs(model.graph, 1);
       const got = runQemu(dir, inputs, model.graph.outputs.length);
       const sim = runPlanned(pm, { inputs }).outputs;
+      if (st?.compress) {
+        const spill = pm.runtime.spillStore?.log.find((e) => e.direction === 'spill');
+        expect(spill?.storedBytes, 'the simulator compressed the block').toBeLessThan(spill?.rawBytes ?? 0);
+      }
       sim.forEach((s, i) => expect(hex(got[i] as Uint8Array), `output ${i} vs simulator`).toBe(hex(s)));
       if (c.oracle) {
         const want = new Uint8Array(readFileSync(join(ORACLE_MODELS, c.oracle, 'output0.bin')));

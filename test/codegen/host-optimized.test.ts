@@ -60,7 +60,7 @@ describe.skipIf(!hasCc)('C port of optimized models vs the simulator', () => {
         // The device file holds the simulator's spill blocks at the simulator's addresses.
         const file = new Uint8Array(readFileSync(join(dir, 'io/out/storage.bin')));
         expect(file.length).toBe(store.device.geometry.sizeBytes);
-        for (const s of storageLayout(pm.graph, store).slots) {
+        for (const s of storageLayout(pm.graph, store, pm.scratchOffsets).slots) {
           const foot = spillFootprintBytes(store.device, s.sizeBytes);
           expect(hex(file.subarray(s.addr, s.addr + foot)), `${cc} slot ${s.slot} block`).toBe(hex(store.device.read(s.addr, foot).bytes));
         }

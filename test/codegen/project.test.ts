@@ -1,14 +1,14 @@
 // The generated project itself: the emitted C of hello_world_int8 (and the storage side of a
-// tinyseg model) is kept as reviewable file snapshots, regenerating gives identical bytes, unsupported ops and targets fail with codes,
+// tinyseg model, raw and MFV-compressed) is kept as reviewable file snapshots, regenerating gives identical bytes, unsupported ops and targets fail with codes,
 // and the host storage device enforces the simulator's erase/program rules (its C self-test).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { codegenIssues, generateCProject, parseCodegenTarget } from '../../src/codegen/index.ts';
+import { codegenIssues, emitCProject, generateCProject, parseCodegenTarget } from '../../src/codegen/index.ts';
 import type { Model } from '../../src/ir/index.ts';
 import { buildZooModel, exportTflite, importTflite, McusimError } from '../../src/ir/index.ts';
-import { runPipeline } from '../../src/optimizer/index.ts';
+import { preparePlannedModel, runPipeline } from '../../src/optimizer/index.ts';
 import { ORACLE_MODELS } from '../oracle-paths.ts';
 import { hasTool, make, makeTempDir, removeDir, writeProject } from './codegen-helpers.ts';
 
@@ -47,6 +47,23 @@ describe('generated C project', () => {
     expect(model).toMatch(/model_storage->mapped \+ s->addr \+ SPILL_HEADER_BYTES/);
     expect(run).toMatch(/model_fill_rows\(&model_slots\[0\], arena \+ \d+, 960u, 3u, 80u, &filled/);
     expect(project.summary.storageSlots).toBe(1);
+  });
+
+  it('keeps the MFV storage side of a compressed tinyseg model reviewable (storage C and model_run snapshots)', async () => {
+    const tiny = importTflite(exportTflite(runPipeline(buildZooModel('tiny-unet'), ['tinyseg'], { flags: {} }).model));
+    const project = generateCProject(tiny, { modelName: 'tiny-unet+tinyseg (MFV)', compress: true });
+    // The same C as emitting the simulator's compressed plan.
+    const emitted = emitCProject(preparePlannedModel(tiny, { compress: true }), { modelName: 'tiny-unet+tinyseg (MFV)' });
+    project.files.forEach((f, i) => expect(emitted.files[i]?.text === f.text, f.path).toBe(true));
+    const model = project.files.find((f) => f.path === 'src/model.c')?.text ?? '';
+    const storage = model.slice(model.indexOf('typedef struct {\n  uint32_t id;'), model.indexOf('static const int32_t op0_p'));
+    const run = model.slice(model.indexOf('int model_run(void) {'));
+    await expect(storage).toMatchFileSnapshot('./__snapshots__/tiny-unet-tinyseg-mfv/storage.c');
+    await expect(run).toMatchFileSnapshot('./__snapshots__/tiny-unet-tinyseg-mfv/model_run.c');
+    // The histogram is the Spill's planned scratch; the row window is filled by the decoder, no raw copy.
+    expect(run).toMatch(/rc = model_spill\(&model_slots\[0\], arena \+ \d+, arena \+ \d+, \(int32_t\*\)\(void\*\)\(arena \+ \d+\)\);/);
+    expect(run).toMatch(/model_fill_rows\(&dec, arena \+ \d+, 960u, 3u, 80u, &filled/);
+    expect(project.files.find((f) => f.path === 'src/model.h')?.text).toContain('#define MODEL_STORAGE_MFV 1u');
   });
 
   it('is deterministic: regenerating gives identical bytes', () => {
