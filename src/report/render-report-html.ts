@@ -93,7 +93,7 @@ function summarySection(d: ReportData): string {
 <p>Op kinds: ${kinds}. Tensors: ${b.tensors} → ${a.tensors}.</p>
 <h3>Arena</h3>
 ${table(['', 'before', `after ${d.passes.join(',')}`], arenaRows.map((r) => [esc(r.label), esc(r.before), esc(r.after)]))}
-<p class="sub">Planned arena = TFLM's greedy planner honouring the model's OfflineMemoryAllocation plan, as the board runs it. Persistent bytes, the total and the board fit come from the whole-arena report when it is available.</p>
+<p class="sub">Planned arena = TFLM's greedy planner honouring the model's OfflineMemoryAllocation plan, as the board runs it. Persistent = TFLM's runtime structures on a Cortex-M build (mcusim's runtime once custom ops are used); total = planned + persistent, what <code>arena_used_bytes()</code> returns; the board fit compares the total (plus any RAM outside the arena) with the board's arena RAM region and the weights with its flash.</p>
 </section>`;
 }
 
