@@ -49,6 +49,14 @@ describe('renderReportHtml', () => {
     expect(summary).toContain('fits nicla-vision');
   });
 
+  it('lists the op kinds after the passes when they changed, and says when nothing spills', () => {
+    expect(html).toContain('no tensor spilled to storage');
+    expect(html).not.toContain('; after replacement: ');
+    const after = { ...data.summary.after, opKinds: [...data.summary.after.opKinds, { kind: 'custom:Merge', count: 2 }] };
+    const changed = renderReportHtml({ ...data, summary: { ...data.summary, after } }, passed);
+    expect(changed).toMatch(/; after replacement: [^<]*custom:Merge × 2/);
+  });
+
   it('says FAILED with the details when verification failed', () => {
     const failed = renderReportHtml(data, { ...passed, passed: false, identical: false, mismatches: 1, details: ['seed 1, output 0: 3 bytes differ'] });
     expect(failed).toContain('FAILED');
