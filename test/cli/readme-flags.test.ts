@@ -4,8 +4,8 @@
 // The old spellings are documented in the README's conventions table, and nowhere in docs/.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { runMcusim } from './bin-helpers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runMcusimAsync } from './bin-helpers.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -32,11 +32,32 @@ function commandLine(argText: string, line: string): CommandLine {
   return { words, flags: flagsOf(args), line };
 }
 
-/** Lines of the fenced blocks (``` or ```sh) and of the 4-space indented blocks, with `\` continuations joined. */
+/**
+ * Lines of the shell code blocks: fenced (``` , ```sh or ```bash; other languages skipped) and
+ * 4-space indented ones outside fences, with `\` continuations joined.
+ */
 function codeBlockLines(md: string): string[] {
-  const fenced = [...md.matchAll(/```(?:sh|bash)?\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
-  const indented = [...md.replace(/```[\s\S]*?```/g, '').matchAll(/(?:^|\n\n)((?: {4}.*(?:\n|$))+)/g)].map((m) => m[1] ?? '');
-  return [...fenced, ...indented].map((b) => b.replace(/\\\n\s*/g, ' ')).flatMap((b) => b.split('\n'));
+  const out: string[] = [];
+  let fence: string | null = null;
+  let prevBlank = true;
+  let inIndented = false;
+  for (const line of md.replace(/\\\n\s*/g, ' ').split('\n')) {
+    const f = /^```(\w*)/.exec(line);
+    if (f) {
+      fence = fence === null ? (f[1] ?? '') : null;
+      inIndented = false;
+      prevBlank = false;
+      continue;
+    }
+    if (fence !== null) {
+      if (['', 'sh', 'bash'].includes(fence)) out.push(line);
+      continue;
+    }
+    inIndented = line.startsWith('    ') && (inIndented || prevBlank);
+    if (inIndented) out.push(line.slice(4));
+    prevBlank = line.trim() === '';
+  }
+  return out;
 }
 
 /** [subcommand words, flags] of each `npx mcusim ...` command in the README's fenced shell blocks. */
@@ -61,7 +82,7 @@ function docCommands(md: string): CommandLine[] {
     const m = /(?:^|\s)(?:npx )?mcusim\s+(.*)$/.exec(line.replace(/\s#.*$/, ''));
     if (m) out.push(commandLine(m[1] ?? '', line));
   }
-  const prose = md.replace(/```[\s\S]*?```/g, '');
+  const prose = md.replace(/^```[\s\S]*?^```/gm, '');
   for (const span of [...prose.matchAll(/`([^`\n]+)`/g)].map((m) => (m[1] ?? '').trim())) {
     const sub = /^(?:npx )?mcusim\s+(.*)$/.exec(span);
     const first = span.split(/\s+/)[0] ?? '';
@@ -72,14 +93,19 @@ function docCommands(md: string): CommandLine[] {
   return out;
 }
 
-/** `--help` of each subcommand, run once per word list. */
-function helpCache(): (words: readonly string[]) => string {
-  const help = new Map<string, string>();
-  return (words) => {
-    const key = words.join(' ');
-    if (!help.has(key)) help.set(key, runMcusim([...words, '--help']).stdout);
-    return help.get(key) ?? '';
-  };
+/** Every command's word list (`zoo list`, `zoo export` for `zoo`). */
+const COMMAND_WORDS = SUBCOMMANDS.flatMap((s) => (s === 'zoo' ? [['zoo', 'list'], ['zoo', 'export']] : [[s]]));
+
+/** `--help` of every command, read once before the tests (without blocking the worker). */
+const HELP = new Map<string, string>();
+beforeAll(async () => {
+  for (const words of COMMAND_WORDS) HELP.set(words.join(' '), (await runMcusimAsync([...words, '--help'])).stdout);
+});
+
+function helpOf(words: readonly string[]): string {
+  const text = HELP.get(words.join(' '));
+  if (text === undefined) throw new Error(`no --help read for '${words.join(' ')}' (not a command)`);
+  return text;
 }
 
 function listed(flag: string, help: string): boolean {
@@ -87,8 +113,8 @@ function listed(flag: string, help: string): boolean {
 }
 
 /** Flags of `commands` that their command's --help does not list (a span of flags only: no command lists it). */
-function unlistedFlags(commands: readonly CommandLine[], helpOf: (words: readonly string[]) => string): string[] {
-  const everyHelp = (): string[] => SUBCOMMANDS.flatMap((s) => (s === 'zoo' ? [['zoo', 'list'], ['zoo', 'export']] : [[s]])).map(helpOf);
+function unlistedFlags(commands: readonly CommandLine[]): string[] {
+  const everyHelp = (): string[] => COMMAND_WORDS.map(helpOf);
   const bad: string[] = [];
   for (const c of commands) {
     const helps = c.words.length > 0 ? [helpOf(c.words)] : everyHelp();
@@ -104,7 +130,7 @@ describe('README commands', () => {
   it('pass only flags their command lists in --help (current spellings), and no MODEL placeholder', () => {
     const commands = readmeCommands();
     expect(commands.length).toBeGreaterThan(25);
-    const bad = unlistedFlags(commands, helpCache());
+    const bad = unlistedFlags(commands);
     for (const c of commands) {
       if (/\bMODEL\b/.test(c.line.replace(/\s#.*$/, ''))) bad.push(`placeholder in: ${c.line.trim()}`);
     }
@@ -126,11 +152,12 @@ describe('docs/*.md command lines', () => {
     expect(codegen.some((c) => c.words[0] === 'codegen' && c.flags.includes('--out-dir'))).toBe(true);
     const sample = docCommands('x\n\n    mcusim codegen M -o D --target host\n\nsee `optimize --target 60000` and `--target-file F`.\n');
     expect(sample.map((c) => [c.words, c.flags])).toEqual([[['codegen'], ['-o', '--target']], [['optimize'], ['--target']], [[], ['--target-file']]]);
+    // Prose between two fenced blocks is prose; a js block is not a shell command.
+    expect(docCommands('```js\nmcusim run --x\n```\nas mcusim plans it\n```sh\nmcusim inspect M --json\n```\n').map((c) => c.line)).toEqual(['mcusim inspect M --json']);
   });
 
   it('pass only flags their command lists in --help: no old spelling (--target, --target-file, codegen -o, run --out)', () => {
-    const helpOf = helpCache();
-    const bad = DOCS.flatMap((d) => unlistedFlags(docCommands(d.text), helpOf).map((b) => `${d.file}: ${b}`));
+    const bad = DOCS.flatMap((d) => unlistedFlags(docCommands(d.text)).map((b) => `${d.file}: ${b}`));
     expect(bad).toEqual([]);
   });
 
