@@ -1,7 +1,9 @@
-// Counted progress on stderr ("seed 12/1000, 34.5 s") for commands that loop over many units:
+// Progress on stderr. Counted ("seed 12/1000, 34.5 s") for commands that loop over many units:
 // silent for the first second, then at most one line per second (on a TTY rewritten in place),
-// and after the first unit an extrapolated total when the whole run looks long. `--quiet` off.
-// stdout never sees it, so `--json` documents stay clean.
+// and after the first unit an extrapolated total when the whole run looks long. Phases
+// ("codegen: emitting C for 84 ops") for commands doing a few long steps on a real model (over
+// LARGE_MODEL_TENSORS tensors): one line as each step starts, since a synchronous step cannot
+// report from inside. `--quiet` silences both; stdout never sees them, so `--json` documents stay clean.
 
 const QUIET_FOR_MS = 1000;
 const EVERY_MS = 1000;
@@ -64,4 +66,40 @@ export function countedProgress(unit: string, total: number, opts: { readonly qu
       shownInPlace = false;
     },
   };
+}
+
+/**
+ * Models above this many tensors are real ones (inspect prints a summary for them): latency,
+ * codegen and inspect take a second or more there and announce their phases; toy models (hello_world,
+ * cifar10-cnn) finish well within a second and stay silent.
+ */
+export const LARGE_MODEL_TENSORS = 40;
+
+export interface PhaseProgress {
+  /** Announces the step about to start. */
+  readonly phase: (text: string) => void;
+}
+
+/**
+ * Named phases of `command`: `phase(text)` writes "command: text" (from the second phase on with the
+ * time since the first, "command: text, 1.3 s") when `show` (the work is large enough to take a
+ * second) and not `quiet`.
+ */
+export function phaseProgress(command: string, opts: { readonly show: boolean; readonly quiet?: boolean; readonly now?: () => number; readonly write?: (text: string) => void }): PhaseProgress {
+  if (opts.quiet === true || !opts.show) return { phase: () => undefined };
+  const now = opts.now ?? (() => performance.now());
+  const write = opts.write ?? ((text: string) => void process.stderr.write(text));
+  let start: number | null = null;
+  return {
+    phase: (text) => {
+      const t = now();
+      write(start === null ? `${command}: ${text}\n` : `${command}: ${text}, ${seconds(t - start)}\n`);
+      start ??= t;
+    },
+  };
+}
+
+/** Whether a model is large enough for phase lines (more than LARGE_MODEL_TENSORS tensors). */
+export function isLargeModel(graph: { readonly tensors: readonly unknown[] }): boolean {
+  return graph.tensors.length > LARGE_MODEL_TENSORS;
 }

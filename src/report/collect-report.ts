@@ -2,9 +2,11 @@
 // plan before and after (TFLM greedy honouring an offline plan, as a board would run it), per-op
 // safe overlap O_s (DMO §III-C/D), what each pass did, latency on the board with the two-core
 // timeline (TinySeg §5.2), and the partial-spilling sweep when the passes include tinyseg
-// (TinySeg Figure 14). Verification runs in the caller (it owns the seeds and the progress).
+// (TinySeg Figure 14), the whole arena on the board's Cortex-M build (planned + TFLM's persistent
+// tail, or mcusim's runtime for custom ops) and whether it fits the board. Verification runs in
+// the caller (it owns the seeds and the progress).
 import type { Model } from '../ir/index.ts';
-import { byteSize, exportTflite } from '../ir/index.ts';
+import { byteSize, exportTflite, readOfflinePlan } from '../ir/index.ts';
 import { countMacs } from '../kernels/index.ts';
 import type { BufferRequest, PassReport, Plan, SpillSweepResult } from '../optimizer/index.ts';
 import {
@@ -12,7 +14,7 @@ import {
   safeOverlap, sweepPartialSpill,
 } from '../optimizer/index.ts';
 import type { KernelLibrary, LatencyReport, TargetProfile } from '../sim/index.ts';
-import { niclaVision } from '../sim/index.ts';
+import { CORTEX_M, boardFit, niclaVision, wholeArena } from '../sim/index.ts';
 import type { ArenaTotals, BoardFit } from './arena-totals.ts';
 
 export interface ReportOptions {
@@ -24,7 +26,7 @@ export interface ReportOptions {
   readonly library?: KernelLibrary;
   /** Points of the spill sweep (tinyseg only); default 4 (0, 25, 50, 75, 100%). */
   readonly sweepSteps?: number;
-  /** Whole-arena numbers and board fit when known (issue 8); absent parts show as not computed. */
+  /** Whole-arena numbers and board fit replacing the computed ones (default: the board's Cortex-M build). */
   readonly arena?: { readonly before?: Omit<ArenaTotals, 'plannedBytes'>; readonly after?: Omit<ArenaTotals, 'plannedBytes'> };
   readonly fit?: { readonly before?: BoardFit; readonly after?: BoardFit };
   readonly log?: (line: string) => void;
@@ -123,6 +125,13 @@ function opOverlaps(model: Model, requests: readonly BufferRequest[]): OpOverlap
   });
 }
 
+/** The whole arena of `model` with the report's plan on a Cortex-M build, and whether it fits `target`. */
+function wholeArenaOf(model: Model, layout: ReportLayout, target: TargetProfile): { readonly totals: ArenaTotals; readonly fit: BoardFit } {
+  const r = wholeArena(model.graph, layout.plan.peakBytes, CORTEX_M, readOfflinePlan(model)).report;
+  const totals = { plannedBytes: layout.plan.peakBytes, persistentBytes: r.persistentBytes, totalBytes: r.totalBytes, outsideArenaBytes: r.outsideArenaBytes };
+  return { totals, fit: boardFit(model.graph, r, target) };
+}
+
 export function collectReport(model: Model, opts: ReportOptions): ReportData {
   const log = opts.log ?? (() => undefined);
   const target = opts.target ?? niclaVision;
@@ -133,6 +142,7 @@ export function collectReport(model: Model, opts: ReportOptions): ReportData {
   const after = layoutOf(result.model);
   log('report: safe overlap O_s per op');
   const overlaps = opOverlaps(model, before.requests);
+  const whole = { before: wholeArenaOf(model, before, target), after: wholeArenaOf(result.model, after, target) };
   log(`report: latency on ${target.name}`);
   const latencyOf = (m: Model): LatencyReport => estimateModelLatency(m, { target, library, storage: 'internal', asyncErase: true, compress: false });
   const latency = { before: latencyOf(model), after: latencyOf(result.model) };
@@ -153,10 +163,10 @@ export function collectReport(model: Model, opts: ReportOptions): ReportData {
     summary: { before: summarize(model), after: summarize(result.model) },
     layout: { before, after },
     arena: {
-      before: { ...opts.arena?.before, plannedBytes: before.plan.peakBytes },
-      after: { ...opts.arena?.after, plannedBytes: after.plan.peakBytes },
+      before: { ...whole.before.totals, ...opts.arena?.before, plannedBytes: before.plan.peakBytes },
+      after: { ...whole.after.totals, ...opts.arena?.after, plannedBytes: after.plan.peakBytes },
     },
-    ...(opts.fit !== undefined ? { fit: opts.fit } : {}),
+    fit: { before: whole.before.fit, after: whole.after.fit, ...opts.fit },
     passReports: result.reports,
     overlaps,
     latency,

@@ -7,7 +7,7 @@ import { formatBytes, renderPlanSvg, renderSpillSweepSvg } from '../optimizer/in
 import { elideStart, escapeXml, renderTimelineSvg } from '../sim/index.ts';
 import type { ArenaRow } from './arena-totals.ts';
 import { arenaTotalsRows } from './arena-totals.ts';
-import type { ReportData, ReportLayout } from './collect-report.ts';
+import type { ModelSummary, ReportData, ReportLayout } from './collect-report.ts';
 
 /** The verification of the optimized model against the original, as the report states it. */
 export interface ReportVerification {
@@ -86,14 +86,15 @@ function summarySection(d: ReportData): string {
     card('planned arena', `${formatBytes(pb)} → ${formatBytes(pa)}`, pct(pb, pa)),
     card(`latency (${d.target})`, `${d.latency.before.totalMs.toFixed(1)} → ${d.latency.after.totalMs.toFixed(1)} ms`),
   ].join('');
-  const kinds = b.opKinds.map((k) => `${esc(k.kind)} × ${k.count}`).join(', ');
+  const kindsOf = (s: ModelSummary): string => s.opKinds.map((k) => `${esc(k.kind)} × ${k.count}`).join(', ');
+  const kinds = kindsOf(b) === kindsOf(a) ? kindsOf(b) : `${kindsOf(b)}; after ${esc(d.passes.join(','))}: ${kindsOf(a)}`;
   const arenaRows: ArenaRow[] = arenaTotalsRows(d.arena.before, d.arena.after, d.fit);
   return `<section id="summary"><h2>Model summary</h2>
 <div class="cards">${cards}</div>
 <p>Op kinds: ${kinds}. Tensors: ${b.tensors} → ${a.tensors}.</p>
 <h3>Arena</h3>
 ${table(['', 'before', `after ${d.passes.join(',')}`], arenaRows.map((r) => [esc(r.label), esc(r.before), esc(r.after)]))}
-<p class="sub">Planned arena = TFLM's greedy planner honouring the model's OfflineMemoryAllocation plan, as the board runs it. Persistent bytes, the total and the board fit come from the whole-arena report when it is available.</p>
+<p class="sub">Planned arena = TFLM's greedy planner honouring the model's OfflineMemoryAllocation plan, as the board runs it. Persistent = TFLM's runtime structures on a Cortex-M build (mcusim's runtime once custom ops are used); total = planned + persistent, what <code>arena_used_bytes()</code> returns; the board fit compares the total (plus any RAM outside the arena) with the board's arena RAM region and the weights with its flash.</p>
 </section>`;
 }
 
@@ -144,7 +145,7 @@ function latencySection(d: ReportData): string {
   ], [false, true, true]);
   const ops = l.ops.map((x) => [x.index, esc(x.kind), nameCell(x.name), x.macs, x.computeMs.toFixed(3), (x.spillMs + x.fetchMs + x.codecMs).toFixed(3), x.stallMs.toFixed(3), x.totalMs.toFixed(3)]);
   return `<section id="latency"><h2>Latency on ${esc(d.target)}</h2>
-<p class="sub">${esc(l.library)} kernels, spills to ${esc(l.storage)} flash, erases on the second core (TinySeg §5.2)${l.calibration ? `; compute calibrated (${esc(l.calibration.source)})` : ''}.</p>
+<p class="sub">${esc(l.library)} kernels, ${l.slots.length > 0 ? `${l.slots.length} spilled tensor${l.slots.length === 1 ? '' : 's'} on ${esc(l.storage)} flash, erased on the second core (TinySeg §5.2)` : 'no tensor spilled to storage (the second core stays idle)'}${l.calibration ? `; compute calibrated (${esc(l.calibration.source)})` : ''}.</p>
 ${breakdown}
 <h3>Two-core timeline (after)</h3><div class="pic">${renderTimelineSvg(l, { modelLabel: `${d.modelLabel} after ${d.passes.join(',')}` })}</div>
 <details><summary>Per-op latency after the passes (${l.ops.length} ops)</summary>${scrollTable(['op', 'kind', 'output', 'MACs', 'compute ms', 'storage ms', 'stall ms', 'total ms'], ops, [true, false, false, true, true, true, true, true])}</details>

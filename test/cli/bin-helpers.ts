@@ -28,6 +28,19 @@ export function runMcusim(args: readonly string[], timeoutMs = BIN_HANG_GUARD_MS
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** `mcusim ARGS...` without blocking the test worker (vitest's worker RPC times out on a long-blocked event loop). */
+export function runMcusimAsync(args: readonly string[], timeoutMs = BIN_HANG_GUARD_MS): Promise<BinRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (s: string) => { stdout += s; });
+    child.stderr.setEncoding('utf8').on('data', (s: string) => { stderr += s; });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
 /** A fresh temporary folder, removed when the calling test file's tests are done. */
 export function testTempDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));

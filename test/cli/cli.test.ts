@@ -20,7 +20,7 @@ function expectCleanBadInput(r: { code: number | null; stderr: string }): void {
 describe('mcusim inspect', () => {
   it('prints one JSON document with the plan, ops and tensors', () => {
     const svg = join(tmp, 'plan.svg');
-    const r = mcusim('inspect', MODEL, '--json', '--svg', svg);
+    const r = mcusim('inspect', MODEL, '--json', '--svg', svg, '--quiet');
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);

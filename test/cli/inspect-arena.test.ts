@@ -59,7 +59,7 @@ describe('mcusim inspect --arch --board', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/^warning: the model does not fit nicla-vision: arena 2600548 B > AXI SRAM 524288 B/);
     expect(JSON.parse(r.stdout).totalMs).toBeGreaterThan(0);
-    expect(runMcusim(['latency', PERSON, '--json']).stderr).toBe('');
+    expect(runMcusim(['latency', PERSON, '--json', '--quiet']).stderr).toBe('');
   });
 
   it('refuses an unknown --arch or --board with exit 2', () => {

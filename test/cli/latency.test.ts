@@ -15,7 +15,7 @@ const mcusim = (...args: string[]): BinRun => runMcusim(args);
 describe('mcusim latency', () => {
   it('prints the calibrated total, breakdown and per-op rows as JSON, and writes the SVG timeline', () => {
     const svg = join(tmp, 't.svg');
-    const r = mcusim('latency', 'zoo:tiny-unet', '--json', '--svg', svg);
+    const r = mcusim('latency', 'zoo:tiny-unet', '--json', '--svg', svg, '--quiet');
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);

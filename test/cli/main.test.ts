@@ -50,7 +50,7 @@ describe('lazy command loading', () => {
   it('a reader that closes the pipe early (| head -c 100) ends the bin quietly, no EPIPE trace', async () => {
     // mobilenet_v2's JSON (about 880 kB) is larger than the child's stdout socket buffer (Node
     // spawns stdio pipes as socket pairs, a few hundred kB), so the bin is still writing when the reader leaves.
-    const r = await runMcusimClosedStdout(['inspect', `${ORACLE_MODELS}/mobilenet_v2_quantized_1x3x224x224.tflite`, '--json']);
+    const r = await runMcusimClosedStdout(['inspect', `${ORACLE_MODELS}/mobilenet_v2_quantized_1x3x224x224.tflite`, '--json', '--quiet']);
     expect(r.stdout.length).toBeGreaterThan(0);
     expect(r.stderr).toBe('');
     expect(r.signal).toBeNull();

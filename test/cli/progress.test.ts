@@ -1,10 +1,15 @@
-// Issue 14 item 3: counted progress on stderr (countedProgress, used by verify per seed): silent in
-// the first second, then throttled "seed i/N" lines; an extrapolated total after the first seed
-// when the run looks long; nothing with --quiet. verify's --json stdout stays one document.
+// Issue 14 item 3: counted progress on stderr (countedProgress, used by verify per seed and
+// conformance per case): silent in the first second, then throttled "seed i/N" lines; an
+// extrapolated total after the first seed when the run looks long; nothing with --quiet. verify's
+// --json stdout stays one document. Phase lines (phaseProgress) for latency, codegen, inspect,
+// verify on real models (over LARGE_MODEL_TENSORS tensors) and overlap on large ops; toy models
+// and --quiet stay silent.
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { countedProgress } from '../../src/cli/progress.ts';
+import { countedProgress, phaseProgress } from '../../src/cli/progress.ts';
 import type { BinRun } from './bin-helpers.ts';
-import { runMcusim } from './bin-helpers.ts';
+import { runMcusim, testTempDir } from './bin-helpers.ts';
+import { ORACLE, ORACLE_MODELS } from '../oracle-paths.ts';
 
 function fake(quiet = false): { readonly out: string[]; readonly at: (ms: number) => void; readonly p: ReturnType<typeof countedProgress> } {
   let t = 0;
@@ -53,6 +58,77 @@ describe('verify progress', () => {
     expect(loud.stderr).toMatch(/^(seed .*\n)*$/);
     const quiet = mcusim('verify', 'zoo:cifar10-cnn', 'zoo:cifar10-cnn', '--seeds', '2', '--jobs', '1', '--json', '--quiet');
     expect(quiet.code).toBe(0);
+    expect(quiet.stderr).toBe('');
+    expect(JSON.parse(quiet.stdout)).toEqual(JSON.parse(loud.stdout));
+  });
+});
+
+describe('phaseProgress', () => {
+  it('writes one line per phase, from the second on with the time since the first', () => {
+    let t = 100;
+    const out: string[] = [];
+    const p = phaseProgress('codegen', { show: true, now: () => t, write: (s) => void out.push(s) });
+    p.phase('emitting C for 84 ops');
+    t = 1400;
+    p.phase('writing 19 files to out/c');
+    expect(out).toEqual(['codegen: emitting C for 84 ops\n', 'codegen: writing 19 files to out/c, 1.3 s\n']);
+  });
+
+  it('says nothing for small work or when quiet', () => {
+    const out: string[] = [];
+    phaseProgress('latency', { show: false, write: (s) => void out.push(s) }).phase('costing');
+    phaseProgress('latency', { show: true, quiet: true, write: (s) => void out.push(s) }).phase('costing');
+    expect(out).toEqual([]);
+  });
+});
+
+describe('phase lines of the commands that take seconds on real models', () => {
+  const tmp = testTempDir('mcusim-progress-');
+  const HELLO = `${ORACLE_MODELS}/hello_world_int8.tflite`;
+  const mcusim = (...args: string[]): BinRun => runMcusim(args, 300_000);
+  const phases = (r: BinRun, command: string): string[] => {
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stderr.split('\n').filter((l) => l !== '');
+    for (const l of lines) expect(l).toMatch(new RegExp(`^${command}: `));
+    return lines;
+  };
+
+  it('latency (single cell) names the phase and the board; --quiet and toy models print nothing', () => {
+    const lines = phases(mcusim('latency', 'zoo:tiny-unet', '--json'), 'latency');
+    expect(lines).toEqual(['latency: costing 24 ops on nicla-vision (reference kernels, internal storage)']);
+    expect(mcusim('latency', 'zoo:tiny-unet', '--json', '--quiet').stderr).toBe('');
+    expect(mcusim('latency', HELLO, '--json').stderr).toBe('');
+  });
+
+  it('codegen announces emitting and writing; --quiet and toy models print nothing; stdout stays one JSON document', () => {
+    const r = mcusim('codegen', 'zoo:tiny-unet', '--out-dir', join(tmp, 'tu'), '--json');
+    const lines = phases(r, 'codegen');
+    expect(lines[0]).toBe('codegen: planning (tflm-greedy) and emitting C for 24 ops');
+    expect(lines[1]).toMatch(new RegExp(`^codegen: writing \\d+ files to ${join(tmp, 'tu').replace(/[/.-]/g, '\\$&')}, \\d+\\.\\d s$`));
+    expect(lines).toHaveLength(2);
+    expect(JSON.parse(r.stdout).ops).toBe(24);
+    expect(mcusim('codegen', 'zoo:tiny-unet', '--out-dir', join(tmp, 'tu'), '--json', '--quiet').stderr).toBe('');
+    expect(mcusim('codegen', HELLO, '--out-dir', join(tmp, 'hello')).stderr).toBe('');
+  });
+
+  it('inspect announces its planner on a real model', () => {
+    expect(phases(mcusim('inspect', 'zoo:tiny-unet', '--planner', 'dmo', '--json'), 'inspect')).toEqual(['inspect: planning the arena of 24 ops with dmo']);
+    expect(mcusim('inspect', 'zoo:tiny-unet', '--planner', 'dmo', '--quiet').stderr).toBe('');
+  });
+
+  it('overlap announces each method on a large op, not on a small one', () => {
+    const lines = phases(mcusim('overlap', '--op', 'depthwiseConv2d', '--input', '1x112x112x32', '--method', 'all', '--json'), 'overlap');
+    expect(lines.map((l) => l.replace(/, \d+\.\d s$/, ''))).toEqual(['trace', 'algorithmic', 'analytic'].map((m) => `overlap: ${m} O_s of depthwiseConv2d 1x112x112x32`));
+    expect(mcusim('overlap', '--op', 'depthwiseConv2d', '--input', '1x112x112x32', '--method', 'analytic', '--quiet').stderr).toBe('');
+    expect(mcusim('overlap', '--op', 'depthwiseConv2d', '--input', '1x8x8x4', '--json').stderr).toBe('');
+  });
+
+  it('conformance takes --quiet, and prints only counted case lines otherwise', () => {
+    const file = `${ORACLE}/vectors/RELU.jsonl`;
+    const loud = mcusim('conformance', file, '--json');
+    expect(loud.code, loud.stderr).toBe(0);
+    expect(loud.stderr).toMatch(/^(case .*\n)*$/);
+    const quiet = mcusim('conformance', file, '--json', '--quiet');
     expect(quiet.stderr).toBe('');
     expect(JSON.parse(quiet.stdout)).toEqual(JSON.parse(loud.stdout));
   });

@@ -1,43 +1,137 @@
-// Every `npx mcusim` command in the README uses the current flag names (issue 14 item 3): each flag
-// it passes is listed in that command's --help, where the old spellings are hidden, and no command
-// keeps a placeholder where a model goes. The old spellings are documented, in the conventions table.
-import { readFileSync } from 'node:fs';
+// Every `npx mcusim` command in the README and every mcusim command line in docs/*.md uses the
+// current flag names (issue 14 item 3): each flag it passes is listed in that command's --help,
+// where the old spellings are hidden, and no README command keeps a placeholder where a model goes.
+// The old spellings are documented in the README's conventions table, and nowhere in docs/.
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { runMcusim } from './bin-helpers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runMcusimAsync } from './bin-helpers.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const DOCS = readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort()
+  .map((f) => ({ file: `docs/${f}`, text: readFileSync(join(ROOT, 'docs', f), 'utf8') }));
 
-/** [subcommand words, flags] of each `npx mcusim ...` command in the fenced shell blocks. */
-function readmeCommands(): { readonly words: string[]; readonly flags: string[]; readonly line: string }[] {
-  const blocks = [...README.matchAll(/```(?:sh|bash)?\n([\s\S]*?)```/g)].map((m) => (m[1] ?? '').replace(/\\\n\s*/g, ' '));
-  const out: { words: string[]; flags: string[]; line: string }[] = [];
-  for (const line of blocks.flatMap((b) => b.split('\n'))) {
-    const m = /npx mcusim\s+(.*)$/.exec(line.replace(/\s#.*$/, ''));
-    if (!m) continue;
-    const args = (m[1] ?? '').split(/\s+/).filter((a) => a !== '');
-    const words = args[0] === 'zoo' ? args.slice(0, 2) : args.slice(0, 1);
-    const flags = args.flatMap((a) => [...a.matchAll(/(?:^|\[)(--?[a-z][a-z0-9-]*)/g)].map((x) => x[1] ?? ''));
-    out.push({ words, flags, line });
+/** The CLI's subcommands (`zoo` has its own: `zoo list`, `zoo export`). */
+const SUBCOMMANDS = ['inspect', 'zoo', 'run', 'optimize', 'verify', 'overlap', 'conformance', 'codegen', 'latency', 'sweep', 'report'];
+
+interface CommandLine {
+  /** Subcommand words (`['zoo', 'export']`), or [] for a span of flags only (`--passes dmo --json`). */
+  readonly words: string[];
+  readonly flags: string[];
+  readonly line: string;
+}
+
+function flagsOf(args: readonly string[]): string[] {
+  return args.flatMap((a) => [...a.matchAll(/(?:^|\[)(--?[a-z][a-z0-9-]*)/g)].map((x) => x[1] ?? ''));
+}
+
+function commandLine(argText: string, line: string): CommandLine {
+  const args = argText.split(/\s+/).filter((a) => a !== '');
+  const words = args[0] === 'zoo' ? args.slice(0, 2) : args.slice(0, 1);
+  return { words, flags: flagsOf(args), line };
+}
+
+/**
+ * Lines of the shell code blocks: fenced (``` , ```sh or ```bash; other languages skipped) and
+ * 4-space indented ones outside fences, with `\` continuations joined.
+ */
+function codeBlockLines(md: string): string[] {
+  const out: string[] = [];
+  let fence: string | null = null;
+  let prevBlank = true;
+  let inIndented = false;
+  for (const line of md.replace(/\\\n\s*/g, ' ').split('\n')) {
+    const f = /^```(\w*)/.exec(line);
+    if (f) {
+      fence = fence === null ? (f[1] ?? '') : null;
+      inIndented = false;
+      prevBlank = false;
+      continue;
+    }
+    if (fence !== null) {
+      if (['', 'sh', 'bash'].includes(fence)) out.push(line);
+      continue;
+    }
+    inIndented = line.startsWith('    ') && (inIndented || prevBlank);
+    if (inIndented) out.push(line.slice(4));
+    prevBlank = line.trim() === '';
   }
   return out;
+}
+
+/** [subcommand words, flags] of each `npx mcusim ...` command in the README's fenced shell blocks. */
+function readmeCommands(): CommandLine[] {
+  const blocks = [...README.matchAll(/```(?:sh|bash)?\n([\s\S]*?)```/g)].map((m) => (m[1] ?? '').replace(/\\\n\s*/g, ' '));
+  const out: CommandLine[] = [];
+  for (const line of blocks.flatMap((b) => b.split('\n'))) {
+    const m = /npx mcusim\s+(.*)$/.exec(line.replace(/\s#.*$/, ''));
+    if (m) out.push(commandLine(m[1] ?? '', line));
+  }
+  return out;
+}
+
+/**
+ * Command lines of one docs page: `mcusim ...` lines in its code blocks, inline code spans
+ * `mcusim SUB ...` or `SUB ... --flag ...` (SUB a subcommand), and spans of long flags only (`--arch`;
+ * not `-fno-strict-aliasing`, a compiler flag).
+ */
+function docCommands(md: string): CommandLine[] {
+  const out: CommandLine[] = [];
+  for (const line of codeBlockLines(md)) {
+    const m = /(?:^|\s)(?:npx )?mcusim\s+(.*)$/.exec(line.replace(/\s#.*$/, ''));
+    if (m) out.push(commandLine(m[1] ?? '', line));
+  }
+  const prose = md.replace(/^```[\s\S]*?^```/gm, '');
+  for (const span of [...prose.matchAll(/`([^`\n]+)`/g)].map((m) => (m[1] ?? '').trim())) {
+    const sub = /^(?:npx )?mcusim\s+(.*)$/.exec(span);
+    const first = span.split(/\s+/)[0] ?? '';
+    if (sub) out.push(commandLine(sub[1] ?? '', span));
+    else if (SUBCOMMANDS.includes(first) && /\s--?[a-z]/.test(span)) out.push(commandLine(span, span));
+    else if (/^--[a-z]/.test(span)) out.push({ words: [], flags: flagsOf(span.split(/\s+/)), line: span });
+  }
+  return out;
+}
+
+/** Every command's word list (`zoo list`, `zoo export` for `zoo`). */
+const COMMAND_WORDS = SUBCOMMANDS.flatMap((s) => (s === 'zoo' ? [['zoo', 'list'], ['zoo', 'export']] : [[s]]));
+
+/** `--help` of every command, read once before the tests (without blocking the worker). */
+const HELP = new Map<string, string>();
+beforeAll(async () => {
+  for (const words of COMMAND_WORDS) HELP.set(words.join(' '), (await runMcusimAsync([...words, '--help'])).stdout);
+});
+
+function helpOf(words: readonly string[]): string {
+  const text = HELP.get(words.join(' '));
+  if (text === undefined) throw new Error(`no --help read for '${words.join(' ')}' (not a command)`);
+  return text;
+}
+
+function listed(flag: string, help: string): boolean {
+  return new RegExp(`(^|[\\s,])${flag}([\\s,]|$)`, 'm').test(help);
+}
+
+/** Flags of `commands` that their command's --help does not list (a span of flags only: no command lists it). */
+function unlistedFlags(commands: readonly CommandLine[]): string[] {
+  const everyHelp = (): string[] => COMMAND_WORDS.map(helpOf);
+  const bad: string[] = [];
+  for (const c of commands) {
+    const helps = c.words.length > 0 ? [helpOf(c.words)] : everyHelp();
+    for (const f of c.flags) {
+      if (f === '--help' || f === '--version') continue;
+      if (!helps.some((h) => listed(f, h))) bad.push(`${f} in: ${c.line.trim()}`);
+    }
+  }
+  return bad;
 }
 
 describe('README commands', () => {
   it('pass only flags their command lists in --help (current spellings), and no MODEL placeholder', () => {
     const commands = readmeCommands();
     expect(commands.length).toBeGreaterThan(25);
-    const help = new Map<string, string>();
-    const bad: string[] = [];
+    const bad = unlistedFlags(commands);
     for (const c of commands) {
-      const key = c.words.join(' ');
-      if (!help.has(key)) help.set(key, runMcusim([...c.words, '--help']).stdout);
-      const text = help.get(key) ?? '';
-      for (const f of c.flags) {
-        if (f === '--help' || f === '--version') continue;
-        if (!new RegExp(`(^|[\\s,])${f}([\\s,]|$)`, 'm').test(text)) bad.push(`${f} in: ${c.line.trim()}`);
-      }
       if (/\bMODEL\b/.test(c.line.replace(/\s#.*$/, ''))) bad.push(`placeholder in: ${c.line.trim()}`);
     }
     expect(bad).toEqual([]);
@@ -49,5 +143,27 @@ describe('README commands', () => {
       const row = README.split('\n').find((l) => l.startsWith('|') && l.includes(`\`${now}`) && l.includes(old));
       expect(row, `${now} / ${old}`).toBeDefined();
     }
+  });
+});
+
+describe('docs/*.md command lines', () => {
+  it('finds the command lines of the pages (code blocks, `mcusim SUB ...` and flag spans)', () => {
+    const codegen = docCommands(DOCS.find((d) => d.file === 'docs/codegen.md')?.text ?? '');
+    expect(codegen.some((c) => c.words[0] === 'codegen' && c.flags.includes('--out-dir'))).toBe(true);
+    const sample = docCommands('x\n\n    mcusim codegen M -o D --target host\n\nsee `optimize --target 60000` and `--target-file F`.\n');
+    expect(sample.map((c) => [c.words, c.flags])).toEqual([[['codegen'], ['-o', '--target']], [['optimize'], ['--target']], [[], ['--target-file']]]);
+    // Prose between two fenced blocks is prose; a js block is not a shell command.
+    expect(docCommands('```js\nmcusim run --x\n```\nas mcusim plans it\n```sh\nmcusim inspect M --json\n```\n').map((c) => c.line)).toEqual(['mcusim inspect M --json']);
+  });
+
+  it('pass only flags their command lists in --help: no old spelling (--target, --target-file, codegen -o, run --out)', () => {
+    const bad = DOCS.flatMap((d) => unlistedFlags(docCommands(d.text)).map((b) => `${d.file}: ${b}`));
+    expect(bad).toEqual([]);
+  });
+
+  it('name no old spelling anywhere, in code or prose', () => {
+    const old = /(?<![\w-])(--target(?![\w-])|--target-file|--out(?![\w-]))/;
+    const bad = DOCS.flatMap((d) => d.text.split('\n').filter((l) => old.test(l)).map((l) => `${d.file}: ${l.trim()}`));
+    expect(bad).toEqual([]);
   });
 });

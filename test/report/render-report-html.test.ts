@@ -1,7 +1,7 @@
 // The report page without a browser: collectReport + renderReportHtml on zoo:cifar10-cnn with the
 // replacement pass. Self-contained (no script, link or remote URL), every section present, every
-// plan buffer listed in its table, no '*' label, the verification verdict as given, and the arena
-// rows filling in when the whole-arena numbers are passed (and saying "not computed" when not).
+// plan buffer listed in its table, no '*' label, the verification verdict as given, the whole arena
+// and board fit filled in by collectReport, and arenaTotalsRows saying "not computed" for parts not given.
 import { describe, expect, it } from 'vitest';
 import { buildZooModel } from '../../src/ir/index.ts';
 import type { ReportVerification } from '../../src/report/index.ts';
@@ -34,6 +34,27 @@ describe('renderReportHtml', () => {
     expect(data.layout.after.plan.peakBytes).toBeLessThan(data.layout.before.plan.peakBytes);
     // The after picture spans the before peak: its own peak is a dashed extent line.
     expect(html.split('id="after-plan"')[1]?.split('</svg>')[0]).toContain('class="extent"');
+  });
+
+  it('fills the whole arena (planned + persistent = total) and the board fit for both models', () => {
+    for (const when of ['before', 'after'] as const) {
+      const a = data.arena[when];
+      expect(a.persistentBytes).toBeGreaterThan(0);
+      expect(a.totalBytes).toBe(a.plannedBytes + (a.persistentBytes ?? 0));
+      expect(data.fit?.[when]).toEqual(expect.objectContaining({ board: 'nicla-vision', fits: true }));
+    }
+    const summary = html.split('<section id="summary">')[1]?.split('</section>')[0] ?? '';
+    expect(summary).not.toContain('not computed');
+    expect(summary).toContain(`${data.arena.before.totalBytes?.toLocaleString('en-US')} B`);
+    expect(summary).toContain('fits nicla-vision');
+  });
+
+  it('lists the op kinds after the passes when they changed, and says when nothing spills', () => {
+    expect(html).toContain('no tensor spilled to storage');
+    expect(html).not.toContain('; after replacement: ');
+    const after = { ...data.summary.after, opKinds: [...data.summary.after.opKinds, { kind: 'custom:Merge', count: 2 }] };
+    const changed = renderReportHtml({ ...data, summary: { ...data.summary, after } }, passed);
+    expect(changed).toMatch(/; after replacement: [^<]*custom:Merge × 2/);
   });
 
   it('says FAILED with the details when verification failed', () => {

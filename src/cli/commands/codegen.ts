@@ -1,4 +1,4 @@
-// `mcusim codegen MODEL --out-dir DIR [--make-goal host|cortex-m7] [--planner NAME] [--json]`: plans the
+// `mcusim codegen MODEL --out-dir DIR [--make-goal host|cortex-m7] [--planner NAME] [--json] [--quiet]`: plans the
 // model (offline/optimized plans honoured) and writes a self-contained C99 project to DIR
 // (codegen/generateCProject); `make -C DIR host` / `make -C DIR cortex-m7` build it. Prints the
 // arena report of the generated runtime (mcusim's C runtime, for the goal's word size) like
@@ -11,10 +11,11 @@ import { UsageError, readOfflinePlan } from '../../ir/index.ts';
 import { DEFAULT_PLANNER, getPlanner, plannerNames } from '../../optimizer/index.ts';
 import type { ArenaReport, TflmArchName } from '../../sim/index.ts';
 import { getTflmArch, wholeArena } from '../../sim/index.ts';
-import { addHiddenOption, aliased, checkOutputDir } from '../cli-options.ts';
+import { addHiddenOption, addQuietOption, aliased, checkOutputDir } from '../cli-options.ts';
 import { bytesAndKb } from '../format.ts';
 import { loadModel } from '../load-model.ts';
 import { writeOutputFile } from '../output-file.ts';
+import { isLargeModel, phaseProgress } from '../progress.ts';
 
 interface CodegenCliOptions {
   readonly outDir?: string;
@@ -24,6 +25,7 @@ interface CodegenCliOptions {
   readonly target?: string;
   readonly planner: string;
   readonly json?: boolean;
+  readonly quiet?: boolean;
 }
 
 const DEFAULT_GOAL = 'host';
@@ -56,7 +58,10 @@ export function runCodegen(modelArg: string, opts: CodegenCliOptions): number {
   checkOutputDir(dir, '--out-dir');
   const model = loadModel(modelArg);
   const name = modelArg.replace(/^.*[\\/]/, '').replace(/\.tflite$/, '');
+  const progress = phaseProgress('codegen', { show: isLargeModel(model.graph), quiet: opts.quiet === true });
+  progress.phase(`planning (${opts.planner}) and emitting C for ${model.graph.ops.length} ops`);
   const project = generateCProject(model, { target, planner: opts.planner, modelName: name });
+  progress.phase(`writing ${project.files.length} files to ${dir}`);
   for (const f of project.files) writeProjectFile(dir, f.path, f.text);
   const s = project.summary;
   const arena = wholeArena(model.graph, s.peakBytes, getTflmArch(GOAL_ARCH[target]), readOfflinePlan(model), 'mcusim').report;
@@ -83,6 +88,7 @@ export function registerCodegen(program: Command, setExit: (code: number) => voi
     .option('--make-goal <goal>', `default Makefile goal (${CODEGEN_TARGETS.join(', ')}; default ${DEFAULT_GOAL})`)
     .option('--planner <name>', `memory planner (${plannerNames().join(', ')})`, DEFAULT_PLANNER)
     .option('--json', 'print one JSON document');
+  addQuietOption(cmd);
   addHiddenOption(cmd, '-o, --out <dir>', 'old spelling of --out-dir');
   addHiddenOption(cmd, '--target <goal>', 'old spelling of --make-goal');
   cmd.action((model: string, opts: CodegenCliOptions) => setExit(runCodegen(model, opts)));

@@ -1,14 +1,17 @@
 // `mcusim conformance FILE.jsonl... [--json]`: replays TFLM oracle kernel vectors (format in
 // shared/oracle/README.md) through the sim conformance harness and compares bytes. Prints a per-op
 // pass/fail table or {total, passed, failed:[{op,id,reason}]}; exit 1 on any failed case, 2 when
-// a file cannot be read or a line is not a vector case.
+// a file cannot be read or a line is not a vector case. Counted progress ("case 1200/3150") on
+// stderr once the replay passes a second; --quiet silences it.
 import type { Command } from 'commander';
 import { UsageError } from '../../ir/index.ts';
 import type { ConformanceResult, VectorCase } from '../../sim/index.ts';
 import { runVectorCase } from '../../sim/index.ts';
 import { EXIT_CHECK_FAILED, EXIT_OK } from '../errors.ts';
 import { renderTable, truncate } from '../format.ts';
+import { addQuietOption } from '../cli-options.ts';
 import { readInputFile } from '../load-model.ts';
+import { countedProgress } from '../progress.ts';
 
 export interface ConformanceFailure {
   readonly op: string;
@@ -61,9 +64,20 @@ function reasonOf(r: ConformanceResult): string {
   return `output ${m.output} byte ${m.byteIndex}: expected ${m.expected}, got ${m.actual}`;
 }
 
-export function runConformance(files: readonly string[], opts: { readonly json?: boolean }): number {
+interface ConformanceCliOptions {
+  readonly json?: boolean;
+  readonly quiet?: boolean;
+}
+
+export function runConformance(files: readonly string[], opts: ConformanceCliOptions): number {
   const cases = files.flatMap(readCases);
-  const results = cases.map((c) => runVectorCase(c));
+  const progress = countedProgress('case', cases.length, { quiet: opts.quiet === true });
+  const results = cases.map((c, i) => {
+    const r = runVectorCase(c);
+    progress.tick(i + 1);
+    return r;
+  });
+  progress.finish();
   const failed = results.filter((r) => !r.pass).map((r) => ({ op: r.op, id: r.id, reason: reasonOf(r) }));
   const report: ConformanceReport = { total: results.length, passed: results.length - failed.length, failed };
   if (opts.json) {
@@ -88,10 +102,11 @@ export function runConformance(files: readonly string[], opts: { readonly json?:
 }
 
 export function registerConformance(program: Command, setExit: (code: number) => void): void {
-  program
+  const cmd = program
     .command('conformance')
     .description('replay TFLM oracle kernel vectors (JSONL) and compare outputs byte for byte')
     .argument('<files...>', 'one or more .jsonl vector files')
-    .option('--json', 'print one JSON document')
-    .action((files: string[], opts: { json?: boolean }) => setExit(runConformance(files, opts)));
+    .option('--json', 'print one JSON document');
+  addQuietOption(cmd)
+    .action((files: string[], opts: ConformanceCliOptions) => setExit(runConformance(files, opts)));
 }

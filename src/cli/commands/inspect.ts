@@ -9,11 +9,12 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { UsageError } from '../../ir/index.ts';
-import { DEFAULT_PLANNER, describePlanSource, getPlanner, ordinalCharacter, plannerNames, renderPlanAscii, renderPlanSvg } from '../../optimizer/index.ts';
+import { DEFAULT_EXACT_TIME_BUDGET_MS, DEFAULT_PLANNER, describePlanSource, getPlanner, ordinalCharacter, plannerNames, renderPlanAscii, renderPlanSvg } from '../../optimizer/index.ts';
 import { DEFAULT_TFLM_ARCH, TFLM_ARCH_NAMES, getTarget, getTflmArch, listTargets } from '../../sim/index.ts';
-import { checkOutputFile, refuseFlag } from '../cli-options.ts';
+import { addQuietOption, checkOutputFile, refuseFlag } from '../cli-options.ts';
 import { bytesAndKb, formatShape, renderTable, truncate } from '../format.ts';
 import { loadModel } from '../load-model.ts';
+import { LARGE_MODEL_TENSORS, isLargeModel, phaseProgress } from '../progress.ts';
 import { inspectModel } from '../../api/index.ts';
 import type { InspectReport } from '../../api/index.ts';
 
@@ -26,10 +27,11 @@ interface InspectOptions {
   readonly arch: string;
   readonly board?: string;
   readonly tensors?: boolean;
+  readonly quiet?: boolean;
 }
 
-/** Above this many tensors the text report is a summary unless --tensors. */
-export const SUMMARY_ABOVE_TENSORS = 40;
+/** Above this many tensors the text report is a summary unless --tensors (the line progress draws, too). */
+export const SUMMARY_ABOVE_TENSORS = LARGE_MODEL_TENSORS;
 const LARGEST_SHOWN = 8;
 
 function opTable(r: InspectReport): string {
@@ -169,6 +171,8 @@ export function runInspect(modelArg: string, opts: InspectOptions): number {
   const arch = getTflmArch(opts.arch);
   const board = opts.board === undefined ? undefined : getTarget(opts.board);
   const model = loadModel(modelArg);
+  const progress = phaseProgress('inspect', { show: isLargeModel(model.graph), quiet: opts.quiet === true });
+  progress.phase(`planning the arena of ${model.graph.ops.length} ops with ${opts.planner}${opts.planner === 'exact' ? ` (search budget ${budget ?? DEFAULT_EXACT_TIME_BUDGET_MS} ms)` : ''}`);
   const targets = board === undefined ? { arch } : { arch, board };
   const { report, requests, plan } = inspectModel(model, opts.planner, budget === undefined ? {} : { timeBudgetMs: budget }, targets);
   if (opts.svg !== undefined) writeSvg(opts.svg, renderPlanSvg(requests, plan, { title: `${modelArg} (${describePlanSource(requests, plan.planner)})` }));
@@ -188,7 +192,7 @@ export function runInspect(modelArg: string, opts: InspectOptions): number {
 }
 
 export function registerInspect(program: Command, setExit: (code: number) => void): void {
-  program
+  const cmd = program
     .command('inspect')
     .description('show ops, tensors and the verified memory plan of a model')
     .argument('<model>', 'a .tflite file or zoo:<name>')
@@ -199,6 +203,7 @@ export function registerInspect(program: Command, setExit: (code: number) => voi
     .option('--svg <file>', 'write the plan as an SVG picture')
     .option('--arch <arch>', `TFLM build whose whole arena is reported (${TFLM_ARCH_NAMES.join(', ')})`, DEFAULT_TFLM_ARCH)
     .option('--board <name>', `say whether the model fits this board (${listTargets().join(', ')})`)
-    .option('--tensors', `the full op, tensor and plan tables (default on models of at most ${SUMMARY_ABOVE_TENSORS} tensors; larger ones print a summary)`)
+    .option('--tensors', `the full op, tensor and plan tables (default on models of at most ${SUMMARY_ABOVE_TENSORS} tensors; larger ones print a summary)`);
+  addQuietOption(cmd)
     .action((model: string, opts: InspectOptions) => setExit(runInspect(model, opts)));
 }

@@ -6,15 +6,17 @@
 // `--table [--paper] [--no-scratch-free]`: the whole Table 5 grid (tinysegLatencyTable), steps x storage.
 import type { Command } from 'commander';
 import type { Model } from '../../ir/index.ts';
+import { isStorageOp } from '../../kernels/index.ts';
 import { UsageError } from '../../ir/index.ts';
 import type { LatencyTable, PayloadInputs } from '../../optimizer/index.ts';
-import { TINYSEG_TABLE5_PAPER_MS, describePayloadInputs, estimateModelLatency, tinysegLatencyTable } from '../../optimizer/index.ts';
+import { TINYSEG_TABLE5_PAPER_MS, captureSpillPayloads, describePayloadInputs, estimateModelLatency, tinysegLatencyTable } from '../../optimizer/index.ts';
 import type { KernelLibrary, LatencyReport, TargetProfile } from '../../sim/index.ts';
 import { KERNEL_LIBRARIES, STORAGE_KINDS, isStorageKind, renderTimelineSvg } from '../../sim/index.ts';
 import { addQuietOption, checkOutputFile, progressLog, refuseFlag } from '../cli-options.ts';
 import { renderTable } from '../format.ts';
 import { boardFitWarning } from '../fit-warning.ts';
 import { loadModel } from '../load-model.ts';
+import { isLargeModel, phaseProgress } from '../progress.ts';
 import { writeOutputFile } from '../output-file.ts';
 import type { TargetCliOptions } from '../latency-options.ts';
 import { addPayloadInputOptions, addTargetOptions, payloadInputsOf, resolveTarget } from '../latency-options.ts';
@@ -95,9 +97,12 @@ function checkTableOptions(opts: LatencyCliOptions, storage: string): void {
   }
 }
 
-/** --storage / --compress / --async-erase describe spilled tensors: a model that spills none has nothing for them. */
-function checkSpillFlags(report: LatencyReport, opts: LatencyCliOptions): void {
-  if (report.slots.length > 0) return;
+/**
+ * --storage / --compress / --async-erase describe spilled tensors: a model that spills none (no
+ * storage ops) has nothing for them. Checked before any work.
+ */
+function checkSpillFlags(model: Model, opts: LatencyCliOptions): void {
+  if (model.graph.ops.some(isStorageOp)) return;
   const given = [['--storage', opts.storage !== undefined], ['--compress', opts.compress === true], ['--async-erase', opts.asyncErase === true]] as const;
   const bad = given.filter(([, on]) => on).map(([name]) => name);
   if (bad.length > 0) refuseFlag(bad.join(', '), 'the model spills no tensor to storage (optimize it with --passes tinyseg first)');
@@ -129,11 +134,19 @@ export function runLatency(modelArg: string, opts: LatencyCliOptions): number {
   const warning = boardFitWarning(model, target);
   if (warning !== null) process.stderr.write(`${warning}\n`);
   if (opts.table === true) return runTable(modelArg, model, target, library, inputs, opts);
+  checkSpillFlags(model, opts);
+  const progress = phaseProgress('latency', { show: isLargeModel(model.graph), quiet: opts.quiet === true });
+  let payloadOf = null;
+  if (opts.compress === true) {
+    progress.phase(`running the model for the bytes --compress encodes (${describePayloadInputs(inputs)})`);
+    payloadOf = captureSpillPayloads(model, { inputs });
+  }
+  progress.phase(`costing ${model.graph.ops.length} ops on ${target.name} (${library} kernels, ${storage} storage${opts.asyncErase === true ? ', async erase' : ''})`);
   const report = estimateModelLatency(model, {
-    target, library, storage, asyncErase: opts.asyncErase === true, compress: opts.compress === true, inputs,
+    target, library, storage, asyncErase: opts.asyncErase === true, compress: opts.compress === true, inputs, payloadOf,
   });
-  checkSpillFlags(report, opts);
   if (opts.svg !== undefined) {
+    progress.phase(`drawing the two-core timeline to ${opts.svg}`);
     writeOutputFile(opts.svg, renderTimelineSvg(report, { modelLabel: modelArg }));
   }
   if (opts.json) {

@@ -3,14 +3,15 @@
 // three methods (§III-B/C/D); --svg draws the op's memory trace (output left, input right).
 import type { Command } from 'commander';
 import type { BuiltinKind, Graph, Padding } from '../../ir/index.ts';
-import { UsageError, byteSize } from '../../ir/index.ts';
-import { KERNELS } from '../../kernels/index.ts';
+import { UsageError, byteSize, elementCount } from '../../ir/index.ts';
+import { KERNELS, countMacs } from '../../kernels/index.ts';
 import type { OverlapMethod, SingleOpSpec } from '../../optimizer/index.ts';
 import { OVERLAP_METHODS, buildSingleOpGraph, layoutOp, runLayout, safeOverlapReport, singleOpGraph } from '../../optimizer/index.ts';
 import { TracePlot, renderTraceSvg } from '../../sim/index.ts';
-import { checkOutputFile, refuseFlag } from '../cli-options.ts';
+import { addQuietOption, checkOutputFile, refuseFlag } from '../cli-options.ts';
 import { renderTable } from '../format.ts';
 import { writeOutputFile } from '../output-file.ts';
+import { phaseProgress } from '../progress.ts';
 
 interface OverlapCliOptions {
   readonly op: string;
@@ -25,6 +26,24 @@ interface OverlapCliOptions {
   readonly elementBytes?: string;
   readonly json?: boolean;
   readonly svg?: string;
+  readonly quiet?: boolean;
+}
+
+/**
+ * Traced accesses above which the trace and algorithmic methods take a second or more (about a
+ * second for a 3.6 M MAC depthwiseConv2d): overlap then announces each method on stderr.
+ */
+const PHASES_ABOVE_ACCESSES = 1_000_000;
+
+/** Rough count of the op's arena accesses: its MACs plus every activation element it reads or writes. */
+function tracedAccesses(graph: Graph): number {
+  const op = graph.ops[0];
+  if (op === undefined) return 0;
+  const elements = [...op.inputs, ...op.outputs].reduce((n, i) => {
+    const t = graph.tensors[i];
+    return t === undefined || t.data !== null ? n : n + elementCount(t.shape);
+  }, 0);
+  return countMacs(op, graph) + elements;
 }
 
 function positive(text: string, what: string): number {
@@ -83,13 +102,19 @@ export function runOverlap(opts: OverlapCliOptions): number {
   const timings: Record<string, number> = {};
   const os: Record<string, number> = {};
   let report = safeOverlapReport(graph, 0, { methods: [], ...(elementBytes !== undefined ? { elementBytes } : {}) });
+  const progress = phaseProgress('overlap', { show: tracedAccesses(graph) > PHASES_ABOVE_ACCESSES, quiet: opts.quiet === true });
+  const opText = `${opts.op} ${opts.input}`;
   for (const m of methods) {
+    progress.phase(`${m} O_s of ${opText}`);
     const t0 = performance.now();
     report = safeOverlapReport(graph, 0, { methods: [m], ...(elementBytes !== undefined ? { elementBytes } : {}) });
     timings[m] = performance.now() - t0;
     os[m] = report.os[m] as number;
   }
-  if (opts.svg !== undefined) writeSvg(opts.svg, opts, graph, os);
+  if (opts.svg !== undefined) {
+    progress.phase(`tracing ${opText} again for the plot ${opts.svg}`);
+    writeSvg(opts.svg, opts, graph, os);
+  }
   const out = { inputBytes: report.inputBytes, outputBytes: report.outputBytes, os };
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(out)}\n`);
@@ -141,7 +166,7 @@ function writeSvg(file: string, opts: OverlapCliOptions, graph: Graph, os: Reado
 }
 
 export function registerOverlap(program: Command, setExit: (code: number) => void): void {
-  program
+  const cmd = program
     .command('overlap')
     .description('safe input/output overlap O_s of one op (DMO): trace, algorithmic (minR/maxW) and analytic')
     .requiredOption('--op <kind>', 'op kind, e.g. depthwiseConv2d, conv2d, maxPool2d, fullyConnected')
@@ -155,6 +180,7 @@ export function registerOverlap(program: Command, setExit: (code: number) => voi
     .option('--method <name>', 'trace, algorithmic, analytic or all', 'all')
     .option('--element-bytes <n>', 'bytes per element (e.g. 4 for float32, as the paper\'s Table II)')
     .option('--json', 'print one JSON document')
-    .option('--svg <file>', 'write the op\'s memory trace plot')
+    .option('--svg <file>', 'write the op\'s memory trace plot');
+  addQuietOption(cmd)
     .action((opts: OverlapCliOptions) => setExit(runOverlap(opts)));
 }

@@ -12,7 +12,7 @@ import { DEFAULT_TFLM_ARCH, TFLM_ARCH_NAMES, getTflmArch, isStorageKind } from '
 import { refuseFlag } from '../cli-options.ts';
 import { isStorageOp } from '../../kernels/index.ts';
 import { renderTable } from '../format.ts';
-import { countedProgress } from '../progress.ts';
+import { countedProgress, isLargeModel, phaseProgress } from '../progress.ts';
 import { loadModel } from '../load-model.ts';
 import { parseJobs, startVerifyThreads } from '../verify-pool.ts';
 
@@ -79,7 +79,11 @@ export async function runVerify(originalArg: string, optimizedArg: string, opts:
     if (opts.storage !== undefined && !optimized.graph.ops.some(isStorageOp)) {
       refuseFlag('--storage', `'${optimizedArg}' spills no tensor to storage (no spill/fetch ops; tinyseg adds them)`);
     }
-    const progress = countedProgress('seed', seeds, { quiet: opts.quiet === true, parallel: Math.min(jobs, seeds) });
+    const parallel = Math.min(jobs, seeds);
+    // A real model's first seed takes seconds before the counted lines can say anything.
+    phaseProgress('verify', { show: isLargeModel(optimized.graph), quiet: opts.quiet === true })
+      .phase(`running both models on ${seeds} seed${seeds === 1 ? '' : 's'} (the optimized one traced) on ${parallel} thread${parallel === 1 ? '' : 's'}`);
+    const progress = countedProgress('seed', seeds, { quiet: opts.quiet === true, parallel });
     report = await threads.run(original, optimized, storage, progress.tick);
     progress.finish();
   } finally {
