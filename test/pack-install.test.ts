@@ -3,7 +3,7 @@
 // vitest file on the made-up depthwise O_s formula (200 seeded configurations), and the same with
 // the deliberately unsafe variant, which must fail naming the case and the clobber. Slow (npm
 // install from the registry or its cache): one run per suite, generous hang guards.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -18,9 +18,18 @@ interface Run {
   readonly out: string;
 }
 
-function sh(cmd: string, args: readonly string[], cwd: string, timeoutMs = 300_000, env: NodeJS.ProcessEnv = {}): Run {
-  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout: timeoutMs, env: { ...process.env, ...env } });
-  return { code: r.status, out: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? `\n${r.error.message}` : ''}` };
+/** Runs without blocking the test worker (a blocking npm install kept its event loop busy for minutes). */
+function sh(cmd: string, args: readonly string[], cwd: string, timeoutMs = 300_000, env: NodeJS.ProcessEnv = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd, timeout: timeoutMs, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (x: string) => { stdout += x; });
+    child.stderr.setEncoding('utf8').on('data', (x: string) => { stderr += x; });
+    let failed = '';
+    child.on('error', (e) => { failed = `\n${e.message}`; });
+    child.on('close', (code) => resolve({ code, out: `${stdout}${stderr}${failed}` }));
+  });
 }
 
 describe('npm pack -> install -> import mcusim', () => {
@@ -28,19 +37,19 @@ describe('npm pack -> install -> import mcusim', () => {
   const proj = join(tmp, 'proj');
   let tarball = '';
 
-  beforeAll(() => {
-    const pack = sh('npm', ['pack', '--silent', '--pack-destination', tmp], ROOT);
+  beforeAll(async () => {
+    const pack = (await sh('npm', ['pack', '--silent', '--pack-destination', tmp], ROOT));
     expect(pack.code, pack.out).toBe(0);
     tarball = join(tmp, pack.out.trim().split('\n').pop() ?? '');
     mkdirSync(proj);
     writeFileSync(join(proj, 'package.json'), JSON.stringify({ name: 'uses-mcusim', private: true, type: 'module' }));
-    const install = sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, `vitest@${VITEST_VERSION}`], proj, INSTALL_TIMEOUT_MS);
+    const install = (await sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, `vitest@${VITEST_VERSION}`], proj, INSTALL_TIMEOUT_MS));
     expect(install.code, install.out).toBe(0);
     cpSync(join(ROOT, 'docs/examples'), join(proj, 'examples'), { recursive: true });
   }, INSTALL_TIMEOUT_MS + 120_000);
 
-  it('the tarball holds the compiled build, the bin and the API docs, not the sources or tests', () => {
-    const list = sh('tar', ['-tzf', tarball], tmp);
+  it('the tarball holds the compiled build, the bin and the API docs, not the sources or tests', async () => {
+    const list = (await sh('tar', ['-tzf', tarball], tmp));
     expect(list.code, list.out).toBe(0);
     const files = list.out.trim().split('\n');
     expect(files).toContain('package/dist/index.js');
@@ -50,8 +59,8 @@ describe('npm pack -> install -> import mcusim', () => {
     expect(files.filter((f) => f.startsWith('package/src/') || f.startsWith('package/test/') || f.endsWith('.tsbuildinfo'))).toEqual([]);
   });
 
-  it('import("mcusim") lists every function and class docs/api.md documents, and nothing undocumented', () => {
-    const r = sh('node', ['--input-type=module', '-e', "const m = await import('mcusim'); console.log(JSON.stringify(Object.keys(m).sort()))"], proj);
+  it('import("mcusim") lists every function and class docs/api.md documents, and nothing undocumented', async () => {
+    const r = (await sh('node', ['--input-type=module', '-e', "const m = await import('mcusim'); console.log(JSON.stringify(Object.keys(m).sort()))"], proj));
     expect(r.code, r.out).toBe(0);
     const names = JSON.parse(r.out) as string[];
     const doc = readFileSync(join(ROOT, 'docs/api.md'), 'utf8');
@@ -60,33 +69,33 @@ describe('npm pack -> install -> import mcusim', () => {
     for (const k of ['checkOverlapFormula', 'safeOverlap', 'verify', 'estimateLatency', 'loadModel', 'planModel', 'runModel', 'Tracer']) expect(names).toContain(k);
   });
 
-  it('the installed bin runs the compiled CLI', () => {
-    const r = sh(join(proj, 'node_modules/.bin/mcusim'), ['--version'], proj, 60_000);
+  it('the installed bin runs the compiled CLI', async () => {
+    const r = (await sh(join(proj, 'node_modules/.bin/mcusim'), ['--version'], proj, 60_000));
     expect(r).toEqual({ code: 0, out: `${(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version}\n` });
   });
 
-  it('plain Node: the made-up depthwise formula is safe on 200 configurations, tightness reported', () => {
-    const r = sh('node', ['examples/check-formula.mjs'], proj);
+  it('plain Node: the made-up depthwise formula is safe on 200 configurations, tightness reported', async () => {
+    const r = (await sh('node', ['examples/check-formula.mjs'], proj));
     expect(r.code, r.out).toBe(0);
     expect(r.out).toMatch(/^200 cases of depthwiseConv2d \(seed 'docs'\): all safe; tightness over 200 safe cases: mean 0\.\d+/);
   });
 
-  it('plain Node: the unsafe variant exits 1 naming each unsafe case and its clobber', () => {
-    const r = sh('node', ['examples/check-formula.mjs', 'unsafe'], proj);
+  it('plain Node: the unsafe variant exits 1 naming each unsafe case and its clobber', async () => {
+    const r = (await sh('node', ['examples/check-formula.mjs', 'unsafe'], proj));
     expect(r.code, r.out).toBe(1);
     expect(r.out).toMatch(/\d+ UNSAFE/);
     expect(r.out).toMatch(/case \d+ \(seed 'docs\/depthwiseConv2d\/\d+'\) depthwiseConv2d input [\dx]+ .*formula \d+ B > exact O_s \d+ B; tracer: clobber: op 0/);
   });
 
-  it('vitest example passes with the formula, and fails on the unsafe variant naming case and clobber', () => {
+  it('vitest example passes with the formula, and fails on the unsafe variant naming case and clobber', async () => {
     const vitest = join(proj, 'node_modules/vitest/vitest.mjs');
     // The example's 200 cases take a few seconds idle but over 9 s on a loaded 2-core machine,
     // past vitest's 5 s default: the user's project gets a hang guard, not a race (issue 15).
     const run = ['run', '--testTimeout=300000', 'examples/depthwise-overlap.test.js'];
-    const ok = sh('node', [vitest, ...run], proj);
+    const ok = (await sh('node', [vitest, ...run], proj));
     expect(ok.code, ok.out).toBe(0);
     expect(ok.out).toMatch(/all safe; tightness over 200 safe cases: mean 0\.\d+/);
-    const bad = sh('node', [vitest, ...run], proj, 300_000, { MCUSIM_EXAMPLE_UNSAFE: '1' });
+    const bad = (await sh('node', [vitest, ...run], proj, 300_000, { MCUSIM_EXAMPLE_UNSAFE: '1' }));
     expect(bad.code, bad.out).toBe(1);
     expect(bad.out).toMatch(/case \d+ \(seed 'docs\/depthwiseConv2d\/\d+'\).*tracer: clobber/);
   });

@@ -1,7 +1,7 @@
 // Shared by the CLI tests: run the real bin (bin/mcusim.mjs, on the compiled dist/ that
 // test/global-build.ts rebuilds before every test run) in a child Node process, and a temporary
 // folder removed after the file's tests.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,20 +16,18 @@ export interface BinRun {
 }
 
 /**
- * A hang guard for one bin run: spawnSync blocks the worker, so vitest's test timeout cannot stop
- * it. At least 5x the slowest bin run of the suite on a loaded 2-core machine (a traced Tiny U-Net
+ * A hang guard for one bin run (the test's own timeout is 900 s). At least 5x the slowest bin run of the suite on a loaded 2-core machine (a traced Tiny U-Net
  * `verify --seeds 2`, about 2 minutes there).
  */
 export const BIN_HANG_GUARD_MS = 600_000;
 
-/** `mcusim ARGS...`: exit code and output; a run that hangs is killed after `timeoutMs`. */
-export function runMcusim(args: readonly string[], timeoutMs = BIN_HANG_GUARD_MS): BinRun {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: timeoutMs });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-/** `mcusim ARGS...` without blocking the test worker (vitest's worker RPC times out on a long-blocked event loop). */
-export function runMcusimAsync(args: readonly string[], timeoutMs = BIN_HANG_GUARD_MS): Promise<BinRun> {
+/**
+ * `mcusim ARGS...`: exit code and output; a run that hangs is killed after `timeoutMs`. The child
+ * runs asynchronously: a blocking spawn kept the test worker's event loop busy for whole CLI runs
+ * (a minute and more on a loaded machine), and vitest's worker RPC then timed out ("Timeout
+ * calling onTaskUpdate"), failing the suite.
+ */
+export function runMcusim(args: readonly string[], timeoutMs = BIN_HANG_GUARD_MS): Promise<BinRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs });
     let stdout = '';

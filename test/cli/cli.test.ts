@@ -9,7 +9,7 @@ import { ORACLE_MODELS } from '../oracle-paths.ts';
 const MODEL = `${ORACLE_MODELS}/person_detect.tflite`;
 const tmp = testTempDir('mcusim-cli-');
 
-const mcusim = (...args: string[]): BinRun => runMcusim(args);
+const mcusim = (...args: string[]): Promise<BinRun> => runMcusim(args);
 
 function expectCleanBadInput(r: { code: number | null; stderr: string }): void {
   expect(r.code).toBe(2);
@@ -18,9 +18,9 @@ function expectCleanBadInput(r: { code: number | null; stderr: string }): void {
 }
 
 describe('mcusim inspect', () => {
-  it('prints one JSON document with the plan, ops and tensors', () => {
+  it('prints one JSON document with the plan, ops and tensors', async () => {
     const svg = join(tmp, 'plan.svg');
-    const r = mcusim('inspect', MODEL, '--json', '--svg', svg, '--quiet');
+    const r = (await mcusim('inspect', MODEL, '--json', '--svg', svg, '--quiet'));
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
@@ -41,43 +41,43 @@ describe('mcusim inspect', () => {
     expect(text.trimEnd().endsWith('</svg>')).toBe(true);
   });
 
-  it('prints tables, and the ASCII plan with --ascii', () => {
-    const r = mcusim('inspect', MODEL, '--planner', 'linear', '--ascii');
+  it('prints tables, and the ASCII plan with --ascii', async () => {
+    const r = (await mcusim('inspect', MODEL, '--planner', 'linear', '--ascii'));
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^ 0: [0-9a-zA-Z*.!]+ \(\d+k\)$/m);
     expect(r.stdout).toContain('planner:     linear');
   });
 
-  it('exits 2 with a coded message for a missing file, a garbage file and an unknown planner', () => {
-    expectCleanBadInput(mcusim('inspect', join(tmp, 'nope.tflite'), '--json'));
+  it('exits 2 with a coded message for a missing file, a garbage file and an unknown planner', async () => {
+    expectCleanBadInput((await mcusim('inspect', join(tmp, 'nope.tflite'), '--json')));
     const garbage = join(tmp, 'garbage.tflite');
     writeFileSync(garbage, Buffer.from('this is not a flatbuffer at all, just text'.repeat(3)));
-    const r = mcusim('inspect', garbage, '--json');
+    const r = (await mcusim('inspect', garbage, '--json'));
     expectCleanBadInput(r);
     expect(r.stdout).toBe('');
-    const p = mcusim('inspect', MODEL, '--planner', 'nope');
+    const p = (await mcusim('inspect', MODEL, '--planner', 'nope'));
     expectCleanBadInput(p);
     expect(p.stderr).toContain('tflm-greedy');
   });
 
-  it('exits 2 on usage errors and 0 on --help', () => {
-    expectCleanBadInput(mcusim('inspect'));
-    expectCleanBadInput(mcusim('frobnicate'));
-    expect(mcusim('--help').code).toBe(0);
+  it('exits 2 on usage errors and 0 on --help', async () => {
+    expectCleanBadInput((await mcusim('inspect')));
+    expectCleanBadInput((await mcusim('frobnicate')));
+    expect((await mcusim('--help')).code).toBe(0);
   });
 });
 
 describe('mcusim zoo', () => {
-  it('lists the zoo and exports a model that inspect can read back', () => {
-    const list = mcusim('zoo', 'list', '--json');
+  it('lists the zoo and exports a model that inspect can read back', async () => {
+    const list = (await mcusim('zoo', 'list', '--json'));
     expect(list.code).toBe(0);
     const names = JSON.parse(list.stdout).models.map((m: { name: string }) => m.name);
     expect(names).toContain('tiny-unet');
     const out = join(tmp, 'tiny-unet.tflite');
-    const ex = mcusim('zoo', 'export', 'tiny-unet', '-o', out);
+    const ex = (await mcusim('zoo', 'export', 'tiny-unet', '-o', out));
     expect(ex.code).toBe(0);
-    const a = JSON.parse(mcusim('inspect', out, '--json').stdout);
-    const b = JSON.parse(mcusim('inspect', 'zoo:tiny-unet', '--json').stdout);
+    const a = JSON.parse((await mcusim('inspect', out, '--json')).stdout);
+    const b = JSON.parse((await mcusim('inspect', 'zoo:tiny-unet', '--json')).stdout);
     expect(a.plan.peakBytes).toBe(b.plan.peakBytes);
   });
 });

@@ -8,7 +8,7 @@ import type { BinRun } from './bin-helpers.ts';
 import { runMcusim, testTempDir } from './bin-helpers.ts';
 
 const tmp = testTempDir('mcusim-flag-rules-');
-const mcusim = (...args: string[]): BinRun => runMcusim(args, 180_000);
+const mcusim = (...args: string[]): Promise<BinRun> => runMcusim(args, 180_000);
 
 function refused(r: BinRun, flag: string, why: RegExp): void {
   expect(r.code, r.stderr).toBe(2);
@@ -18,35 +18,35 @@ function refused(r: BinRun, flag: string, why: RegExp): void {
 
 describe('flags that do not apply', () => {
   const out = join(tmp, 'o.tflite');
-  it('optimize: tinyseg-only flags without tinyseg, --storage without auto', () => {
-    refused(mcusim('optimize', 'zoo:tiny-unet', '--passes', 'dmo', '-o', out, '--spill-percent', '50'), '--spill-percent', /only the tinyseg pass .*--passes is dmo/);
-    refused(mcusim('optimize', 'zoo:tiny-unet', '--passes', 'dmo', '-o', out, '--no-scratch-quant'), '--no-scratch-quant', /tinyseg/);
-    refused(mcusim('optimize', 'zoo:tiny-unet', '--passes', 'tinyseg', '-o', out, '--storage', 'remote'), '--storage', /only auto/);
-    expect(mcusim('optimize', 'zoo:tiny-unet', '--passes', 'tinyseg', '-o', out, '--spill-percent', '50', '--quiet').code).toBe(0);
+  it('optimize: tinyseg-only flags without tinyseg, --storage without auto', async () => {
+    refused((await mcusim('optimize', 'zoo:tiny-unet', '--passes', 'dmo', '-o', out, '--spill-percent', '50')), '--spill-percent', /only the tinyseg pass .*--passes is dmo/);
+    refused((await mcusim('optimize', 'zoo:tiny-unet', '--passes', 'dmo', '-o', out, '--no-scratch-quant')), '--no-scratch-quant', /tinyseg/);
+    refused((await mcusim('optimize', 'zoo:tiny-unet', '--passes', 'tinyseg', '-o', out, '--storage', 'remote')), '--storage', /only auto/);
+    expect((await mcusim('optimize', 'zoo:tiny-unet', '--passes', 'tinyseg', '-o', out, '--spill-percent', '50', '--quiet')).code).toBe(0);
   });
 
-  it('latency: --async-erase with remote storage, --seed without --compress, storage flags on a model that spills nothing', () => {
+  it('latency: --async-erase with remote storage, --seed without --compress, storage flags on a model that spills nothing', async () => {
     const tu = join(tmp, 'tu.tflite');
-    expect(mcusim('optimize', 'zoo:tiny-unet', '--passes', 'tinyseg', '-o', tu, '--quiet').code).toBe(0);
-    refused(mcusim('latency', tu, '--storage', 'remote', '--async-erase'), '--async-erase', /remote storage/);
-    refused(mcusim('latency', tu, '--storage', 'internal', '--seed', '3'), '--seed', /add --compress/);
-    refused(mcusim('latency', 'zoo:tiny-unet', '--storage', 'external', '--compress'), '--storage, --compress', /spills no tensor/);
-    expect(mcusim('latency', tu, '--storage', 'external', '--compress', '--async-erase').code).toBe(0);
+    expect((await mcusim('optimize', 'zoo:tiny-unet', '--passes', 'tinyseg', '-o', tu, '--quiet')).code).toBe(0);
+    refused((await mcusim('latency', tu, '--storage', 'remote', '--async-erase')), '--async-erase', /remote storage/);
+    refused((await mcusim('latency', tu, '--storage', 'internal', '--seed', '3')), '--seed', /add --compress/);
+    refused((await mcusim('latency', 'zoo:tiny-unet', '--storage', 'external', '--compress')), '--storage, --compress', /spills no tensor/);
+    expect((await mcusim('latency', tu, '--storage', 'external', '--compress', '--async-erase')).code).toBe(0);
   });
 
-  it('sweep, verify, run, inspect, overlap', () => {
-    refused(mcusim('sweep', 'zoo:tiny-unet', '--storage', 'remote', '--async-erase'), '--async-erase', /remote storage/);
-    refused(mcusim('sweep', 'zoo:tiny-unet', '--zero-input'), '--zero-input', /add --compress/);
-    refused(mcusim('verify', 'zoo:cifar10-cnn', 'zoo:cifar10-cnn', '--compress'), '--compress', /--storage/);
-    refused(mcusim('verify', 'zoo:cifar10-cnn', 'zoo:cifar10-cnn', '--storage', 'external'), '--storage', /spills no tensor/);
+  it('sweep, verify, run, inspect, overlap', async () => {
+    refused((await mcusim('sweep', 'zoo:tiny-unet', '--storage', 'remote', '--async-erase')), '--async-erase', /remote storage/);
+    refused((await mcusim('sweep', 'zoo:tiny-unet', '--zero-input')), '--zero-input', /add --compress/);
+    refused((await mcusim('verify', 'zoo:cifar10-cnn', 'zoo:cifar10-cnn', '--compress')), '--compress', /--storage/);
+    refused((await mcusim('verify', 'zoo:cifar10-cnn', 'zoo:cifar10-cnn', '--storage', 'external')), '--storage', /spills no tensor/);
     const input = join(tmp, 'in.bin');
     writeFileSync(input, new Uint8Array(32 * 32 * 3));
-    refused(mcusim('run', 'zoo:cifar10-cnn', '--input', input, '--seed', '2'), '--seed', /--input gives the inputs/);
-    refused(mcusim('run', 'zoo:cifar10-cnn', '--force'), '--force', /--trace-out/);
-    refused(mcusim('inspect', 'zoo:cifar10-cnn', '--json', '--ascii'), '--ascii', /--json/);
-    refused(mcusim('inspect', 'zoo:cifar10-cnn', '--json', '--tensors'), '--tensors', /--json/);
-    refused(mcusim('overlap', '--op', 'add', '--input', '1x4x4x2', '--filter', '3x3'), '--filter', /add has no such parameter/);
-    refused(mcusim('overlap', '--op', 'conv2d', '--input', '1x4x4x2', '--depth-multiplier', '2'), '--depth-multiplier', /depthwiseConv2d/);
+    refused((await mcusim('run', 'zoo:cifar10-cnn', '--input', input, '--seed', '2')), '--seed', /--input gives the inputs/);
+    refused((await mcusim('run', 'zoo:cifar10-cnn', '--force')), '--force', /--trace-out/);
+    refused((await mcusim('inspect', 'zoo:cifar10-cnn', '--json', '--ascii')), '--ascii', /--json/);
+    refused((await mcusim('inspect', 'zoo:cifar10-cnn', '--json', '--tensors')), '--tensors', /--json/);
+    refused((await mcusim('overlap', '--op', 'add', '--input', '1x4x4x2', '--filter', '3x3')), '--filter', /add has no such parameter/);
+    refused((await mcusim('overlap', '--op', 'conv2d', '--input', '1x4x4x2', '--depth-multiplier', '2')), '--depth-multiplier', /depthwiseConv2d/);
   });
 });
 
@@ -56,7 +56,7 @@ describe('output paths checked before any work', () => {
   mkdirSync(folder, { recursive: true });
   const file = join(tmp, 'a-file');
   writeFileSync(file, 'x');
-  it('refuses a missing parent folder or a folder as the file, naming the flag, with no progress printed', () => {
+  it('refuses a missing parent folder or a folder as the file, naming the flag, with no progress printed', async () => {
     const cases: [string[], string][] = [
       [['optimize', 'zoo:tiny-unet', '--passes', 'tinyseg', '-o', `${missing}.tflite`], '-o/--output'],
       [['optimize', 'zoo:tiny-unet', '--passes', 'tinyseg', '-o', folder], '-o/--output'],
@@ -73,7 +73,7 @@ describe('output paths checked before any work', () => {
       [['overlap', '--op', 'conv2d', '--input', '1x4x4x2', '--svg', `${missing}.svg`], '--svg'],
     ];
     for (const [args, flag] of cases) {
-      const r = mcusim(...args);
+      const r = (await mcusim(...args));
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr, args.join(' ')).toMatch(new RegExp(`^E_USAGE: ${flag.replace(/[-/]/g, '\\$&')} '`));
       expect(r.stderr, args.join(' ')).not.toMatch(/running|sweep 1|report: /);

@@ -11,42 +11,42 @@ const PERSON = join(ORACLE_MODELS, 'person_detect.tflite');
 const MOBILENET = join(ORACLE_MODELS, 'mobilenet_v2_quantized_1x3x224x224.tflite');
 
 describe('mcusim inspect --arch --board', () => {
-  it('reports TFLM\'s whole arena for the host build', () => {
-    const r = runMcusim(['inspect', PERSON, '--arch', 'host64', '--json']);
+  it('reports TFLM\'s whole arena for the host build', async () => {
+    const r = (await runMcusim(['inspect', PERSON, '--arch', 'host64', '--json']));
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout);
     expect(j.arena).toMatchObject({ plannedBytes: 55296, persistentBytes: 29728, totalBytes: 85024, outsideArenaBytes: 0 });
     expect(j.fit).toBeUndefined();
   });
 
-  it('defaults to the Cortex-M build and says it in text form', () => {
-    const j = JSON.parse(runMcusim(['inspect', PERSON, '--json']).stdout);
+  it('defaults to the Cortex-M build and says it in text form', async () => {
+    const j = JSON.parse((await runMcusim(['inspect', PERSON, '--json'])).stdout);
     expect(j.arena).toMatchObject({ arch: 'cortex-m', persistentBytes: 26996, totalBytes: 82292 });
-    const text = runMcusim(['inspect', PERSON, '--ascii']).stdout;
+    const text = (await runMcusim(['inspect', PERSON, '--ascii'])).stdout;
     expect(text).toMatch(/persistent: +26996 B/);
     expect(text).toMatch(/total: +82292 B/);
   });
 
-  it('says person_detect fits the board, with its margin', () => {
-    const j = JSON.parse(runMcusim(['inspect', PERSON, '--board', 'nicla-vision', '--json']).stdout);
+  it('says person_detect fits the board, with its margin', async () => {
+    const j = JSON.parse((await runMcusim(['inspect', PERSON, '--board', 'nicla-vision', '--json'])).stdout);
     expect(j.fit).toMatchObject({ board: 'nicla-vision', fits: true, ramBytes: 524288, marginBytes: 524288 - 82292, flashFits: true });
-    const text = runMcusim(['inspect', PERSON, '--board', 'nicla-vision', '--ascii']).stdout;
+    const text = (await runMcusim(['inspect', PERSON, '--board', 'nicla-vision', '--ascii'])).stdout;
     expect(text).toContain('fits: 82292 B');
     expect(text).toContain('441996 B');
   });
 
-  it('says MobileNetV2 224 does not fit (2.6 MB arena > 512 KB AXI SRAM)', () => {
-    const j = JSON.parse(runMcusim(['inspect', MOBILENET, '--board', 'nicla-vision', '--json']).stdout);
+  it('says MobileNetV2 224 does not fit (2.6 MB arena > 512 KB AXI SRAM)', async () => {
+    const j = JSON.parse((await runMcusim(['inspect', MOBILENET, '--board', 'nicla-vision', '--json'])).stdout);
     expect(j.fit.fits).toBe(false);
     expect(j.fit.marginBytes).toBe(524288 - j.arena.totalBytes);
     expect(j.arena.totalBytes).toBe(2600548);
-    expect(runMcusim(['inspect', MOBILENET, '--board', 'nicla-vision', '--ascii']).stdout).toContain('does NOT fit');
+    expect((await runMcusim(['inspect', MOBILENET, '--board', 'nicla-vision', '--ascii'])).stdout).toContain('does NOT fit');
   });
 
-  it('shows stock TFLM beside mcusim for a scratch-free TransposeConv file', () => {
+  it('shows stock TFLM beside mcusim for a scratch-free TransposeConv file', async () => {
     const out = join(testTempDir('mcusim-arena-'), 'tu0.tflite');
-    expect(runMcusim(['optimize', 'zoo:tiny-unet', '--passes', 'tinyseg', '--spill-percent', '0', '-o', out, '--json']).code).toBe(0);
-    const j = JSON.parse(runMcusim(['inspect', out, '--json']).stdout);
+    expect((await runMcusim(['optimize', 'zoo:tiny-unet', '--passes', 'tinyseg', '--spill-percent', '0', '-o', out, '--json'])).code).toBe(0);
+    const j = JSON.parse((await runMcusim(['inspect', out, '--json'])).stdout);
     // TFLM's TRANSPOSE_CONV requests its int32 scratch whatever the metadata says: the original plan.
     expect(j.runtimes.tflm).toMatchObject({ runtime: 'tflm', plannedBytes: 307200, totalBytes: 314068 });
     expect(j.runtimes.mcusim).toMatchObject({ runtime: 'mcusim', plannedBytes: j.plan.peakBytes, persistentBytes: 0 });
@@ -54,17 +54,17 @@ describe('mcusim inspect --arch --board', () => {
     expect(j.runtimes.mcusimKernels.join(' ')).toMatch(/transposeConv \(scratchFree\)/);
   });
 
-  it('makes latency warn on stderr when the model does not fit the board', () => {
-    const r = runMcusim(['latency', MOBILENET, '--json']);
+  it('makes latency warn on stderr when the model does not fit the board', async () => {
+    const r = (await runMcusim(['latency', MOBILENET, '--json']));
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/^warning: the model does not fit nicla-vision: arena 2600548 B > AXI SRAM 524288 B/);
     expect(JSON.parse(r.stdout).totalMs).toBeGreaterThan(0);
-    expect(runMcusim(['latency', PERSON, '--json', '--quiet']).stderr).toBe('');
+    expect((await runMcusim(['latency', PERSON, '--json', '--quiet'])).stderr).toBe('');
   });
 
-  it('refuses an unknown --arch or --board with exit 2', () => {
+  it('refuses an unknown --arch or --board with exit 2', async () => {
     for (const args of [['--arch', 'arm64'], ['--board', 'nope']]) {
-      const r = runMcusim(['inspect', PERSON, '--json', ...args]);
+      const r = (await runMcusim(['inspect', PERSON, '--json', ...args]));
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(/E_USAGE/);

@@ -10,12 +10,12 @@ import { runPipeline } from '../../src/optimizer/index.ts';
 
 const tmp = testTempDir('mcusim-latency-');
 
-const mcusim = (...args: string[]): BinRun => runMcusim(args);
+const mcusim = (...args: string[]): Promise<BinRun> => runMcusim(args);
 
 describe('mcusim latency', () => {
-  it('prints the calibrated total, breakdown and per-op rows as JSON, and writes the SVG timeline', () => {
+  it('prints the calibrated total, breakdown and per-op rows as JSON, and writes the SVG timeline', async () => {
     const svg = join(tmp, 't.svg');
-    const r = mcusim('latency', 'zoo:tiny-unet', '--json', '--svg', svg, '--quiet');
+    const r = (await mcusim('latency', 'zoo:tiny-unet', '--json', '--svg', svg, '--quiet'));
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
@@ -26,13 +26,13 @@ describe('mcusim latency', () => {
     expect(readFileSync(svg, 'utf8')).toMatch(/^<svg[\s\S]*main core/);
   });
 
-  it('prints a table without --json; bad options exit 2 with a coded message', () => {
-    const ok = mcusim('latency', 'zoo:tiny-unet', '--kernels', 'cmsis-nn');
+  it('prints a table without --json; bad options exit 2 with a coded message', async () => {
+    const ok = (await mcusim('latency', 'zoo:tiny-unet', '--kernels', 'cmsis-nn'));
     expect(ok.code).toBe(0);
     expect(ok.stdout).toMatch(/total \d+\.\d ms = compute/);
     // --storage on a model that spills nothing is refused (flag-rules.test.ts).
     for (const args of [['--kernels', 'fast'], ['--storage', 'sdcard'], ['--target', 'esp32'], ['--board', 'esp32'], ['--storage', 'remote']]) {
-      const r = mcusim('latency', 'zoo:tiny-unet', ...args);
+      const r = (await mcusim('latency', 'zoo:tiny-unet', ...args));
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/^E_USAGE: /);
     }
@@ -40,10 +40,10 @@ describe('mcusim latency', () => {
 });
 
 describe('mcusim latency --target-file', () => {
-  it('applies a JSON profile over its base (here a doubled compute scale) and refuses bad files with exit 2', () => {
+  it('applies a JSON profile over its base (here a doubled compute scale) and refuses bad files with exit 2', async () => {
     const file = join(tmp, 'board.json');
     writeFileSync(file, JSON.stringify({ base: 'nicla-vision', computeCalibration: { reference: { scale: 2 * 0.17044 } } }));
-    const r = mcusim('latency', 'zoo:tiny-unet', '--target-file', file, '--json');
+    const r = (await mcusim('latency', 'zoo:tiny-unet', '--target-file', file, '--json'));
     expect(r.code, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(doc.target).toBe(`nicla-vision+${file}`);
@@ -51,13 +51,13 @@ describe('mcusim latency --target-file', () => {
     const bad: [string, string][] = [['not json', 'not JSON'], ['[1]', 'one JSON object'], ['{"base":"esp32"}', 'unknown target'], ['{"remoteHost":{"speed":1}}', 'remoteHost.speed: unknown key']];
     for (const [text, why] of bad) {
       writeFileSync(file, text);
-      const e = mcusim('latency', 'zoo:tiny-unet', '--target-file', file);
+      const e = (await mcusim('latency', 'zoo:tiny-unet', '--target-file', file));
       expect(e.code, text).toBe(2);
       expect(e.stderr).toMatch(/^E_USAGE: /);
       expect(e.stderr).toContain(why);
     }
     for (const args of [['--target-file', join(tmp, 'missing.json')], ['--target', 'nicla-vision', '--target-file', file]]) {
-      const e = mcusim('latency', 'zoo:tiny-unet', ...args);
+      const e = (await mcusim('latency', 'zoo:tiny-unet', ...args));
       expect(e.code, args.join(' ')).toBe(2);
       expect(e.stderr).toMatch(/^E_USAGE: /);
     }
@@ -65,26 +65,26 @@ describe('mcusim latency --target-file', () => {
 });
 
 describe('mcusim latency --compress payload inputs', () => {
-  it('measures the codec on a seed-1 random-input run by default, on zeros with --zero-input; --seed with --zero-input is exit 2', () => {
+  it('measures the codec on a seed-1 random-input run by default, on zeros with --zero-input; --seed with --zero-input is exit 2', async () => {
     // Spilling without fused fetching: the slot's plain Fetching decodes MFV, so --compress applies.
     const tu = join(tmp, 'tu.tflite');
     writeFileSync(tu, exportTflite(runPipeline(buildZooModel('tiny-unet'), ['tinyseg'], { flags: { fusedFetching: false } }).model));
-    const cell = (...args: string[]): { payloadInputs: unknown; slots: { storedBytes: number; rawBytes: number }[] } => {
-      const r = mcusim('latency', tu, '--storage', 'remote', '--compress', '--json', ...args);
+    const cell = async (...args: string[]): Promise<{ payloadInputs: unknown; slots: { storedBytes: number; rawBytes: number }[] }> => {
+      const r = (await mcusim('latency', tu, '--storage', 'remote', '--compress', '--json', ...args));
       expect(r.code, args.join(' ')).toBe(0);
       return JSON.parse(r.stdout);
     };
-    const byDefault = cell();
-    const zero = cell('--zero-input');
+    const byDefault = await cell();
+    const zero = await cell('--zero-input');
     expect(byDefault.payloadInputs).toEqual({ seed: 1 });
-    expect(cell('--seed', '1')).toEqual(byDefault);
-    expect(cell('--seed', '2').payloadInputs).toEqual({ seed: 2 });
+    expect(await cell('--seed', '1')).toEqual(byDefault);
+    expect((await cell('--seed', '2')).payloadInputs).toEqual({ seed: 2 });
     expect(zero.payloadInputs).toBe('zero');
     // A zero image leaves 6 of the 8 skip channels at one value: far more compressible than random input.
     expect(zero.slots[0]?.storedBytes).toBeLessThan((byDefault.slots[0]?.storedBytes ?? 0) * 0.7);
     expect(byDefault.slots[0]?.storedBytes).toBeLessThan(byDefault.slots[0]?.rawBytes ?? 0);
     for (const args of [['--seed', '1', '--zero-input'], ['--seed', '-1'], ['--seed', 'x']]) {
-      const r = mcusim('latency', tu, '--compress', ...args);
+      const r = (await mcusim('latency', tu, '--compress', ...args));
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/^E_USAGE: /);
     }
@@ -92,8 +92,8 @@ describe('mcusim latency --compress payload inputs', () => {
 });
 
 describe('mcusim latency --table', () => {
-  it('prints the Table 5 grid as JSON: 6 steps x 3 storages, remote async null, paper cells with --paper', () => {
-    const r = mcusim('latency', 'zoo:tiny-unet', '--table', '--paper', '--json');
+  it('prints the Table 5 grid as JSON: 6 steps x 3 storages, remote async null, paper cells with --paper', async () => {
+    const r = (await mcusim('latency', 'zoo:tiny-unet', '--table', '--paper', '--json'));
     expect(r.code).toBe(0);
     expect(r.stderr.trim().split('\n')).toHaveLength(6);
     const doc = JSON.parse(r.stdout);
@@ -101,21 +101,21 @@ describe('mcusim latency --table', () => {
     expect(doc.rows[0].ms).toEqual({ internal: 1190, external: 1190, remote: 1190 });
     expect(doc.rows[5].ms.remote).toBeNull();
     expect(doc.rows[5].paperMs).toEqual({ internal: 1270, external: 1718, remote: null });
-    const single = JSON.parse(mcusim('latency', 'zoo:tiny-unet', '--json').stdout);
+    const single = JSON.parse((await mcusim('latency', 'zoo:tiny-unet', '--json')).stdout);
     expect(doc.rows[0].ms.internal).toBe(single.totalMs);
   });
 
-  it('prints a table shaped like Table 5 with got / paper cells', () => {
-    const r = mcusim('latency', 'zoo:tiny-unet', '--table', '--paper');
+  it('prints a table shaped like Table 5 with got / paper cells', async () => {
+    const r = (await mcusim('latency', 'zoo:tiny-unet', '--table', '--paper'));
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Internal ms.*External ms.*Remote ms/);
     expect(r.stdout).toMatch(/^Original model\s+\d+\s+1190\.0 \/ 1190 \(\+0\.0%\)/m);
     expect(r.stdout).toMatch(/^\+ Async\. block operation .*N\/A \/ N\/A$/m);
   });
 
-  it('rejects single-cell options with --table and table options without it (exit 2)', () => {
+  it('rejects single-cell options with --table and table options without it (exit 2)', async () => {
     for (const args of [['--table', '--storage', 'remote'], ['--table', '--compress'], ['--table', '--async-erase'], ['--paper'], ['--no-scratch-free']]) {
-      const r = mcusim('latency', 'zoo:tiny-unet', ...args);
+      const r = (await mcusim('latency', 'zoo:tiny-unet', ...args));
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/^E_USAGE: /);
     }

@@ -22,7 +22,7 @@ describe('lazy command loading', () => {
     }
   });
 
-  it('argv names the command to load, also after help; options alone name none', () => {
+  it('argv names the command to load, also after help; options alone name none', async () => {
     expect(invokedCommand(['node', 'mcusim', '--version'])).toBeNull();
     expect(invokedCommand(['node', 'mcusim', '--help'])).toBeNull();
     expect(invokedCommand(['node', 'mcusim', 'run', 'zoo:tiny-unet', '--seed', '1'])).toBe('run');
@@ -30,15 +30,15 @@ describe('lazy command loading', () => {
     expect(invokedCommand(['node', 'mcusim', 'bogus'])).toBeNull();
   });
 
-  it('the bin prints the version and per-command help', () => {
-    expect(runMcusim(['--version'])).toMatchObject({ code: 0, stdout: '0.1.0\n' });
-    const help = runMcusim(['help', 'overlap']);
+  it('the bin prints the version and per-command help', async () => {
+    expect((await runMcusim(['--version']))).toMatchObject({ code: 0, stdout: '0.1.0\n' });
+    const help = (await runMcusim(['help', 'overlap']));
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('--depth-multiplier');
-    expect(runMcusim(['bogus']).code).toBe(2);
+    expect((await runMcusim(['bogus'])).code).toBe(2);
   });
 
-  it('a bin without dist/ exits 70 and says to run npm run build', () => {
+  it('a bin without dist/ exits 70 and says to run npm run build', async () => {
     const dir = testTempDir('mcusim-nodist-');
     mkdirSync(join(dir, 'bin'));
     copyFileSync(join(import.meta.dirname, '../../bin/mcusim.mjs'), join(dir, 'bin', 'mcusim.mjs'));

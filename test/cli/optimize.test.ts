@@ -8,19 +8,19 @@ import { runMcusim, testTempDir } from './bin-helpers.ts';
 
 const tmp = testTempDir('mcusim-optimize-');
 
-const mcusim = (...args: string[]): BinRun => runMcusim(args);
+const mcusim = (...args: string[]): Promise<BinRun> => runMcusim(args);
 
 describe('mcusim optimize', () => {
-  it('runs replacement on the CIFAR-10 CNN, prints one JSON document and writes a model verify accepts', () => {
+  it('runs replacement on the CIFAR-10 CNN, prints one JSON document and writes a model verify accepts', async () => {
     const out = join(tmp, 'cifar.tflite');
-    const r = mcusim('optimize', 'zoo:cifar10-cnn', '--passes', 'replacement', '-o', out, '--json');
+    const r = (await mcusim('optimize', 'zoo:cifar10-cnn', '--passes', 'replacement', '-o', out, '--json'));
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(doc).toMatchObject({ before: { peakBytes: 40_960 }, after: { peakBytes: 35_840 }, passes: [{ pass: 'replacement', applied: true }] });
     expect(existsSync(out)).toBe(true);
-    const inspect = JSON.parse(mcusim('inspect', out, '--json').stdout);
+    const inspect = JSON.parse((await mcusim('inspect', out, '--json')).stdout);
     expect(inspect.plan.peakBytes).toBe(35_840);
-    const text = mcusim('optimize', 'zoo:cifar10-cnn', '--passes', 'replacement', '-o', join(tmp, 'c2.tflite'));
+    const text = (await mcusim('optimize', 'zoo:cifar10-cnn', '--passes', 'replacement', '-o', join(tmp, 'c2.tflite')));
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/pass replacement/);
     // The pass line is printed once: the stdout table title; stderr carries progress only.
@@ -29,29 +29,29 @@ describe('mcusim optimize', () => {
     expect(text.stderr).toContain('running replacement (pass 1 of 1)');
   });
 
-  it('reports the whole arena before and after (planned + persistent = total) and the inspect figures for --arch', () => {
+  it('reports the whole arena before and after (planned + persistent = total) and the inspect figures for --arch', async () => {
     const out = join(tmp, 'cifar-dmo.tflite');
     for (const arch of ['cortex-m', 'host64']) {
-      const doc = JSON.parse(mcusim('optimize', 'zoo:cifar10-cnn', '--passes', 'dmo', '-o', out, '--json', '--arch', arch).stdout);
+      const doc = JSON.parse((await mcusim('optimize', 'zoo:cifar10-cnn', '--passes', 'dmo', '-o', out, '--json', '--arch', arch)).stdout);
       for (const [when, file] of [['before', 'zoo:cifar10-cnn'], ['after', out]] as const) {
         const a = doc[when].arena;
         expect(Object.keys(a).sort(), when).toEqual(['outsideArenaBytes', 'persistentBytes', 'plannedBytes', 'totalBytes']);
         expect(a.persistentBytes, when).toBeGreaterThan(0);
         expect(a.totalBytes, when).toBe(a.plannedBytes + a.persistentBytes);
         expect(a.plannedBytes, when).toBe(doc[when].peakBytes);
-        const inspect = JSON.parse(mcusim('inspect', file, '--json', '--arch', arch).stdout);
+        const inspect = JSON.parse((await mcusim('inspect', file, '--json', '--arch', arch)).stdout);
         expect(a, `${when} ${arch}`).toMatchObject({ plannedBytes: inspect.arena.plannedBytes, persistentBytes: inspect.arena.persistentBytes, totalBytes: inspect.arena.totalBytes });
       }
     }
-    const text = mcusim('optimize', 'zoo:cifar10-cnn', '--passes', 'dmo', '-o', out);
+    const text = (await mcusim('optimize', 'zoo:cifar10-cnn', '--passes', 'dmo', '-o', out));
     expect(text.stdout).toMatch(/whole arena \(cortex-m\) .* -> /);
-    expect(mcusim('optimize', 'zoo:cifar10-cnn', '--passes', 'dmo', '-o', out, '--arch', 'z80').code).toBe(2);
+    expect((await mcusim('optimize', 'zoo:cifar10-cnn', '--passes', 'dmo', '-o', out, '--arch', 'z80')).code).toBe(2);
   });
 
-  it('rejects an unknown pass and a missing -o with exit 2', () => {
-    const r = mcusim('optimize', 'zoo:cifar10-cnn', '--passes', 'dmo,bogus', '-o', join(tmp, 'x.tflite'));
+  it('rejects an unknown pass and a missing -o with exit 2', async () => {
+    const r = (await mcusim('optimize', 'zoo:cifar10-cnn', '--passes', 'dmo,bogus', '-o', join(tmp, 'x.tflite')));
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^E_USAGE: .*bogus.*dmo/);
-    expect(mcusim('optimize', 'zoo:cifar10-cnn', '--passes', 'dmo').code).toBe(2);
+    expect((await mcusim('optimize', 'zoo:cifar10-cnn', '--passes', 'dmo')).code).toBe(2);
   });
 });

@@ -19,7 +19,7 @@ function fake(quiet = false): { readonly out: string[]; readonly at: (ms: number
 }
 
 describe('countedProgress', () => {
-  it('estimates the whole run from the first unit and throttles the count lines to one a second', () => {
+  it('estimates the whole run from the first unit and throttles the count lines to one a second', async () => {
     const { out, at, p } = fake();
     at(3000);
     p.tick(1);
@@ -34,7 +34,7 @@ describe('countedProgress', () => {
     expect(out[2]).toBe('seed 3/1000, 4.1 s\n');
   });
 
-  it('says nothing in the first second, nor at all when quiet', () => {
+  it('says nothing in the first second, nor at all when quiet', async () => {
     const a = fake();
     a.at(10);
     a.p.tick(1);
@@ -50,13 +50,13 @@ describe('countedProgress', () => {
 });
 
 describe('verify progress', () => {
-  const mcusim = (...args: string[]): BinRun => runMcusim(args, 300_000);
-  it('--quiet leaves stderr empty and --json stdout is one JSON document either way', () => {
-    const loud = mcusim('verify', 'zoo:cifar10-cnn', 'zoo:cifar10-cnn', '--seeds', '2', '--jobs', '1', '--json');
+  const mcusim = (...args: string[]): Promise<BinRun> => runMcusim(args, 300_000);
+  it('--quiet leaves stderr empty and --json stdout is one JSON document either way', async () => {
+    const loud = (await mcusim('verify', 'zoo:cifar10-cnn', 'zoo:cifar10-cnn', '--seeds', '2', '--jobs', '1', '--json'));
     expect(loud.code, loud.stderr).toBe(0);
     expect(JSON.parse(loud.stdout).seeds).toBe(2);
     expect(loud.stderr).toMatch(/^(seed .*\n)*$/);
-    const quiet = mcusim('verify', 'zoo:cifar10-cnn', 'zoo:cifar10-cnn', '--seeds', '2', '--jobs', '1', '--json', '--quiet');
+    const quiet = (await mcusim('verify', 'zoo:cifar10-cnn', 'zoo:cifar10-cnn', '--seeds', '2', '--jobs', '1', '--json', '--quiet'));
     expect(quiet.code).toBe(0);
     expect(quiet.stderr).toBe('');
     expect(JSON.parse(quiet.stdout)).toEqual(JSON.parse(loud.stdout));
@@ -64,7 +64,7 @@ describe('verify progress', () => {
 });
 
 describe('phaseProgress', () => {
-  it('writes one line per phase, from the second on with the time since the first', () => {
+  it('writes one line per phase, from the second on with the time since the first', async () => {
     let t = 100;
     const out: string[] = [];
     const p = phaseProgress('codegen', { show: true, now: () => t, write: (s) => void out.push(s) });
@@ -74,7 +74,7 @@ describe('phaseProgress', () => {
     expect(out).toEqual(['codegen: emitting C for 84 ops\n', 'codegen: writing 19 files to out/c, 1.3 s\n']);
   });
 
-  it('says nothing for small work or when quiet', () => {
+  it('says nothing for small work or when quiet', async () => {
     const out: string[] = [];
     phaseProgress('latency', { show: false, write: (s) => void out.push(s) }).phase('costing');
     phaseProgress('latency', { show: true, quiet: true, write: (s) => void out.push(s) }).phase('costing');
@@ -85,7 +85,7 @@ describe('phaseProgress', () => {
 describe('phase lines of the commands that take seconds on real models', () => {
   const tmp = testTempDir('mcusim-progress-');
   const HELLO = `${ORACLE_MODELS}/hello_world_int8.tflite`;
-  const mcusim = (...args: string[]): BinRun => runMcusim(args, 300_000);
+  const mcusim = (...args: string[]): Promise<BinRun> => runMcusim(args, 300_000);
   const phases = (r: BinRun, command: string): string[] => {
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stderr.split('\n').filter((l) => l !== '');
@@ -93,42 +93,42 @@ describe('phase lines of the commands that take seconds on real models', () => {
     return lines;
   };
 
-  it('latency (single cell) names the phase and the board; --quiet and toy models print nothing', () => {
-    const lines = phases(mcusim('latency', 'zoo:tiny-unet', '--json'), 'latency');
+  it('latency (single cell) names the phase and the board; --quiet and toy models print nothing', async () => {
+    const lines = phases((await mcusim('latency', 'zoo:tiny-unet', '--json')), 'latency');
     expect(lines).toEqual(['latency: costing 24 ops on nicla-vision (reference kernels, internal storage)']);
-    expect(mcusim('latency', 'zoo:tiny-unet', '--json', '--quiet').stderr).toBe('');
-    expect(mcusim('latency', HELLO, '--json').stderr).toBe('');
+    expect((await mcusim('latency', 'zoo:tiny-unet', '--json', '--quiet')).stderr).toBe('');
+    expect((await mcusim('latency', HELLO, '--json')).stderr).toBe('');
   });
 
-  it('codegen announces emitting and writing; --quiet and toy models print nothing; stdout stays one JSON document', () => {
-    const r = mcusim('codegen', 'zoo:tiny-unet', '--out-dir', join(tmp, 'tu'), '--json');
+  it('codegen announces emitting and writing; --quiet and toy models print nothing; stdout stays one JSON document', async () => {
+    const r = (await mcusim('codegen', 'zoo:tiny-unet', '--out-dir', join(tmp, 'tu'), '--json'));
     const lines = phases(r, 'codegen');
     expect(lines[0]).toBe('codegen: planning (tflm-greedy) and emitting C for 24 ops');
     expect(lines[1]).toMatch(new RegExp(`^codegen: writing \\d+ files to ${join(tmp, 'tu').replace(/[/.-]/g, '\\$&')}, \\d+\\.\\d s$`));
     expect(lines).toHaveLength(2);
     expect(JSON.parse(r.stdout).ops).toBe(24);
-    expect(mcusim('codegen', 'zoo:tiny-unet', '--out-dir', join(tmp, 'tu'), '--json', '--quiet').stderr).toBe('');
-    expect(mcusim('codegen', HELLO, '--out-dir', join(tmp, 'hello')).stderr).toBe('');
+    expect((await mcusim('codegen', 'zoo:tiny-unet', '--out-dir', join(tmp, 'tu'), '--json', '--quiet')).stderr).toBe('');
+    expect((await mcusim('codegen', HELLO, '--out-dir', join(tmp, 'hello'))).stderr).toBe('');
   });
 
-  it('inspect announces its planner on a real model', () => {
-    expect(phases(mcusim('inspect', 'zoo:tiny-unet', '--planner', 'dmo', '--json'), 'inspect')).toEqual(['inspect: planning the arena of 24 ops with dmo']);
-    expect(mcusim('inspect', 'zoo:tiny-unet', '--planner', 'dmo', '--quiet').stderr).toBe('');
+  it('inspect announces its planner on a real model', async () => {
+    expect(phases((await mcusim('inspect', 'zoo:tiny-unet', '--planner', 'dmo', '--json')), 'inspect')).toEqual(['inspect: planning the arena of 24 ops with dmo']);
+    expect((await mcusim('inspect', 'zoo:tiny-unet', '--planner', 'dmo', '--quiet')).stderr).toBe('');
   });
 
-  it('overlap announces each method on a large op, not on a small one', () => {
-    const lines = phases(mcusim('overlap', '--op', 'depthwiseConv2d', '--input', '1x112x112x32', '--method', 'all', '--json'), 'overlap');
+  it('overlap announces each method on a large op, not on a small one', async () => {
+    const lines = phases((await mcusim('overlap', '--op', 'depthwiseConv2d', '--input', '1x112x112x32', '--method', 'all', '--json')), 'overlap');
     expect(lines.map((l) => l.replace(/, \d+\.\d s$/, ''))).toEqual(['trace', 'algorithmic', 'analytic'].map((m) => `overlap: ${m} O_s of depthwiseConv2d 1x112x112x32`));
-    expect(mcusim('overlap', '--op', 'depthwiseConv2d', '--input', '1x112x112x32', '--method', 'analytic', '--quiet').stderr).toBe('');
-    expect(mcusim('overlap', '--op', 'depthwiseConv2d', '--input', '1x8x8x4', '--json').stderr).toBe('');
+    expect((await mcusim('overlap', '--op', 'depthwiseConv2d', '--input', '1x112x112x32', '--method', 'analytic', '--quiet')).stderr).toBe('');
+    expect((await mcusim('overlap', '--op', 'depthwiseConv2d', '--input', '1x8x8x4', '--json')).stderr).toBe('');
   });
 
-  it('conformance takes --quiet, and prints only counted case lines otherwise', () => {
+  it('conformance takes --quiet, and prints only counted case lines otherwise', async () => {
     const file = `${ORACLE}/vectors/RELU.jsonl`;
-    const loud = mcusim('conformance', file, '--json');
+    const loud = (await mcusim('conformance', file, '--json'));
     expect(loud.code, loud.stderr).toBe(0);
     expect(loud.stderr).toMatch(/^(case .*\n)*$/);
-    const quiet = mcusim('conformance', file, '--json', '--quiet');
+    const quiet = (await mcusim('conformance', file, '--json', '--quiet'));
     expect(quiet.stderr).toBe('');
     expect(JSON.parse(quiet.stdout)).toEqual(JSON.parse(loud.stdout));
   });

@@ -5,7 +5,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runMcusimAsync } from './bin-helpers.ts';
+import { runMcusim } from './bin-helpers.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -99,7 +99,7 @@ const COMMAND_WORDS = SUBCOMMANDS.flatMap((s) => (s === 'zoo' ? [['zoo', 'list']
 /** `--help` of every command, read once before the tests (without blocking the worker). */
 const HELP = new Map<string, string>();
 beforeAll(async () => {
-  for (const words of COMMAND_WORDS) HELP.set(words.join(' '), (await runMcusimAsync([...words, '--help'])).stdout);
+  for (const words of COMMAND_WORDS) HELP.set(words.join(' '), (await runMcusim([...words, '--help'])).stdout);
 });
 
 function helpOf(words: readonly string[]): string {

@@ -8,12 +8,12 @@ import { runMcusim, testTempDir } from './bin-helpers.ts';
 
 const tmp = testTempDir('mcusim-sweep-');
 
-const mcusim = (...args: string[]): BinRun => runMcusim(args);
+const mcusim = (...args: string[]): Promise<BinRun> => runMcusim(args);
 
 describe('mcusim sweep', () => {
-  it('prints the rows as JSON, progress on stderr, and writes the Figure 14 plot', () => {
+  it('prints the rows as JSON, progress on stderr, and writes the Figure 14 plot', async () => {
     const svg = join(tmp, 'sweep.svg');
-    const r = mcusim('sweep', 'zoo:tiny-unet', '--steps', '4', '--storage', 'remote', '--json', '--svg', svg);
+    const r = (await mcusim('sweep', 'zoo:tiny-unet', '--steps', '4', '--storage', 'remote', '--json', '--svg', svg));
     expect(r.code).toBe(0);
     expect(r.stderr.trim().split('\n')).toHaveLength(5);
     expect(r.stderr).toMatch(/^sweep 1\/5: 0% -> none/);
@@ -25,25 +25,25 @@ describe('mcusim sweep', () => {
     expect(readFileSync(svg, 'utf8')).toMatch(/^<svg[\s\S]*Partial spilling: zoo:tiny-unet \(remote storage\)/);
   });
 
-  it('prints a table; on a model spilling cannot help it says so and shows the 0% row', () => {
-    const ok = mcusim('sweep', 'zoo:tiny-unet', '--steps', '2', '--async-erase');
+  it('prints a table; on a model spilling cannot help it says so and shows the 0% row', async () => {
+    const ok = (await mcusim('sweep', 'zoo:tiny-unet', '--steps', '2', '--async-erase'));
     expect(ok.code).toBe(0);
     expect(ok.stdout).toMatch(/^partial spilling sweep of zoo:tiny-unet: internal storage, async erase/);
     expect(ok.stdout).toMatch(/\n100% +8\/8 ch \(100%\) +76800 /);
-    const none = mcusim('sweep', 'zoo:mobilenet-v1-0.25-128', '--steps', '2');
+    const none = (await mcusim('sweep', 'zoo:mobilenet-v1-0.25-128', '--steps', '2'));
     expect(none.code).toBe(0);
     expect(none.stdout).toMatch(/\n0% +none /);
     expect(none.stdout).not.toMatch(/\n50% /);
     expect(none.stdout).toMatch(/spilling cannot help/);
   });
 
-  it('times its points on a --target-file profile', () => {
+  it('times its points on a --target-file profile', async () => {
     const file = join(tmp, 'slow-usb.json');
     writeFileSync(file, JSON.stringify({ name: 'slow-usb', remoteHost: { readCyclesPerByte: 3300 } }));
-    const run = (...args: string[]): { target: string; rows: { latencyMs: number; breakdown: { fetchMs: number } }[] } =>
-      JSON.parse(mcusim('sweep', 'zoo:tiny-unet', '--steps', '1', '--storage', 'remote', '--json', ...args).stdout);
-    const base = run();
-    const slow = run('--target-file', file);
+    const run = async (...args: string[]): Promise<{ target: string; rows: { latencyMs: number; breakdown: { fetchMs: number } }[] }> =>
+      JSON.parse((await mcusim('sweep', 'zoo:tiny-unet', '--steps', '1', '--storage', 'remote', '--json', ...args)).stdout);
+    const base = await run();
+    const slow = await run('--target-file', file);
     expect(base.target).toBe('nicla-vision');
     expect(slow.target).toBe('slow-usb');
     // 3,000 more cycles per received byte at 480 MHz: the block is received at least twice (CRC
@@ -52,12 +52,12 @@ describe('mcusim sweep', () => {
     expect(receivedBytes).toBeGreaterThan(2 * 76_800);
   });
 
-  it('exits 2 with a coded message for bad options', () => {
+  it('exits 2 with a coded message for bad options', async () => {
     for (const args of [['--steps', '0'], ['--steps', 'ten'], ['--steps', '101'], ['--storage', 'sdcard']]) {
-      const r = mcusim('sweep', 'zoo:tiny-unet', ...args);
+      const r = (await mcusim('sweep', 'zoo:tiny-unet', ...args));
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/^E_USAGE: /);
     }
-    expect(mcusim('sweep', 'zoo:no-such-model').code).toBe(2);
+    expect((await mcusim('sweep', 'zoo:no-such-model')).code).toBe(2);
   });
 });

@@ -8,17 +8,17 @@ import type { BinRun } from './bin-helpers.ts';
 import { runMcusim, testTempDir } from './bin-helpers.ts';
 
 const tmp = testTempDir('mcusim-target-gap-');
-const mcusim = (...args: string[]): BinRun => runMcusim(args, 300_000);
+const mcusim = (...args: string[]): Promise<BinRun> => runMcusim(args, 300_000);
 
 describe('optimize --target-bytes', () => {
-  it('exits 1 with "target ... missed by ...: best ..." when the passes cannot reach it, 0 when they do', () => {
+  it('exits 1 with "target ... missed by ...: best ..." when the passes cannot reach it, 0 when they do', async () => {
     const out = join(tmp, 'c.tflite');
-    const met = mcusim('optimize', 'zoo:cifar10-cnn', '--passes', 'replacement', '-o', out, '--target-bytes', '1000000', '--json');
+    const met = (await mcusim('optimize', 'zoo:cifar10-cnn', '--passes', 'replacement', '-o', out, '--target-bytes', '1000000', '--json'));
     expect(met.code, met.stderr).toBe(0);
     const metDoc = JSON.parse(met.stdout);
     expect(metDoc.target).toMatchObject({ bytes: 1_000_000, met: true, gapBytes: 0 });
 
-    const missed = mcusim('optimize', 'zoo:cifar10-cnn', '--passes', 'replacement', '-o', out, '--target-bytes', '30000', '--json');
+    const missed = (await mcusim('optimize', 'zoo:cifar10-cnn', '--passes', 'replacement', '-o', out, '--target-bytes', '30000', '--json'));
     expect(missed.code).toBe(1);
     const doc = JSON.parse(missed.stdout);
     expect(doc.target).toMatchObject({ bytes: 30_000, met: false });
@@ -29,8 +29,8 @@ describe('optimize --target-bytes', () => {
     expect(existsSync(out)).toBe(true);
   });
 
-  it('auto: "no pipeline meets the target" is exit 1 with the gap', () => {
-    const r = mcusim('optimize', 'zoo:cifar10-cnn', '--passes', 'auto', '-o', join(tmp, 'a.tflite'), '--target-bytes', '1000');
+  it('auto: "no pipeline meets the target" is exit 1 with the gap', async () => {
+    const r = (await mcusim('optimize', 'zoo:cifar10-cnn', '--passes', 'auto', '-o', join(tmp, 'a.tflite'), '--target-bytes', '1000'));
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toMatch(/auto: no pipeline meets the target; target 1,000 B missed by [\d,]+ B: best [\d,]+ B/);
   });

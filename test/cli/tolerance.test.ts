@@ -17,7 +17,7 @@ const AWW = `${REAL}/mlperf_v01_aww_uint8in`;
 const tmp = testTempDir('mcusim-tolerance-');
 
 describe('a Vela-compiled model', () => {
-  it('imports with its offline plan (header [0, 1, n]) and plans its tensors at those offsets', () => {
+  it('imports with its offline plan (header [0, 1, n]) and plans its tensors at those offsets', async () => {
     const model = importTflite(readFileSync(VELA));
     const plan = readOfflinePlan(model);
     expect(plan).not.toBeNull();
@@ -29,8 +29,8 @@ describe('a Vela-compiled model', () => {
     expect(unproduced.length).toBeGreaterThan(0);
   });
 
-  it.each([['inspect'], ['run'], ['optimize', '--passes', 'dmo', '-o', join(tmp, 'vela-opt.tflite')]])('%s refuses it only for the ethos-u custom op, exit 2', (cmd, ...rest) => {
-    const r = runMcusim([cmd, VELA, ...rest, '--json']);
+  it.each([['inspect'], ['run'], ['optimize', '--passes', 'dmo', '-o', join(tmp, 'vela-opt.tflite')]])('%s refuses it only for the ethos-u custom op, exit 2', async (cmd, ...rest) => {
+    const r = (await runMcusim([cmd, VELA, ...rest, '--json']));
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -39,17 +39,17 @@ describe('a Vela-compiled model', () => {
 });
 
 describe('QUANTIZE uint8 -> int8 on a real model', () => {
-  it('runs identical to the TFLM golden, and inspect accepts it', () => {
+  it('runs identical to the TFLM golden, and inspect accepts it', async () => {
     const out = join(tmp, 'aww');
-    const r = runMcusim(['run', `${AWW}.tflite`, '--input', `${AWW}/seed1/input0.bin`, '--out', out]);
+    const r = (await runMcusim(['run', `${AWW}.tflite`, '--input', `${AWW}/seed1/input0.bin`, '--out', out]));
     expect(r.code, r.stderr).toBe(0);
     expect(Buffer.from(readFileSync(join(out, 'output0.bin'))).equals(readFileSync(`${AWW}/seed1/output0.bin`))).toBe(true);
-    expect(runMcusim(['inspect', `${AWW}.tflite`, '--json']).code).toBe(0);
+    expect((await runMcusim(['inspect', `${AWW}.tflite`, '--json'])).code).toBe(0);
   });
 });
 
 describe('inspect runs every constraint run runs', () => {
-  it('refuses a model only a kernel constraint rejects (QUANTIZE uint8 -> uint8), with the same code as run', () => {
+  it('refuses a model only a kernel constraint rejects (QUANTIZE uint8 -> uint8), with the same code as run', async () => {
     const q = quant([0.05], [128]);
     const model = makeModel(
       [tensor('in', 'uint8', [1, 8], { quant: q }), tensor('out', 'uint8', [1, 8], { quant: quant([0.1], [3]) })],
@@ -60,7 +60,7 @@ describe('inspect runs every constraint run runs', () => {
     const file = join(tmp, 'uint8-to-uint8.tflite');
     writeFileSync(file, exportTflite(model));
     for (const cmd of ['inspect', 'run']) {
-      const r = runMcusim([cmd, file, '--json']);
+      const r = (await runMcusim([cmd, file, '--json']));
       expect(r.code, cmd).toBe(2);
       expect(r.stderr, cmd).toMatch(/^E_KERNEL_CONSTRAINT: .*quantize\.types/);
     }

@@ -11,7 +11,7 @@ import { runPipeline } from '../../src/optimizer/index.ts';
 
 const tmp = testTempDir('mcusim-verify-jobs-storage-');
 
-const mcusim = (...args: string[]): BinRun => runMcusim(args);
+const mcusim = (...args: string[]): Promise<BinRun> => runMcusim(args);
 
 describe('verify --jobs N: the same report as one thread, in seed order', () => {
   // Let vitest's worker RPC through between long blocking child runs.
@@ -24,13 +24,13 @@ describe('verify --jobs N: the same report as one thread, in seed order', () => 
     writeFileSync(orig, exportTflite(unet));
     writeFileSync(opt, exportTflite(runPipeline(unet, ['tinyseg'], { flags: {} }).model));
     await breathe();
-    const one = mcusim('verify', orig, opt, '--seeds', '2', '--jobs', '1', '--json');
+    const one = (await mcusim('verify', orig, opt, '--seeds', '2', '--jobs', '1', '--json'));
     await breathe();
-    const two = mcusim('verify', orig, opt, '--seeds', '2', '--jobs', '2', '--json');
+    const two = (await mcusim('verify', orig, opt, '--seeds', '2', '--jobs', '2', '--json'));
     expect(one.code).toBe(0);
     expect(JSON.parse(one.stdout).storage).toMatchObject({ transfers: 4 });
     expect(two.stdout).toBe(one.stdout);
-    const bad = mcusim('verify', orig, opt, '--jobs', '0');
+    const bad = (await mcusim('verify', orig, opt, '--jobs', '0'));
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^E_USAGE: --jobs/);
   });

@@ -13,7 +13,7 @@ import { verifyModels } from '../../src/api/index.ts';
 
 const tmp = testTempDir('mcusim-verify-jobs-');
 
-const mcusim = (...args: string[]): BinRun => runMcusim(args);
+const mcusim = (...args: string[]): Promise<BinRun> => runMcusim(args);
 
 describe('verify --jobs N: the same report as one thread, in seed order', () => {
   const model = buildZooModel('ds-cnn-kws');
@@ -44,7 +44,7 @@ describe('verify --jobs N: the same report as one thread, in seed order', () => 
     const runs: BinRun[] = [];
     for (const j of ['1', '2', '3']) {
       await breathe();
-      runs.push(mcusim('verify', orig, bad, '--seeds', '5', '--jobs', j, '--json'));
+      runs.push((await mcusim('verify', orig, bad, '--seeds', '5', '--jobs', j, '--json')));
     }
     for (const r of runs) expect(r.code).toBe(1);
     const doc = JSON.parse(runs[0]?.stdout ?? '');
@@ -54,9 +54,9 @@ describe('verify --jobs N: the same report as one thread, in seed order', () => 
     expect(runs[2]?.stdout).toBe(runs[0]?.stdout);
     // The text report too, and the in-process library report.
     await breathe();
-    const text2 = mcusim('verify', orig, bad, '--seeds', '5', '--jobs', '2').stdout;
+    const text2 = (await mcusim('verify', orig, bad, '--seeds', '5', '--jobs', '2')).stdout;
     await breathe();
-    expect(text2).toBe(mcusim('verify', orig, bad, '--seeds', '5', '--jobs', '1').stdout);
+    expect(text2).toBe((await mcusim('verify', orig, bad, '--seeds', '5', '--jobs', '1')).stdout);
     expect(JSON.stringify(verifyModels(model, clobbered(), 5))).toBe(runs[0]?.stdout.trim());
   });
 });

@@ -14,7 +14,7 @@ import { describeStorageRoundTrip } from './verify-storage-helpers.ts';
 
 const tmp = testTempDir('mcusim-verify-storage-');
 
-const mcusim = (...args: string[]): BinRun => runMcusim(args);
+const mcusim = (...args: string[]): Promise<BinRun> => runMcusim(args);
 
 describeStorageRoundTrip(['internal']);
 
@@ -22,18 +22,18 @@ describe('verify on Tiny U-Net: no storage without storage ops; the device throu
   const unet = buildZooModel('tiny-unet');
   const spilled = runPipeline(unet, ['tinyseg'], { flags: {} }).model;
 
-  it('in process: a model without storage ops reports no storage', () => {
+  it('in process: a model without storage ops reports no storage', async () => {
     expect(verifyModels(unet, unet, 1).storage).toBeNull();
   });
 
-  it('through the CLI: --storage names the device; a bad kind is a usage error', () => {
+  it('through the CLI: --storage names the device; a bad kind is a usage error', async () => {
     const orig = join(tmp, 'unet.tflite');
     const opt = join(tmp, 'unet-tinyseg.tflite');
     writeFileSync(orig, exportTflite(unet));
     writeFileSync(opt, exportTflite(spilled));
-    const r = mcusim('verify', orig, opt, '--seeds', '1', '--storage', 'external', '--compress');
+    const r = (await mcusim('verify', orig, opt, '--seeds', '1', '--storage', 'external', '--compress'));
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/storage: qspi-flash, MFV-compressed; 2 transfers/);
-    expect(mcusim('verify', orig, opt, '--storage', 'usb').code).toBe(2);
+    expect((await mcusim('verify', orig, opt, '--storage', 'usb')).code).toBe(2);
   });
 });

@@ -16,7 +16,7 @@ import { ORACLE_MODELS } from '../oracle-paths.ts';
 
 const tmp = testTempDir('mcusim-verify-');
 
-const mcusim = (...args: string[]): BinRun => runMcusim(args);
+const mcusim = (...args: string[]): Promise<BinRun> => runMcusim(args);
 
 const oracle = (name: string): Model => importTflite(readFileSync(`${ORACLE_MODELS}/${name}.tflite`));
 // The big ones (MobileNets, Tiny U-Net) take 25 s to minutes traced: MCUSIM_SLOW=1 (the
@@ -82,7 +82,7 @@ describe('verify catches a plan shifted one byte into a clobber', () => {
     return withOfflinePlan(result.model, next);
   };
 
-  it('in process: the clobber is reported with its op, and the static plan check fails too', () => {
+  it('in process: the clobber is reported with its op, and the static plan check fails too', async () => {
     const r = verifyModels(model, shifted(), 1);
     expect(verifyPassed(r)).toBe(false);
     expect(r.traceClean).toBe(false);
@@ -90,36 +90,36 @@ describe('verify catches a plan shifted one byte into a clobber', () => {
     expect(r.violations.some((v) => v.kind === 'clobber' && v.opIndex === pair?.op)).toBe(true);
   });
 
-  it('through the CLI: exit 1, a JSON report, and a readable table', () => {
+  it('through the CLI: exit 1, a JSON report, and a readable table', async () => {
     const orig = join(tmp, 'kws.tflite');
     const bad = join(tmp, 'kws-shifted.tflite');
     writeFileSync(orig, exportTflite(model));
     writeFileSync(bad, exportTflite(shifted()));
-    const json = mcusim('verify', orig, bad, '--seeds', '1', '--json');
+    const json = (await mcusim('verify', orig, bad, '--seeds', '1', '--json'));
     expect(json.code).toBe(1);
     const doc = JSON.parse(json.stdout);
     expect(doc).toMatchObject({ seeds: 1, traceClean: false });
     expect(doc.violations[0]).toMatchObject({ seed: 1, kind: expect.any(String), opIndex: expect.any(Number) });
-    const text = mcusim('verify', orig, bad, '--seeds', '1');
+    const text = (await mcusim('verify', orig, bad, '--seeds', '1'));
     expect(text.code).toBe(1);
     expect(text.stdout).toMatch(/clobber/);
     expect(text.stdout).toMatch(/FAILED/);
   });
 
-  it('passes the unshifted plan through the CLI with exit 0', () => {
+  it('passes the unshifted plan through the CLI with exit 0', async () => {
     const orig = join(tmp, 'kws0.tflite');
     const good = join(tmp, 'kws-dmo.tflite');
     writeFileSync(orig, exportTflite(model));
     writeFileSync(good, exportTflite(result.model));
-    const r = mcusim('verify', orig, good, '--seeds', '2', '--json');
+    const r = (await mcusim('verify', orig, good, '--seeds', '2', '--json'));
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ seeds: 2, identical: true, traceClean: true, mismatches: [], violations: [] });
-    expect(mcusim('verify', orig, good, '--seeds', 'x').code).toBe(2);
+    expect((await mcusim('verify', orig, good, '--seeds', 'x')).code).toBe(2);
     // A huge count is refused before any run, naming the bound; one past the bound too.
-    const huge = mcusim('verify', orig, good, '--seeds', '1e9');
+    const huge = (await mcusim('verify', orig, good, '--seeds', '1e9'));
     expect(huge.code).toBe(2);
     expect(huge.stderr).toMatch(/^E_USAGE: --seeds must be at most 100000 .*got '1e9'/);
     expect(huge.stdout).toBe('');
-    expect(mcusim('verify', orig, good, '--seeds', '100001').code).toBe(2);
+    expect((await mcusim('verify', orig, good, '--seeds', '100001')).code).toBe(2);
   });
 });

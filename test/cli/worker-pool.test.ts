@@ -53,16 +53,16 @@ describe('pooled candidate evaluation: the serial result, in the same order', ()
     expect(JSON.parse(serial).spillingHelps).toBe(true);
     expect(pooled).toBe(serial);
     await breathe();
-    const one = runMcusim(['sweep', 'zoo:tiny-unet', '--steps', '3', '--json', '--jobs', '1'], 300_000);
+    const one = (await runMcusim(['sweep', 'zoo:tiny-unet', '--steps', '3', '--json', '--jobs', '1'], 300_000));
     await breathe();
-    const two = runMcusim(['sweep', 'zoo:tiny-unet', '--steps', '3', '--json', '--jobs', '2'], 300_000);
+    const two = (await runMcusim(['sweep', 'zoo:tiny-unet', '--steps', '3', '--json', '--jobs', '2'], 300_000));
     expect(one.code).toBe(0);
     expect(two.stdout).toBe(one.stdout);
   }, 600_000);
 });
 
 describe('a failing candidate', () => {
-  it('is thrown once, as the coded error the worker threw, and stops the batch', () => {
+  it('is thrown once, as the coded error the worker threw, and stops the batch', async () => {
     const model = buildZooModel('cifar10-cnn');
     const pool = openEvaluatorPool(3, { evaluatorModule: new URL('./fixtures/failing-evaluator.mjs', import.meta.url) });
     const thrown: unknown[] = [];
@@ -82,11 +82,11 @@ describe('a failing candidate', () => {
     expect(pool.stats().batches).toBeLessThan(5);
   }, 600_000);
 
-  it('--jobs must be a positive integer (optimize, sweep)', () => {
-    const o = runMcusim(['optimize', 'zoo:tiny-unet', '-o', '/dev/null', '--passes', 'tiling', '--jobs', '0']);
+  it('--jobs must be a positive integer (optimize, sweep)', async () => {
+    const o = (await runMcusim(['optimize', 'zoo:tiny-unet', '-o', '/dev/null', '--passes', 'tiling', '--jobs', '0']));
     expect(o.code).toBe(2);
     expect(o.stderr).toMatch(/^E_USAGE: --jobs/);
-    const s = runMcusim(['sweep', 'zoo:tiny-unet', '--jobs', 'x']);
+    const s = (await runMcusim(['sweep', 'zoo:tiny-unet', '--jobs', 'x']));
     expect(s.code).toBe(2);
     expect(s.stderr).toMatch(/^E_USAGE: --jobs/);
   });

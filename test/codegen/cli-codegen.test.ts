@@ -13,27 +13,53 @@ const HELLO = `${ORACLE}/models/hello_world_int8.tflite`;
 const tmp = makeTempDir('cg-cli');
 afterAll(() => removeDir(tmp));
 
-const mcusim = (...args: string[]): BinRun => runMcusim(args);
+const mcusim = (...args: string[]): Promise<BinRun> => runMcusim(args);
 
 describe('mcusim codegen', () => {
-  it('writes the project, prints one JSON document and regenerates identical bytes', () => {
-    const a = mcusim('codegen', HELLO, '-o', join(tmp, 'a'), '--target', 'cortex-m7', '--json');
+  it('writes the project, prints one JSON document and regenerates identical bytes', async () => {
+    const a = (await mcusim('codegen', HELLO, '-o', join(tmp, 'a'), '--target', 'cortex-m7', '--json'));
     expect(a.stderr).toBe('');
     expect(a.code).toBe(0);
     const doc = JSON.parse(a.stdout);
     expect(doc).toMatchObject({ target: 'cortex-m7', planner: 'tflm-greedy', ops: 3, inputBytes: [1], outputBytes: [1] });
     expect(doc.files).toContain('src/model.c');
     expect(readFileSync(join(tmp, 'a', 'Makefile'), 'utf8')).toContain('all: cortex-m7');
-    const b = mcusim('codegen', HELLO, '-o', join(tmp, 'b'), '--target', 'cortex-m7');
+    const b = (await mcusim('codegen', HELLO, '-o', join(tmp, 'b'), '--target', 'cortex-m7'));
     expect(b.code).toBe(0);
     for (const f of doc.files as string[]) expect(readFileSync(join(tmp, 'b', f)).equals(readFileSync(join(tmp, 'a', f))), f).toBe(true);
   });
 
-  it('exits 2 with a coded message for bad arguments', () => {
+  it('exits 2 with a coded message for bad arguments', async () => {
     for (const args of [['--target', 'riscv'], ['--planner', 'nope'], []]) {
-      const r = mcusim('codegen', HELLO, ...(args.length ? ['-o', join(tmp, 'bad'), ...args] : []));
+      const r = (await mcusim('codegen', HELLO, ...(args.length ? ['-o', join(tmp, 'bad'), ...args] : [])));
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/^E_[A-Z_]+: /);
+    }
+  });
+
+  it('--storage and --compress: the spill slots of a TinySeg model go MFV-compressed to the chosen flash; refused where they cannot apply', async () => {
+    const tu = join(tmp, 'tu.tflite');
+    expect((await mcusim('optimize', 'zoo:tiny-unet', '--passes', 'tinyseg', '-o', tu, '--quiet')).code).toBe(0);
+    const json = async (dir: string, ...flags: string[]): Promise<{ storageSlots: number; ioUnitBytes: number; header: string }> => {
+      const r = await mcusim('codegen', tu, '--out-dir', join(tmp, dir), '--json', '--quiet', ...flags);
+      expect(r.code, r.stderr).toBe(0);
+      return { ...JSON.parse(r.stdout), header: readFileSync(join(tmp, dir, 'src', 'model.h'), 'utf8') };
+    };
+    const plain = await json('tu-plain');
+    const mfv = await json('tu-mfv', '--storage', 'external', '--compress');
+    expect(plain.storageSlots).toBeGreaterThan(0);
+    expect(plain.header).not.toContain('MODEL_STORAGE_MFV');
+    expect(mfv.header).toContain('MODEL_STORAGE_MFV');
+    // nicla-vision's QSPI flash programs 256-B pages, its internal flash 32-B words.
+    expect([plain.ioUnitBytes, mfv.ioUnitBytes]).toEqual([32, 256]);
+    for (const [args, pattern] of [
+      [[tu, '--storage', 'remote'], /--storage must be internal or external/],
+      [[HELLO, '--compress'], /^E_USAGE: --compress does not apply: the model spills no tensor/],
+      [[HELLO, '--storage', 'external'], /^E_USAGE: --storage does not apply/],
+    ] as const) {
+      const r = await mcusim('codegen', ...args, '--out-dir', join(tmp, 'refused'));
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(pattern);
     }
   });
 });

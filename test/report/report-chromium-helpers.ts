@@ -4,30 +4,15 @@
 // error and no request leaving the file, every section and picture renders with a nonzero size, every
 // plan picture's buffers are listed in its table, no label is TFLM's '*' placeholder, and a full-page
 // screenshot is taken (kept in a temp folder whose path the test prints). Skips when chromium is absent.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { testTempDir } from '../cli/bin-helpers.ts';
+import { runMcusim, testTempDir } from '../cli/bin-helpers.ts';
 
-const BIN = join(import.meta.dirname, '../../bin/mcusim.mjs');
 /** Browser launch, page load, evaluation and screenshot: each a few seconds idle. */
 const PUPPETEER_HANG_GUARD_MS = 300_000;
-
-/**
- * `mcusim ARGS...` without blocking this worker (a report takes minutes; a blocked event loop
- * makes vitest's worker RPC time out): exit code and stderr, killed after `timeoutMs`.
- */
-function runMcusimAsync(args: readonly string[], timeoutMs: number): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'], timeout: timeoutMs });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (s: string) => { stderr += s; });
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stderr }));
-  });
-}
 
 function findChromium(): string | null {
   try {
@@ -84,7 +69,7 @@ export function describeReportInChromium(c: ReportCase): void {
   describe.skipIf(chromium === null)('mcusim report in headless Chromium', () => {
     it(`${c.name} --passes ${c.passes}: loads clean, every section and picture renders, screenshot taken`, async () => {
       const html = join(tmp, `${c.name}.html`);
-      const r = await runMcusimAsync(['report', c.model, '--passes', c.passes, '--seeds', c.seeds, '-o', html], 900_000);
+      const r = await runMcusim(['report', c.model, '--passes', c.passes, '--seeds', c.seeds, '-o', html], 900_000);
       expect(r.stderr).toContain('report: wrote');
       expect(r.code).toBe(0);
       const text = readFileSync(html, 'utf8');

@@ -1,5 +1,6 @@
-// `mcusim codegen MODEL --out-dir DIR [--make-goal host|cortex-m7] [--planner NAME] [--json] [--quiet]`: plans the
-// model (offline/optimized plans honoured) and writes a self-contained C99 project to DIR
+// `mcusim codegen MODEL --out-dir DIR [--make-goal host|cortex-m7] [--planner NAME] [--storage internal|external]
+// [--compress] [--json] [--quiet]`: plans the model (offline/optimized plans honoured; TinySeg spill
+// slots on the chosen nicla-vision flash, MFV-compressed with --compress) and writes a self-contained C99 project to DIR
 // (codegen/generateCProject); `make -C DIR host` / `make -C DIR cortex-m7` build it. Prints the
 // arena report of the generated runtime (mcusim's C runtime, for the goal's word size) like
 // inspect/optimize. Old spellings (hidden aliases, DESIGN.md §9): `-o/--out DIR`, `--target GOAL`.
@@ -10,8 +11,9 @@ import type { CodegenTarget } from '../../codegen/index.ts';
 import { UsageError, readOfflinePlan } from '../../ir/index.ts';
 import { DEFAULT_PLANNER, getPlanner, plannerNames } from '../../optimizer/index.ts';
 import type { ArenaReport, TflmArchName } from '../../sim/index.ts';
-import { getTflmArch, wholeArena } from '../../sim/index.ts';
-import { addHiddenOption, addQuietOption, aliased, checkOutputDir } from '../cli-options.ts';
+import { createStorage, getTflmArch, niclaVision, wholeArena } from '../../sim/index.ts';
+import { isStorageOp } from '../../kernels/index.ts';
+import { addHiddenOption, addQuietOption, aliased, checkOutputDir, refuseFlag } from '../cli-options.ts';
 import { bytesAndKb } from '../format.ts';
 import { loadModel } from '../load-model.ts';
 import { writeOutputFile } from '../output-file.ts';
@@ -24,11 +26,16 @@ interface CodegenCliOptions {
   readonly out?: string;
   readonly target?: string;
   readonly planner: string;
+  readonly storage?: string;
+  readonly compress?: boolean;
   readonly json?: boolean;
   readonly quiet?: boolean;
 }
 
 const DEFAULT_GOAL = 'host';
+
+/** Devices the C port has drivers for (nicla-vision internal flash, QSPI external flash). */
+const CODEGEN_STORAGE = ['internal', 'external'] as const;
 
 /** The word size the goal builds for: host = 64-bit, cortex-m7 = 32-bit Cortex-M. */
 const GOAL_ARCH: Readonly<Record<CodegenTarget, TflmArchName>> = { host: 'host64', 'cortex-m7': 'cortex-m' };
@@ -55,12 +62,23 @@ export function runCodegen(modelArg: string, opts: CodegenCliOptions): number {
   if (!CODEGEN_TARGETS.some((t) => t === goalText)) throw new UsageError(`--make-goal must be ${CODEGEN_TARGETS.join(' or ')}, got '${goalText}'`);
   const target = parseCodegenTarget(goalText);
   getPlanner(opts.planner);
+  if (opts.storage !== undefined && !(CODEGEN_STORAGE as readonly string[]).includes(opts.storage)) {
+    throw new UsageError(`--storage must be ${CODEGEN_STORAGE.join(' or ')} for codegen (the C port has no remote-host driver), got '${opts.storage}'`);
+  }
   checkOutputDir(dir, '--out-dir');
   const model = loadModel(modelArg);
+  const storageFlags = [...(opts.storage !== undefined ? ['--storage'] : []), ...(opts.compress === true ? ['--compress'] : [])];
+  if (storageFlags.length > 0 && !model.graph.ops.some(isStorageOp)) {
+    refuseFlag(storageFlags.join(', '), 'the model spills no tensor to storage (optimize it with --passes tinyseg first)');
+  }
   const name = modelArg.replace(/^.*[\\/]/, '').replace(/\.tflite$/, '');
   const progress = phaseProgress('codegen', { show: isLargeModel(model.graph), quiet: opts.quiet === true });
   progress.phase(`planning (${opts.planner}) and emitting C for ${model.graph.ops.length} ops`);
-  const project = generateCProject(model, { target, planner: opts.planner, modelName: name });
+  const project = generateCProject(model, {
+    target, planner: opts.planner, modelName: name,
+    ...(opts.storage !== undefined ? { storage: createStorage(niclaVision, opts.storage as (typeof CODEGEN_STORAGE)[number]) } : {}),
+    ...(opts.compress === true ? { compress: true } : {}),
+  });
   progress.phase(`writing ${project.files.length} files to ${dir}`);
   for (const f of project.files) writeProjectFile(dir, f.path, f.text);
   const s = project.summary;
@@ -87,6 +105,8 @@ export function registerCodegen(program: Command, setExit: (code: number) => voi
     .option('--out-dir <dir>', 'project folder to write')
     .option('--make-goal <goal>', `default Makefile goal (${CODEGEN_TARGETS.join(', ')}; default ${DEFAULT_GOAL})`)
     .option('--planner <name>', `memory planner (${plannerNames().join(', ')})`, DEFAULT_PLANNER)
+    .option('--storage <kind>', `flash the spilled tensors go to (${CODEGEN_STORAGE.join(', ')}; default internal)`)
+    .option('--compress', 'MFV-compress spilled blocks (TinySeg §5.1), as the simulator does')
     .option('--json', 'print one JSON document');
   addQuietOption(cmd);
   addHiddenOption(cmd, '-o, --out <dir>', 'old spelling of --out-dir');
