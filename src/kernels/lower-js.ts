@@ -109,7 +109,12 @@ function lit(g: Gen, v: number, key?: string): string {
   return local;
 }
 
-/** A folded bound or index number: passed in when param-derived. */
+/**
+ * A folded bound or index number: passed in when param-derived, one slot per distinct value. Equal
+ * values share a local (the source then records which values are equal, as specialized code's
+ * literals do): fewer locals, and index expressions that read the same as each other, so V8 keeps
+ * them in registers and computes each once.
+ */
 function numText(g: Gen, e: { readonly v: number; readonly p?: true }): string {
   if (e.p === true) return lit(g, e.v, `num:${e.v}`);
   return e.v < 0 ? `(${e.v})` : String(e.v);

@@ -72,6 +72,27 @@ describe('plan renderings', () => {
     expect(svg).toMatch(/class="peak-step"/);
   });
 
+  it('never draws a label over another: buffers sharing bytes (a DMO-style overlap) get their labels on free lines', () => {
+    // Buffers 0 and 1 share their bytes over steps 0..9; 2 sits on the same bytes later, one step tall.
+    const stacked = [
+      { ...req(0, 4096, 0, 9), name: 'first/tensor/with/a/long/name' },
+      { ...req(1, 4096, 0, 9), name: 'second/tensor/with/a/long/name' },
+      { ...req(2, 4096, 10, 10), name: 'third' },
+    ];
+    const svg = renderPlanSvg(stacked, { planner: 'test', offsets: [0, 0, 0], peakBytes: 4096 });
+    const texts = [...svg.matchAll(/<text x="([\d.]+)" y="([\d.]+)" text-anchor="middle">([^<]*)<\/text>/g)]
+      .filter((m) => /^\d+( |$)/.test(m[3] as string))
+      .map((m) => ({ x: Number(m[1]), y: Number(m[2]), text: m[3] as string }));
+    expect(texts.map((t) => t.text.split(' ')[0]).sort()).toEqual(['0', '1', '2']);
+    for (let a = 0; a < texts.length; a++) {
+      for (let b = a + 1; b < texts.length; b++) {
+        const [p, q] = [texts[a]!, texts[b]!];
+        const wide = (p.text.length + q.text.length) * 10 * 0.6 / 2;
+        expect(Math.abs(p.y - q.y) >= 11 || Math.abs(p.x - q.x) >= wide, `${p.text} / ${q.text}`).toBe(true);
+      }
+    }
+  });
+
   it('says when an offline plan placed the buffers, and draws two plans on one byte scale', () => {
     const offline = rs.map((r, i) => ({ ...r, offlineOffsetBytes: i === 0 ? 0 : null }));
     expect(describePlanSource(rs, 'tflm-greedy')).toBe('planner tflm-greedy');

@@ -62,7 +62,7 @@ export const dmoPass: OptimizerPass = {
     const after = currentPeakBytes(planned);
     const notes = [
       `${result.pairs.length} overlap pairs (O_s by ${method}${result.pairs.some((p) => p.method !== method) ? ', analytic fallback for some ops' : ''})`,
-      `best variant ${result.variant}: ${JSON.stringify(result.peakBytesByVariant)}`,
+      `best allocation order ${result.variant}; peak by order: ${Object.entries(result.peakBytesByVariant).map(([v, b]) => `${v} ${b} B`).join(', ')}`,
     ];
     // flags.force: attach the plan even without a gain (e.g. to verify the planner's layout).
     const force = options.flags.force === true;

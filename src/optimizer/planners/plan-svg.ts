@@ -3,7 +3,7 @@
 // names itself on hover through <title>), the peak step marked, a live-bytes-per-step panel on
 // the right on the same byte scale, and a legend keyed by number with names elided from the start.
 // Height is bounded (rows shrink on long schedules). Pure: returns the document as a string.
-import { charsThatFit, elideStart, escapeXml, formatBytes, niceTickStep, svgNum, svgTextLines } from '../../sim/index.ts';
+import { charsThatFit, elideStart, escapeXml, formatBytes, niceTickStep, svgNum, svgTextLines, textWidthPx } from '../../sim/index.ts';
 import { planSteps } from './plan-steps.ts';
 import type { BufferRequest, Plan } from './plan-types.ts';
 
@@ -100,6 +100,8 @@ export function renderPlanSvg(requests: readonly BufferRequest[], plan: Plan, op
   out.push(`<defs><pattern id="${pre}shared" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><path d="M0 0V6" stroke="#000" stroke-width="1.2"/></pattern></defs>`);
   out.push(`<g class="buffers" stroke="#222" stroke-width="${rowH < 3 ? 0.25 : 0.5}" fill-opacity="0.8">`);
   const labels: string[] = [];
+  /** Text boxes of the labels placed so far: a label never overlaps another (shared bytes stack buffers). */
+  const placed: Box[] = [];
   const box = (i: number, r: BufferRequest): Box => {
     const off = plan.offsets[i] ?? 0;
     return { x0: x(off), x1: Math.max(x(off) + 0.5, x(off + r.sizeBytes)), y0: y(r.firstStep), y1: y(r.lastStep + 1) };
@@ -109,8 +111,8 @@ export function renderPlanSvg(requests: readonly BufferRequest[], plan: Plan, op
     const b = box(i, r);
     const tip = `#${i} ${r.name}: ${r.sizeBytes} B at offset ${off}, steps ${r.firstStep}..${r.lastStep}`;
     out.push(`<rect id="${pre}buffer-${i}" class="buffer" x="${svgNum(b.x0)}" y="${svgNum(b.y0)}" width="${svgNum(b.x1 - b.x0)}" height="${svgNum(b.y1 - b.y0)}" fill="${colour(i)}"><title>${escapeXml(tip)}</title></rect>`);
-    const label = boxLabel(i, r.name, b);
-    if (label !== null) labels.push(`<text x="${svgNum((b.x0 + b.x1) / 2)}" y="${svgNum(b.y0 + Math.min(22, b.y1 - b.y0) / 2 + 4)}" text-anchor="middle">${escapeXml(label)}</text>`);
+    const label = placeLabel(i, r.name, b, placed);
+    if (label !== null) labels.push(`<text x="${svgNum(label.x)}" y="${svgNum(label.y)}" text-anchor="middle">${escapeXml(label.text)}</text>`);
   });
   out.push(`</g>`);
   const shared = sharedAreas(requests, plan, box, x);
@@ -134,6 +136,30 @@ function boxLabel(i: number, name: string, b: Box): string | null {
   if (b.y1 - b.y0 < 9 || room < id.length) return null;
   const nameRoom = room - id.length - 1;
   return nameRoom >= 16 ? `${id} ${elideStart(name, nameRoom)}` : id;
+}
+
+/**
+ * Where buffer i's label goes inside its box: the full label, else the number alone, at the first
+ * line of the box where it meets no label placed before (buffers sharing bytes overlap); null when
+ * none fits (the legend below still lists the buffer). Records the placed text box in `placed`.
+ */
+function placeLabel(i: number, name: string, b: Box, placed: Box[]): { text: string; x: number; y: number } | null {
+  const full = boxLabel(i, name, b);
+  if (full === null) return null;
+  const cx = (b.x0 + b.x1) / 2;
+  const lineH = LABEL_FONT + 2;
+  for (const text of full === String(i) ? [full] : [full, String(i)]) {
+    const half = textWidthPx(text, LABEL_FONT) / 2 + 2;
+    // The first line (centred in the box's top 22 px, as a box only 9 px tall still gets one), then
+    // lower lines while they fit in the box.
+    for (let top = b.y0 + Math.max(0, (Math.min(22, b.y1 - b.y0) - lineH) / 2), k = 0; k === 0 || top + lineH <= b.y1; top += lineH, k++) {
+      const t: Box = { x0: cx - half, x1: cx + half, y0: top, y1: top + lineH };
+      if (placed.some((p) => p.x0 < t.x1 && t.x0 < p.x1 && p.y0 < t.y1 && t.y0 < p.y1)) continue;
+      placed.push(t);
+      return { text, x: cx, y: top + LABEL_FONT - 1 };
+    }
+  }
+  return null;
 }
 
 function sharedAreas(requests: readonly BufferRequest[], plan: Plan, box: (i: number, r: BufferRequest) => Box, x: (b: number) => number): string[] {

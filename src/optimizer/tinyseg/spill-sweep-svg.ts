@@ -96,7 +96,12 @@ export function renderSpillSweepSvg(result: SpillSweepResult, options: SpillSwee
     const y = yKb(kb(r.peakBytes));
     const fill = r.sameAsPercent === null ? BAR_FILL : '#b7cde8';
     out.push(`<rect class="bar" x="${num(x(r.requestedPercent) - barW / 2)}" y="${num(y)}" width="${num(barW)}" height="${num(bottom - y)}" fill="${fill}" stroke="#4a78ad"><title>${escapeXml(rowTip(r))}</title></rect>`);
-    labels.push(`<text x="${num(x(r.requestedPercent))}" y="${num(y - 4)}" font-size="10" text-anchor="middle" fill="#2f4f75" stroke="white" stroke-width="3" paint-order="stroke">${fmt(kb(r.peakBytes))}</text>`);
+    // The value sits above its bar, unless the latency marker is there: then inside the bar's top
+    // when the bar is tall enough, else above the marker.
+    const marker = yMs(r.latencyMs);
+    const clash = Math.abs(marker - (y - 8)) < 11;
+    const ly = !clash ? y - 4 : bottom - y > 30 && Math.abs(marker - (y + 10)) >= 11 ? y + 14 : marker - 8;
+    labels.push(`<text x="${num(x(r.requestedPercent))}" y="${num(ly)}" font-size="10" text-anchor="middle" fill="#2f4f75" stroke="white" stroke-width="3" paint-order="stroke">${fmt(kb(r.peakBytes))}</text>`);
   }
   out.push('</g>');
   const points = rows.map((r) => `${num(x(r.requestedPercent))},${num(yMs(r.latencyMs))}`);

@@ -99,4 +99,19 @@ describe('renderSpillSweepSvg', () => {
     expect(svg).toMatch(/class="legend"[\s\S]*peak memory[\s\S]*latency/);
     expect(svg).not.toMatch(/NaN|undefined/);
   });
+
+  it('keeps every bar value clear of the latency marker at its percentage (the text box never meets the circle)', () => {
+    // Latency in ms = peak in KB: both axes get the same ticks, so each marker sits on its bar's top,
+    // right where the value above the bar would go.
+    const rows = sweep.rows.map((r) => ({ ...r, latencyMs: r.peakBytes / 1024 }));
+    const svg = renderSpillSweepSvg({ ...sweep, rows }, { modelLabel: 'marker on label' });
+    const markers = [...svg.matchAll(/<circle class="marker" cx="([\d.]+)" cy="([\d.]+)"/g)].map((m) => ({ x: Number(m[1]), y: Number(m[2]) }));
+    const values = [...svg.matchAll(/<text x="([\d.]+)" y="([\d.]+)" font-size="10" text-anchor="middle" fill="#2f4f75"/g)].map((m) => ({ x: Number(m[1]), y: Number(m[2]) }));
+    expect(values).toHaveLength(markers.length);
+    for (const v of values) {
+      const m = markers.find((k) => Math.abs(k.x - v.x) < 0.5)!;
+      // Text spans [baseline - 10, baseline + 2]; the marker [cy - 5, cy + 5].
+      expect(v.y - 10 > m.y + 5 || v.y + 2 < m.y - 5, `value at ${v.x},${v.y} vs marker at ${m.y}`).toBe(true);
+    }
+  });
 });
