@@ -110,13 +110,15 @@ function lit(g: Gen, v: number, key?: string): string {
 }
 
 /**
- * A folded bound or index number: passed in when param-derived, one slot per distinct value. Equal
- * values share a local (the source then records which values are equal, as specialized code's
- * literals do): fewer locals, and index expressions that read the same as each other, so V8 keeps
- * them in registers and computes each once.
+ * A folded bound or index number: passed in when param-derived. Fast code: one slot per occurrence.
+ * Traced and address-walk code: one slot per distinct value, so an event's address and the access
+ * beside it read the same and V8 computes them once (the first verify seed of mobilenet-v2-0.35
+ * ran 20% faster). Not in fast code: slots shared by equal values make the source depend on which
+ * values happen to be equal, and person_detect then needed 15 distinct sources instead of 8 (its
+ * first run took half again as long).
  */
 function numText(g: Gen, e: { readonly v: number; readonly p?: true }): string {
-  if (e.p === true) return lit(g, e.v, `num:${e.v}`);
+  if (e.p === true) return lit(g, e.v, g.mode === 'fast' ? undefined : `num:${e.v}`);
   return e.v < 0 ? `(${e.v})` : String(e.v);
 }
 
