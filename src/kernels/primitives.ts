@@ -46,16 +46,12 @@ const table: readonly Primitive[] = [
     // from Math.imul, and the double a*b + nudge is within 2^10 of S, so the high word h comes out
     // exact by rounding (S - lo) / 2^32. Then floor(S / 2^31) = 2h + bit 31 of lo, plus one toward
     // zero when S < 0 (h < 0) is not a multiple of 2^31. No division, no Math.floor of a quotient.
-    // Every operation runs on every call (no short-circuit paths): V8 optimizes it with complete type
-    // feedback and never deoptimizes when a rare sign combination first comes up. The double a*b has
-    // the exact sign of the int64 product.
     js: `function p_srdhm(a, b) {
   if (a === -2147483648 && b === -2147483648) return 2147483647;
-  const ab = a * b;
-  const nudge = ab < 0 ? -1073741823 : 1073741824;
+  const nudge = (a ^ b) < 0 && a !== 0 && b !== 0 ? -1073741823 : 1073741824;
   const lo = (Math.imul(a, b) + nudge) >>> 0;
-  const h = Math.floor((ab + nudge - lo) * 2.3283064365386963e-10 + 0.5);
-  return (2 * h + (lo >>> 31) + ((h < 0 ? 1 : 0) & ((lo & 0x7fffffff) !== 0 ? 1 : 0))) | 0;
+  const h = Math.floor((a * b + nudge - lo) * 2.3283064365386963e-10 + 0.5);
+  return (2 * h + (lo >>> 31) + (h < 0 && (lo & 0x7fffffff) !== 0 ? 1 : 0)) | 0;
 }`,
     c: `static inline int32_t mcu_srdhm(int32_t a, int32_t b) {
   if (a == b && a == INT32_MIN) return INT32_MAX;
@@ -94,10 +90,8 @@ const table: readonly Primitive[] = [
     name: 'mbqm',
     arity: 3,
     deps: ['srdhm', 'rdbpot'],
-    // Left shift l = max(s, 0), right shift l - s = max(-s, 0): no operation on one sign's path only.
     js: `function p_mbqm(x, m, s) {
-  const l = s > 0 ? s : 0;
-  return p_rdbpot(p_srdhm(Math.imul(x, 1 << l), m), l - s);
+  return p_rdbpot(p_srdhm(Math.imul(x, 1 << (s > 0 ? s : 0)), m), s > 0 ? 0 : -s);
 }`,
     c: `static inline int32_t mcu_mbqm(int32_t x, int32_t m, int32_t s) {
   const int32_t ls = s > 0 ? s : 0;
