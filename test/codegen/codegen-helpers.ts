@@ -1,9 +1,10 @@
 // Test helpers for the C port: write a generated project to a temp folder, build it with make,
 // run the host binary or the Cortex-M7 ELF under QEMU on raw input bytes, read the outputs back.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { expect } from 'vitest';
 import type { CProject } from '../../src/codegen/index.ts';
 import { QEMU_COMMAND } from '../../src/codegen/index.ts';
 
@@ -86,4 +87,20 @@ export function ramSymbols(binary: string, nm = 'nm'): RamSymbol[] {
     .map((l) => l.trim().split(/\s+/))
     .filter((c) => c.length === 4 && /^[bBdD]$/.test(c[2] as string))
     .map((c) => ({ name: c[3] as string, sizeBytes: parseInt(c[1] as string, 16), type: c[2] as string }));
+}
+
+/** The host build of a project whose storage reads are faulted: exit 3 with the CRC-32 message, no outputs written. */
+export function expectCrcStop(dir: string, inputs: readonly Uint8Array[], outputs: number): void {
+  let status = 0;
+  let stderr = '';
+  try {
+    runHost(dir, inputs, outputs);
+  } catch (e) {
+    const err = e as { status?: number; stderr?: Buffer | string };
+    status = err.status ?? -1;
+    stderr = String(err.stderr ?? '');
+  }
+  expect(status).toBe(3);
+  expect(stderr).toMatch(/CRC-32/);
+  expect(existsSync(join(dir, 'io/out/output0.bin'))).toBe(false);
 }
