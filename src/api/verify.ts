@@ -205,8 +205,10 @@ export function checkSeeds(seeds: number): void {
   if (!Number.isSafeInteger(seeds) || seeds < 1) throw new UsageError(`seeds must be a positive integer, got ${seeds}`);
 }
 
-/** Run both models on seeds 1..N and compare; the optimized runs are traced. */
-/** Seeds 1..`seeds` in order on one thread; `onSeed` is called after each (progress). */
+/**
+ * Run both models on seeds 1..N in order on one thread and compare; the optimized runs are traced.
+ * `onSeed` is called after each seed (progress).
+ */
 export function verifyModels(original: Model, optimized: Model, seeds: number, so: VerifyStorageOptions = {}, onSeed?: (seed: number) => void): VerifyReport {
   checkSeeds(seeds);
   const session = openVerifySession(original, optimized, so);

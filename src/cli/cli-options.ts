@@ -5,7 +5,9 @@ import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { Option } from 'commander';
+import type { Model } from '../ir/index.ts';
 import { UsageError } from '../ir/index.ts';
+import { isStorageOp } from '../kernels/index.ts';
 
 /** One spelling of an option: its flag as typed and commander's key for it. */
 export interface Spelling {
@@ -30,6 +32,16 @@ export function addHiddenOption(cmd: Command, flags: string, description: string
 /** A flag that means nothing for the chosen pass, device or mode: a usage error saying why. */
 export function refuseFlag(flag: string, why: string): never {
   throw new UsageError(`${flag} does not apply: ${why}`);
+}
+
+/**
+ * Flags describing spilled tensors (--storage, --compress, ...; each with whether it was given)
+ * refused together when the model spills none (no storage ops): nothing for them to describe.
+ */
+export function refuseSpillFlags(model: Model, given: readonly (readonly [string, boolean])[]): void {
+  if (model.graph.ops.some(isStorageOp)) return;
+  const bad = given.filter(([, on]) => on).map(([name]) => name);
+  if (bad.length > 0) refuseFlag(bad.join(', '), 'the model spills no tensor to storage (optimize it with --passes tinyseg first)');
 }
 
 function writableFolder(path: string, flag: string, dir: string): void {

@@ -117,8 +117,3 @@ export function startVerifyThreads(jobs: number, seeds: number): VerifyThreads {
   };
   return { run, close };
 }
-
-/** verifyModels with up to `jobs` threads (startVerifyThreads, then run). */
-export async function verifyWithJobs(original: Model, optimized: Model, seeds: number, storage: VerifyStorageOptions, jobs: number, onSeed: (finished: number) => void = () => undefined): Promise<VerifyReport> {
-  return startVerifyThreads(jobs, seeds).run(original, optimized, storage, onSeed);
-}

@@ -284,10 +284,16 @@ const FULL_UNROLL_MAX_COPIES = 9;
  * block per trip, each binding the variable: the same statements in the same order (same loads,
  * same events), and V8 folds the bound values (and the bounds tests on them).
  */
-function fullyUnrolledFor(g: Gen, s: Extract<Stmt, { k: 'for' }>, ind: string): string | null {
+/** The trips of `s` when fullyUnrolledFor writes it out as straight code (fast and traced modes), else null. */
+function fullUnrollTrips(g: Gen, s: Extract<Stmt, { k: 'for' }>): number | null {
   if (g.mode === 'addr' || g.mode === 'cost' || s.from.k !== 'num' || s.to.k !== 'num') return null;
   const trips = s.to.v - s.from.v;
-  if (trips < 2 || unrolledCopies(s) > FULL_UNROLL_MAX_COPIES) return null;
+  return trips >= 2 && unrolledCopies(s) <= FULL_UNROLL_MAX_COPIES ? trips : null;
+}
+
+function fullyUnrolledFor(g: Gen, s: Extract<Stmt, { k: 'for' }>, ind: string): string | null {
+  const trips = fullUnrollTrips(g, s);
+  if (trips === null || s.from.k !== 'num') return null;
   const from = numText(g, s.from);
   let out = '';
   for (let k = 0; k < trips; k++) out += `${ind}{\n${ind}  const v_${s.v} = ${k === 0 ? from : `${from} + ${k}`};\n${nest(g, s.body, ind + '  ')}${ind}}\n`;
@@ -418,9 +424,9 @@ function nest(g: Gen, n: Nest, ind: string): string {
   return out;
 }
 
-/** Arena reads of `e` (each one trace event). */
+/** Arena reads of `e` (each one trace event, as readEvents writes them). */
 function arenaReadsOf(g: Gen, e: Expr): number {
-  return readsOf(e).filter((r) => g.inst.buffers[r.name]?.offsetBytes !== null && g.inst.buffers[r.name] !== undefined).length;
+  return readsOf(e).filter((r) => (g.inst.buffers[r.name]?.offsetBytes ?? null) !== null).length;
 }
 
 /** Trace events a statement emits at most (both branches of an if counted); null if it holds a loop. */
@@ -428,16 +434,9 @@ function eventsOf(g: Gen, s: Stmt): number | null {
   switch (s.k) {
     case 'for': {
       // A loop fullyUnrolledFor writes out as straight code counts as its copies.
-      if (g.mode !== 'traced' || s.from.k !== 'num' || s.to.k !== 'num') return null;
-      const trips = s.to.v - s.from.v;
-      if (trips < 2 || unrolledCopies(s) > FULL_UNROLL_MAX_COPIES) return null;
-      let body = 0;
-      for (const x of s.body) {
-        const e = eventsOf(g, x);
-        if (e === null) return null;
-        body += e;
-      }
-      return trips * body;
+      const trips = fullUnrollTrips(g, s);
+      const body = trips === null ? null : eventsOfNest(g, s.body);
+      return trips === null || body === null ? null : trips * body;
     }
     case 'let':
       return 0;
@@ -447,15 +446,22 @@ function eventsOf(g: Gen, s: Stmt): number | null {
     case 'store':
       return arenaReadsOf(g, s.e) + 1;
     case 'if': {
-      let total = 0;
-      for (const x of [...s.then, ...s.else]) {
-        const e = eventsOf(g, x);
-        if (e === null) return null;
-        total += e;
-      }
-      return total;
+      const then = eventsOfNest(g, s.then);
+      const els = eventsOfNest(g, s.else);
+      return then === null || els === null ? null : then + els;
     }
   }
+}
+
+/** eventsOf summed over a statement list; null if any holds a loop. */
+function eventsOfNest(g: Gen, n: Nest): number | null {
+  let total = 0;
+  for (const x of n) {
+    const e = eventsOf(g, x);
+    if (e === null) return null;
+    total += e;
+  }
+  return total;
 }
 
 /** The JS source of one instance in one mode, shared or specialized (exposed for tests and debugging). */

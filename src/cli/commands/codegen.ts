@@ -12,8 +12,7 @@ import { UsageError, readOfflinePlan } from '../../ir/index.ts';
 import { DEFAULT_PLANNER, getPlanner, plannerNames } from '../../optimizer/index.ts';
 import type { ArenaReport, TflmArchName } from '../../sim/index.ts';
 import { createStorage, getTflmArch, niclaVision, wholeArena } from '../../sim/index.ts';
-import { isStorageOp } from '../../kernels/index.ts';
-import { addHiddenOption, addQuietOption, aliased, checkOutputDir, refuseFlag } from '../cli-options.ts';
+import { addHiddenOption, addQuietOption, aliased, checkOutputDir, refuseSpillFlags } from '../cli-options.ts';
 import { bytesAndKb } from '../format.ts';
 import { loadModel } from '../load-model.ts';
 import { writeOutputFile } from '../output-file.ts';
@@ -67,10 +66,7 @@ export function runCodegen(modelArg: string, opts: CodegenCliOptions): number {
   }
   checkOutputDir(dir, '--out-dir');
   const model = loadModel(modelArg);
-  const storageFlags = [...(opts.storage !== undefined ? ['--storage'] : []), ...(opts.compress === true ? ['--compress'] : [])];
-  if (storageFlags.length > 0 && !model.graph.ops.some(isStorageOp)) {
-    refuseFlag(storageFlags.join(', '), 'the model spills no tensor to storage (optimize it with --passes tinyseg first)');
-  }
+  refuseSpillFlags(model, [['--storage', opts.storage !== undefined], ['--compress', opts.compress === true]]);
   const name = modelArg.replace(/^.*[\\/]/, '').replace(/\.tflite$/, '');
   const progress = phaseProgress('codegen', { show: isLargeModel(model.graph), quiet: opts.quiet === true });
   progress.phase(`planning (${opts.planner}) and emitting C for ${model.graph.ops.length} ops`);

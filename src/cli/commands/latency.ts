@@ -6,13 +6,12 @@
 // `--table [--paper] [--no-scratch-free]`: the whole Table 5 grid (tinysegLatencyTable), steps x storage.
 import type { Command } from 'commander';
 import type { Model } from '../../ir/index.ts';
-import { isStorageOp } from '../../kernels/index.ts';
 import { UsageError } from '../../ir/index.ts';
 import type { LatencyTable, PayloadInputs } from '../../optimizer/index.ts';
 import { TINYSEG_TABLE5_PAPER_MS, captureSpillPayloads, describePayloadInputs, estimateModelLatency, tinysegLatencyTable } from '../../optimizer/index.ts';
 import type { KernelLibrary, LatencyReport, TargetProfile } from '../../sim/index.ts';
 import { KERNEL_LIBRARIES, STORAGE_KINDS, isStorageKind, renderTimelineSvg } from '../../sim/index.ts';
-import { addQuietOption, checkOutputFile, progressLog, refuseFlag } from '../cli-options.ts';
+import { addQuietOption, checkOutputFile, progressLog, refuseFlag, refuseSpillFlags } from '../cli-options.ts';
 import { renderTable } from '../format.ts';
 import { boardFitWarning } from '../fit-warning.ts';
 import { loadModel } from '../load-model.ts';
@@ -97,16 +96,6 @@ function checkTableOptions(opts: LatencyCliOptions, storage: string): void {
   }
 }
 
-/**
- * --storage / --compress / --async-erase describe spilled tensors: a model that spills none (no
- * storage ops) has nothing for them. Checked before any work.
- */
-function checkSpillFlags(model: Model, opts: LatencyCliOptions): void {
-  if (model.graph.ops.some(isStorageOp)) return;
-  const given = [['--storage', opts.storage !== undefined], ['--compress', opts.compress === true], ['--async-erase', opts.asyncErase === true]] as const;
-  const bad = given.filter(([, on]) => on).map(([name]) => name);
-  if (bad.length > 0) refuseFlag(bad.join(', '), 'the model spills no tensor to storage (optimize it with --passes tinyseg first)');
-}
 
 function runTable(modelArg: string, model: Model, target: TargetProfile, library: KernelLibrary, inputs: PayloadInputs, opts: LatencyCliOptions): number {
   const table = tinysegLatencyTable(model, {
@@ -134,7 +123,8 @@ export function runLatency(modelArg: string, opts: LatencyCliOptions): number {
   const warning = boardFitWarning(model, target);
   if (warning !== null) process.stderr.write(`${warning}\n`);
   if (opts.table === true) return runTable(modelArg, model, target, library, inputs, opts);
-  checkSpillFlags(model, opts);
+  // Checked before any work.
+  refuseSpillFlags(model, [['--storage', opts.storage !== undefined], ['--compress', opts.compress === true], ['--async-erase', opts.asyncErase === true]]);
   const progress = phaseProgress('latency', { show: isLargeModel(model.graph), quiet: opts.quiet === true });
   let payloadOf = null;
   if (opts.compress === true) {
