@@ -6,6 +6,8 @@ export * from './spec.ts';
 export * from './tflm-memory.ts';
 export * from './instance.ts';
 export * from './lower-js.ts';
+export { compileWasmKernels, lowerWasm, WasmUnsupported } from './lower-wasm.ts';
+export type { LoweredWasm, WasmKernels } from './lower-wasm.ts';
 export * from './emit-c.ts';
 export * from './registry.ts';
 export * from './prepare-op.ts';

@@ -79,9 +79,13 @@ export interface CostCounts {
 
 const BIN_JS: Readonly<Record<string, string>> = { '<': '<', '<=': '<=', '>': '>', '>=': '>=', '==': '===', '!=': '!==', '&&': '&&', '||': '||' };
 
-interface Gen {
+/** What the unroll and trace-event rules read of a lowering (JS or WebAssembly). */
+export interface LoweringMode {
   readonly inst: KernelInstance;
   readonly mode: JsMode;
+}
+
+interface Gen extends LoweringMode {
   /** Shared code: param-derived values are passed in; otherwise they are inlined as literals. */
   readonly shared: boolean;
   /** Values passed in: slot i is the local `k<i>`. */
@@ -285,7 +289,7 @@ const FULL_UNROLL_MAX_COPIES = 9;
  * same events), and V8 folds the bound values (and the bounds tests on them).
  */
 /** The trips of `s` when fullyUnrolledFor writes it out as straight code (fast and traced modes), else null. */
-function fullUnrollTrips(g: Gen, s: Extract<Stmt, { k: 'for' }>): number | null {
+export function fullUnrollTrips(g: LoweringMode, s: Extract<Stmt, { k: 'for' }>): number | null {
   if (g.mode === 'addr' || g.mode === 'cost' || s.from.k !== 'num' || s.to.k !== 'num') return null;
   const trips = s.to.v - s.from.v;
   return trips >= 2 && unrolledCopies(s) <= FULL_UNROLL_MAX_COPIES ? trips : null;
@@ -425,12 +429,12 @@ function nest(g: Gen, n: Nest, ind: string): string {
 }
 
 /** Arena reads of `e` (each one trace event, as readEvents writes them). */
-function arenaReadsOf(g: Gen, e: Expr): number {
+function arenaReadsOf(g: LoweringMode, e: Expr): number {
   return readsOf(e).filter((r) => (g.inst.buffers[r.name]?.offsetBytes ?? null) !== null).length;
 }
 
 /** Trace events a statement emits at most (both branches of an if counted); null if it holds a loop. */
-function eventsOf(g: Gen, s: Stmt): number | null {
+export function eventsOf(g: LoweringMode, s: Stmt): number | null {
   switch (s.k) {
     case 'for': {
       // A loop fullyUnrolledFor writes out as straight code counts as its copies.
@@ -454,7 +458,7 @@ function eventsOf(g: Gen, s: Stmt): number | null {
 }
 
 /** eventsOf summed over a statement list; null if any holds a loop. */
-function eventsOfNest(g: Gen, n: Nest): number | null {
+export function eventsOfNest(g: LoweringMode, n: Nest): number | null {
   let total = 0;
   for (const x of n) {
     const e = eventsOf(g, x);
@@ -633,7 +637,7 @@ function throughSink(sink: TraceSink, t: (sink: TraceSink) => void): void {
 
 /** Generated code cannot reach the error classes: primitives throw plain Errors named
  * 'KernelError' with a code (e.g. softmax's TFLITE_CHECK), turned into coded errors here. */
-function rethrowKernelErrors(f: () => void): void {
+export function rethrowKernelErrors(f: () => void): void {
   try {
     f();
   } catch (e) {

@@ -11,9 +11,10 @@ export class Arena {
   readonly bytes: Uint8Array;
   readonly views: ArenaViews;
 
-  constructor(sizeBytes: number) {
+  /** `buffer`: memory to hold the arena at its start (the WebAssembly kernels' linear memory). */
+  constructor(sizeBytes: number, buffer?: ArrayBuffer) {
     if (!Number.isInteger(sizeBytes) || sizeBytes < 0 || sizeBytes > 2 ** 31 - 1) throw new UsageError(`invalid arena size ${sizeBytes}`);
-    const buffer = new ArrayBuffer(Math.max(8, Math.ceil(sizeBytes / 8) * 8));
+    buffer ??= new ArrayBuffer(Math.max(8, Math.ceil(sizeBytes / 8) * 8));
     this.sizeBytes = sizeBytes;
     this.bytes = new Uint8Array(buffer, 0, sizeBytes);
     this.views = makeArenaViews(buffer);

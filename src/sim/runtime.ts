@@ -4,7 +4,7 @@
 import type { Graph } from '../ir/index.ts';
 import { byteSize, UsageError } from '../ir/index.ts';
 import type { CompiledKernel, KernelInstance, PreparedOp, TraceSink } from '../kernels/index.ts';
-import { compileKernel, instantiateOp, instantiateStorageOp, isStorageOp, makeArenaViews, prepareGraph } from '../kernels/index.ts';
+import { compileKernel, compileWasmKernels, instantiateOp, instantiateStorageOp, isStorageOp, makeArenaViews, prepareGraph } from '../kernels/index.ts';
 import { Arena } from './arena.ts';
 import { SpillStore } from './spill-store.ts';
 import type { StorageDevice } from './storage/index.ts';
@@ -24,6 +24,12 @@ export interface RuntimeOptions {
   readonly compress?: boolean;
   /** Runs of each op on shared kernel code before specialized code (default SPECIALIZE_AFTER_RUNS; 0: specialized only). */
   readonly specializeAfterRuns?: number;
+  /**
+   * Kernel code: 'wasm' (default; WebAssembly, compiled before the first run and shared by worker
+   * threads) or 'js' (generated JS, tiered shared -> specialized). Graphs with storage ops (TinySeg)
+   * run on 'js': their kernels read the storage device's mapped image, which is not in linear memory.
+   */
+  readonly kernels?: 'wasm' | 'js';
 }
 
 export interface RunOptions {
@@ -57,29 +63,39 @@ export class Runtime {
     this.prepared = prepareGraph(graph);
     this.graph = graph;
     this.offsets = opts.tensorOffsets;
-    // The arena is the whole simulated RAM: spilled tensors live only on the storage device, and
-    // the storage ops' I/O buffers and histograms are planned scratch buffers inside it.
-    this.arena = new Arena(opts.arenaBytes);
-    this.outsideArenaBytes = this.arena.sizeBytes - opts.arenaBytes;
     const scratchOffsets = graph.ops.map((_, i) => opts.scratchOffsets?.[i] ?? []);
-    const store = graph.ops.some(isStorageOp)
-      ? new SpillStore({
-        graph, device: opts.storage ?? createStorage(getTarget(DEFAULT_TARGET_NAME), 'internal'), compress: opts.compress ?? false,
-        arena: this.arena.bytes, tensorOffsets: opts.tensorOffsets, scratchOffsets, prepared: this.prepared,
-      })
-      : null;
-    this.spillStore = store;
-    this.instances = this.prepared.map((p, i) => {
-      const use = store?.useOf(i);
-      const scratch = scratchOffsets[i] ?? [];
-      return store !== null && use !== undefined
-        ? instantiateStorageOp(graph, p, use, opts.tensorOffsets, scratch, store.payloadAddrOf(i), use.direction === 'fetch' && store.streamsFetch(i))
-        : instantiateOp(graph, p, opts.tensorOffsets, scratch);
-    });
-    const mapped = store === null ? undefined : makeArenaViews(store.mapped.buffer as ArrayBuffer);
-    this.mappedViews = mapped;
     this.specializeAfterRuns = opts.specializeAfterRuns;
-    this.kernels = this.instances.map((inst) => compileKernel(inst, this.arena.views, mapped, opts.specializeAfterRuns));
+    if ((opts.kernels ?? 'wasm') === 'wasm' && !graph.ops.some(isStorageOp)) {
+      // Kernels on WebAssembly: the arena is the start of their linear memory.
+      this.instances = this.prepared.map((p, i) => instantiateOp(graph, p, opts.tensorOffsets, scratchOffsets[i] ?? []));
+      const wasm = compileWasmKernels(this.instances, opts.arenaBytes);
+      this.arena = new Arena(opts.arenaBytes, wasm.buffer);
+      this.spillStore = null;
+      this.mappedViews = undefined;
+      this.kernels = this.instances.map((inst, i) => wasm.kernels[i] ?? compileKernel(inst, this.arena.views, undefined, opts.specializeAfterRuns));
+    } else {
+      // The arena is the whole simulated RAM: spilled tensors live only on the storage device, and
+      // the storage ops' I/O buffers and histograms are planned scratch buffers inside it.
+      this.arena = new Arena(opts.arenaBytes);
+      const store = graph.ops.some(isStorageOp)
+        ? new SpillStore({
+          graph, device: opts.storage ?? createStorage(getTarget(DEFAULT_TARGET_NAME), 'internal'), compress: opts.compress ?? false,
+          arena: this.arena.bytes, tensorOffsets: opts.tensorOffsets, scratchOffsets, prepared: this.prepared,
+        })
+        : null;
+      this.spillStore = store;
+      this.instances = this.prepared.map((p, i) => {
+        const use = store?.useOf(i);
+        const scratch = scratchOffsets[i] ?? [];
+        return store !== null && use !== undefined
+          ? instantiateStorageOp(graph, p, use, opts.tensorOffsets, scratch, store.payloadAddrOf(i), use.direction === 'fetch' && store.streamsFetch(i))
+          : instantiateOp(graph, p, opts.tensorOffsets, scratch);
+      });
+      const mapped = store === null ? undefined : makeArenaViews(store.mapped.buffer as ArrayBuffer);
+      this.mappedViews = mapped;
+      this.kernels = this.instances.map((inst) => compileKernel(inst, this.arena.views, mapped, opts.specializeAfterRuns));
+    }
+    this.outsideArenaBytes = this.arena.sizeBytes - opts.arenaBytes;
     this.resetVariables();
   }
 
