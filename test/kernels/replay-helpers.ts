@@ -102,11 +102,15 @@ export function instanceOf(s: ConformanceSetup): KernelInstance {
 }
 
 /**
- * Output bytes of one run in a fresh arena (traced when a sink is given), on the kernel code a
- * first run uses (shared) or, with `specializeAfterRuns` 0, on the op's specialized code.
+ * Output bytes of one run in a fresh arena (traced when a sink is given), on the kernels a runtime
+ * uses by default (WebAssembly), or on the JS lowering (`kernels: 'js'`): the code a first run uses
+ * (shared) or, with `specializeAfterRuns` 0, the op's specialized code.
  */
-export function runSetup(s: ConformanceSetup, trace?: TraceSink, specializeAfterRuns?: number): Uint8Array[] {
-  const rt = new Runtime({ graph: s.graph, tensorOffsets: s.tensorOffsets, arenaBytes: s.arenaBytes, scratchOffsets: [s.scratchOffsets], ...(specializeAfterRuns === undefined ? {} : { specializeAfterRuns }) });
+export function runSetup(s: ConformanceSetup, trace?: TraceSink, specializeAfterRuns?: number, kernels?: 'wasm' | 'js'): Uint8Array[] {
+  const rt = new Runtime({
+    graph: s.graph, tensorOffsets: s.tensorOffsets, arenaBytes: s.arenaBytes, scratchOffsets: [s.scratchOffsets],
+    ...(specializeAfterRuns === undefined ? {} : { specializeAfterRuns, kernels: 'js' as const }), ...(kernels === undefined ? {} : { kernels }),
+  });
   return rt.run(s.inputs, trace ? { trace } : {});
 }
 
@@ -127,33 +131,39 @@ export function walkTrace(s: ConformanceSetup): Buffer {
 }
 
 export interface ExecResult {
+  /** Output bytes of the JS fast executor (shared code). */
   readonly fast: readonly Uint8Array[];
   readonly traced: readonly Uint8Array[];
   /** Address walk events == traced events, byte for byte. */
   readonly walkMatchesTrace: boolean;
   /** The specialized fast and traced code (what ops run once hot) give the same bytes and events. */
   readonly specializedAgrees: boolean;
+  /** The WebAssembly fast and traced kernels give the same bytes and events as the JS ones. */
+  readonly wasmAgrees: boolean;
   readonly events: number;
 }
 
 /** Run a setup through the fast and traced executors (fresh arenas, shared and specialized code) and the address walk. */
 export function execute(s: ConformanceSetup): ExecResult {
-  const fast = runSetup(s);
+  const fast = runSetup(s, undefined, undefined, 'js');
   const trace = collectTrace();
-  const traced = runSetup(s, trace.sink);
+  const traced = runSetup(s, trace.sink, undefined, 'js');
   const b = trace.bytes();
   const specTrace = collectTrace();
   const specTraced = runSetup(s, specTrace.sink, 0);
   const same = (x: readonly Uint8Array[], y: readonly Uint8Array[]): boolean => x.length === y.length && x.every((a, i) => Buffer.from(a).equals(Buffer.from(y[i] ?? new Uint8Array(0))));
   const specializedAgrees = same(runSetup(s, undefined, 0), fast) && same(specTraced, fast) && specTrace.bytes().equals(b);
-  return { fast, traced, walkMatchesTrace: walkTrace(s).equals(b), specializedAgrees, events: b.length / 8 };
+  const wasmTrace = collectTrace();
+  const wasmTraced = runSetup(s, wasmTrace.sink, undefined, 'wasm');
+  const wasmAgrees = same(runSetup(s, undefined, undefined, 'wasm'), fast) && same(wasmTraced, fast) && wasmTrace.bytes().equals(b);
+  return { fast, traced, walkMatchesTrace: walkTrace(s).equals(b), specializedAgrees, wasmAgrees, events: b.length / 8 };
 }
 
 /** Every replay reading of one setup agrees: fast == traced bytes, walk == trace events. */
 export function replayAgrees(s: ConformanceSetup): { readonly fast: readonly Uint8Array[]; readonly same: boolean } {
   const r = execute(s);
   const sameBytes = r.fast.every((b, i) => Buffer.from(b).equals(Buffer.from(r.traced[i] ?? new Uint8Array(0))));
-  return { fast: r.fast, same: sameBytes && r.walkMatchesTrace && r.specializedAgrees };
+  return { fast: r.fast, same: sameBytes && r.walkMatchesTrace && r.specializedAgrees && r.wasmAgrees };
 }
 
 // ------------------------------------------------------------------ C replay
