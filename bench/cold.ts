@@ -1,4 +1,4 @@
-// Cold vs steady whole-model runs and verify throughput with 1 and N jobs, each in fresh Node
+// Cold vs steady whole-model runs (WebAssembly kernels, the default; the JS kernels' steady time beside) and verify throughput with 1 and N jobs, each in fresh Node
 // processes on the compiled dist/ (what users run): a model's first run in a process against its
 // steady per-run time in the same process (median of the later runs), wall and CPU time; and
 // `mcusim verify --jobs 1` vs `--jobs N` on the same DMO-optimized model, reports compared byte
@@ -21,10 +21,10 @@ export interface ColdRow {
   readonly status: 'ok' | 'skipped';
   readonly prepareMs?: number;
   readonly firstMs?: number;
-  /** Median per-run time once every op runs its specialized code (after SPECIALIZE_AFTER_RUNS runs). */
+  /** Median per-run time of the runs after the first (WebAssembly kernels, what runs by default). */
   readonly steadyMs?: number;
-  /** Median per-run time of runs 3..SPECIALIZE_AFTER_RUNS, on the shared code. */
-  readonly sharedSteadyMs?: number;
+  /** The JS kernels' steady per-run time in the same process (specialized code, after SPECIALIZE_AFTER_RUNS runs). */
+  readonly jsSteadyMs?: number;
   readonly ratio?: number;
   /** The same ratio in process CPU time (less sensitive to a loaded machine). */
   readonly cpuRatio?: number;
@@ -41,24 +41,28 @@ export interface VerifyJobsResult {
   readonly identical: boolean;
 }
 
-// Runs in a child: load, prepare, then `runs` runs of seed-1 inputs; prints one JSON line.
+// Runs in a child: load, prepare, then `runs` runs of seed-1 inputs on the default (WebAssembly)
+// kernels; then, for comparison, the JS kernels until they run specialized code. One JSON line.
 const CHILD = `
 import { readFileSync } from 'node:fs';
-const [spec, runs] = [process.argv[1], Number(process.argv[2])];
+const [spec, runs, jsRuns] = [process.argv[1], Number(process.argv[2]), Number(process.argv[4])];
 const ir = await import(process.argv[3] + '/dist/ir/index.js');
 const opt = await import(process.argv[3] + '/dist/optimizer/index.js');
+const sim = await import(process.argv[3] + '/dist/sim/index.js');
 const model = spec.startsWith('zoo:') ? ir.buildZooModel(spec.slice(4)) : ir.importTflite(new Uint8Array(readFileSync(spec)));
 const t0 = performance.now();
 const pm = opt.preparePlannedModel(model);
 const prepareMs = performance.now() - t0;
 const inputs = opt.randomInputs(pm.graph, 1);
-const wall = [], cpu = [];
+const wall = [], cpu = [], jsWall = [];
 for (let i = 0; i < runs; i++) {
   const c = process.cpuUsage(); const s = performance.now();
   pm.runtime.run(inputs);
   wall.push(performance.now() - s); const d = process.cpuUsage(c); cpu.push((d.user + d.system) / 1000);
 }
-process.stdout.write(JSON.stringify({ prepareMs, wall, cpu }));
+const js = new sim.Runtime({ graph: pm.graph, tensorOffsets: pm.tensorOffsets, scratchOffsets: pm.scratchOffsets, arenaBytes: pm.arenaBytes, kernels: 'js' });
+for (let i = 0; i < jsRuns; i++) { const s = performance.now(); js.run(inputs); jsWall.push(performance.now() - s); }
+process.stdout.write(JSON.stringify({ prepareMs, wall, cpu, jsWall }));
 `;
 
 const median = (xs: readonly number[]): number => {
@@ -80,14 +84,16 @@ export function benchCold(quick = false): ColdRow[] {
     const target = TARGET_FIRST_OVER_STEADY[name] ?? NaN;
     if (!spec.startsWith('zoo:') && !existsSync(spec)) return { name, status: 'skipped', target };
     process.stderr.write(`cold ${name} ...\n`);
-    const out = execFileSync(process.execPath, ['--input-type=module', '-e', CHILD, spec, String(SPECIALIZE_AFTER_RUNS + (quick ? 4 : 6)), ROOT], { encoding: 'utf8', maxBuffer: 1 << 20 });
-    const r = JSON.parse(out) as { prepareMs: number; wall: number[]; cpu: number[] };
+    const runs = quick ? 6 : 10;
+    const jsRuns = SPECIALIZE_AFTER_RUNS + (quick ? 3 : 5);
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', CHILD, spec, String(runs), ROOT, String(jsRuns)], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    const r = JSON.parse(out) as { prepareMs: number; wall: number[]; cpu: number[]; jsWall: number[] };
     const firstMs = r.wall[0] ?? NaN;
-    // Steady = after the switch to specialized code (its first run, a cold compile, left out).
-    const steadyMs = median(r.wall.slice(SPECIALIZE_AFTER_RUNS + 1));
-    const sharedSteadyMs = median(r.wall.slice(2, SPECIALIZE_AFTER_RUNS));
-    const cpuRatio = (r.cpu[0] ?? NaN) / median(r.cpu.slice(SPECIALIZE_AFTER_RUNS + 1));
-    return { name, status: 'ok', prepareMs: r.prepareMs, firstMs, steadyMs, sharedSteadyMs, ratio: firstMs / steadyMs, cpuRatio, target };
+    const steadyMs = median(r.wall.slice(1));
+    // JS steady = after the switch to specialized code (its first run, a cold compile, left out).
+    const jsSteadyMs = median(r.jsWall.slice(SPECIALIZE_AFTER_RUNS + 1));
+    const cpuRatio = (r.cpu[0] ?? NaN) / median(r.cpu.slice(1));
+    return { name, status: 'ok', prepareMs: r.prepareMs, firstMs, steadyMs, jsSteadyMs, ratio: firstMs / steadyMs, cpuRatio, target };
   });
 }
 
@@ -127,11 +133,11 @@ export function coldMarkdown(rows: readonly ColdRow[], v: VerifyJobsResult): str
   return [
     `## Cold first run vs steady run (fresh process each, compiled dist; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')})`,
     '',
-    '| model | prepare ms | first run ms | shared-code run ms | steady run ms | first/steady (wall) | first/steady (CPU) | target |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| model | prepare ms | first run ms | steady run ms | first/steady (wall) | first/steady (CPU) | target | JS kernels steady ms | JS / wasm steady |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows.map((r) => r.status === 'ok'
-      ? `| ${r.name} | ${fix(r.prepareMs, 0)} | ${fix(r.firstMs, 0)} | ${fix(r.sharedSteadyMs, 1)} | ${fix(r.steadyMs, 1)} | ${fix(r.ratio)}x | ${fix(r.cpuRatio)}x | <= ${r.target}x |`
-      : `| ${r.name} | skipped (model file missing) | | | | | |`),
+      ? `| ${r.name} | ${fix(r.prepareMs, 0)} | ${fix(r.firstMs, 0)} | ${fix(r.steadyMs, 1)} | ${fix(r.ratio)}x | ${fix(r.cpuRatio)}x | <= ${r.target}x | ${fix(r.jsSteadyMs, 1)} | ${fix((r.jsSteadyMs ?? NaN) / (r.steadyMs ?? NaN), 2)}x |`
+      : `| ${r.name} | skipped (model file missing) | | | | | | | |`),
     '',
     `## verify throughput (${v.model} after --passes dmo, ${v.seeds} seeds; target --jobs 2 >= ${TARGET_VERIFY_SPEEDUP}x --jobs 1)`,
     '',

@@ -13,7 +13,7 @@ for (const stream of [process.stdout, process.stderr]) {
     process.exit(process.exitCode ?? 0);
   });
 }
-const entry = new URL('../dist/cli/main.js', import.meta.url);
+const entry = new URL('../dist/cli/bundle/main.js', import.meta.url);
 let main;
 try {
   ({ main } = await import(entry.href));

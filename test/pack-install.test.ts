@@ -55,6 +55,8 @@ describe('npm pack -> install -> import mcusim', () => {
     expect(files).toContain('package/dist/index.js');
     expect(files).toContain('package/dist/index.d.ts');
     expect(files).toContain('package/bin/mcusim.mjs');
+    // The bin runs the esbuild bundle of the CLI and its worker threads (scripts/build.mjs).
+    for (const f of ['main', 'verify-worker', 'pool-worker']) expect(files).toContain(`package/dist/cli/bundle/${f}.js`);
     expect(files).toContain('package/docs/api.md');
     expect(files.filter((f) => f.startsWith('package/src/') || f.startsWith('package/test/') || f.endsWith('.tsbuildinfo'))).toEqual([]);
   });
