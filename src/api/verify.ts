@@ -78,8 +78,12 @@ function checkInterfaces(a: Model, b: Model): void {
 }
 
 /** The optimized model at its own plan; a plan that fails the static check still runs, traced. */
+function storageOptions(so: VerifyStorageOptions): { storage?: ReturnType<typeof createStorage>; compress?: true } {
+  return { ...(so.storage ? { storage: createStorage(niclaVision, so.storage) } : {}), ...(so.compress ? { compress: true as const } : {}) };
+}
+
 function prepareOptimized(model: Model, so: VerifyStorageOptions): { pm: PlannedModel; planError: string | null } {
-  const storage = { ...(so.storage ? { storage: createStorage(niclaVision, so.storage) } : {}), ...(so.compress ? { compress: true } : {}) };
+  const storage = storageOptions(so);
   try {
     return { pm: preparePlannedModel(model, storage), planError: null };
   } catch (e) {
@@ -152,7 +156,23 @@ export function openVerifySession(original: Model, optimized: Model, so: VerifyS
     storageDevice: store === null ? null : store.device.name,
     compressed: so.compress === true,
   };
-  const runSeed = (seed: number): VerifySeedResult => {
+  return { header, runSeed: seedRunner(original, base, pm) };
+}
+
+/**
+ * Only `runSeed` of a VerifySession, for a worker thread of `verify --jobs`: the plans are made but
+ * not checked again (the session on the main thread checks them and reports; the planners are
+ * deterministic, so the plans are the same), and no header is computed.
+ */
+export function openVerifySeedRunner(original: Model, optimized: Model, so: VerifyStorageOptions = {}): (seed: number) => VerifySeedResult {
+  checkInterfaces(original, optimized);
+  const storage = storageOptions(so);
+  return seedRunner(original, preparePlannedModel(original, { verify: false }), preparePlannedModel(optimized, { ...storage, verify: false }));
+}
+
+function seedRunner(original: Model, base: PlannedModel, pm: PlannedModel): (seed: number) => VerifySeedResult {
+  const store = pm.runtime.spillStore;
+  return (seed) => {
     base.runtime.arena.fill(0);
     pm.runtime.arena.fill(0);
     const logBefore = store?.log.length ?? 0;
@@ -171,7 +191,6 @@ export function openVerifySession(original: Model, optimized: Model, so: VerifyS
       storageViolations: store?.violations.slice(violationsBefore) ?? [],
     };
   };
-  return { header, runSeed };
 }
 
 /** The report of seeds 1..N from their per-seed results (any order in, seed order out). */

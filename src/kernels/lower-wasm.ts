@@ -752,15 +752,23 @@ export interface WasmKernels {
   readonly kernels: readonly (CompiledKernel | null)[];
 }
 
+/** Upper bound on the passed-in values of an instance's traced code, from its fast code: traced
+ * code passes the fast code's values, the log address and the op index, one header per buffer
+ * loaded and per buffer stored, and evaluates each index once more (for its event's address). */
+function tracedSlotBound(inst: KernelInstance, fast: LoweredWasm): number {
+  return 2 * fast.slots.length + 2 + 2 * Object.keys(inst.buffers).length;
+}
+
 /**
- * Lower every instance (fast and traced; traced modules compile on first use), lay out one memory
- * (arena, trace log, constants and arrays shared by identity, each instance's passed-in values)
- * and compile. `arenaBytes` is the planned arena; event addresses are arena addresses.
+ * Lower every instance's fast code, lay out one memory (arena, trace log, constants and arrays
+ * shared by identity, each instance's passed-in values, room for its traced code's values) and
+ * compile. Traced code is lowered and compiled on an op's first traced run. `arenaBytes` is the
+ * planned arena; event addresses are arena addresses.
  */
 export function compileWasmKernels(instances: readonly KernelInstance[], arenaBytes: number): WasmKernels {
   const lowered = instances.map((inst) => {
     try {
-      return { fast: lowerWasm(inst, 'fast'), traced: lowerWasm(inst, 'traced') };
+      return lowerWasm(inst, 'fast');
     } catch (e) {
       if (e instanceof WasmUnsupported) return null;
       throw e;
@@ -781,37 +789,26 @@ export function compileWasmKernels(instances: readonly KernelInstance[], arenaBy
     }
     return at;
   };
-  const kAt: { fast: number; traced: number }[] = [];
+  /** A slot's value; `placed`: constants and arrays must already be in memory (lazy traced code). */
+  const resolve = (inst: KernelInstance, s: Slot, placed = false): number => {
+    if (s.k === 'value') return s.v;
+    if (s.k === 'log') return logBase;
+    const bytes = s.k === 'array' ? inst.arrays[s.name] : inst.buffers[s.name]?.data;
+    if (bytes === null || bytes === undefined) throw new InternalError(`no ${s.k} data for ${s.name}`);
+    const at = placed ? place.get(bytes) : placeBytes(bytes, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    if (at === undefined) throw new InternalError(`${s.k} ${s.name} of op ${inst.opIndex} is read only by its traced code`);
+    return at;
+  };
   const values: { at: number; v: number }[] = [];
-  lowered.forEach((l, i) => {
+  const kAt = lowered.map((l, i) => {
+    if (l === null) return { fast: 0, traced: 0 };
     const inst = instances[i] as KernelInstance;
-    if (l === null) return;
-    const resolve = (s: Slot): number => {
-      switch (s.k) {
-        case 'value':
-          return s.v;
-        case 'log':
-          return logBase;
-        case 'array': {
-          const a = inst.arrays[s.name];
-          if (a === undefined) throw new InternalError(`no array ${s.name}`);
-          return placeBytes(a, new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
-        }
-        case 'const': {
-          const data = inst.buffers[s.name]?.data;
-          if (data === null || data === undefined) throw new InternalError(`no constant data for ${s.name}`);
-          return placeBytes(data, data);
-        }
-      }
-    };
-    const at = { fast: 0, traced: 0 };
-    for (const mode of ['fast', 'traced'] as const) {
-      const vs = l[mode].slots.map(resolve);
-      at[mode] = top;
-      vs.forEach((v, j) => values.push({ at: top + 4 * j, v }));
-      top = align16(top + 4 * vs.length);
-    }
-    kAt[i] = at;
+    const vs = l.slots.map((x) => resolve(inst, x));
+    const fast = top;
+    vs.forEach((v, j) => values.push({ at: fast + 4 * j, v }));
+    const traced = align16(fast + 4 * vs.length);
+    top = align16(traced + 4 * tracedSlotBound(inst, l));
+    return { fast, traced };
   });
   const pages = Math.ceil(top / PAGE);
   const memory = new WASM.Memory({ initial: pages, maximum: pages });
@@ -833,15 +830,22 @@ export function compileWasmKernels(instances: readonly KernelInstance[], arenaBy
     }
     return run;
   };
+  const tracedRun = (inst: KernelInstance, fast: LoweredWasm, at: number): ((k: number) => void) => {
+    const l = lowerWasm(inst, 'traced');
+    if (l.slots.length > tracedSlotBound(inst, fast)) throw new InternalError(`traced code of op ${inst.opIndex} passes ${l.slots.length} values, more than the bound`);
+    l.slots.forEach((x, j) => (i32[(at >> 2) + j] = resolve(inst, x, true)));
+    return runOf(l);
+  };
   const kernels = lowered.map((l, i): CompiledKernel | null => {
     if (l === null) return null;
+    const inst = instances[i] as KernelInstance;
     const at = kAt[i] as { fast: number; traced: number };
-    const fast = runOf(l.fast);
+    const fast = runOf(l);
     let traced: ((k: number) => void) | null = null;
     return {
       run: () => rethrowKernelErrors(() => fast(at.fast)),
       runTraced: (sink) => {
-        traced ??= runOf(l.traced);
+        traced ??= tracedRun(inst, l, at.traced);
         const t = traced;
         const outer = activeSink;
         activeSink = sink;
