@@ -6,7 +6,7 @@
 import type { Model } from '../ir/index.ts';
 import { InternalError, PlanError, UsageError } from '../ir/index.ts';
 import type { ArenaTotals, PlannedModel } from '../optimizer/index.ts';
-import { preparePlannedModel, preparedArenaTotals, runPlanned } from '../optimizer/index.ts';
+import { checkPlan, preparePlannedModel, preparedArenaTotals, runPlanned } from '../optimizer/index.ts';
 import type { StorageKind, TflmArchName, TraceViolation } from '../sim/index.ts';
 import { DEFAULT_TFLM_ARCH, Tracer, createStorage, niclaVision } from '../sim/index.ts';
 
@@ -77,19 +77,9 @@ function checkInterfaces(a: Model, b: Model): void {
   }
 }
 
-/** The optimized model at its own plan; a plan that fails the static check still runs, traced. */
+/** The storage device and compression of the optimized model's spill ops. */
 function storageOptions(so: VerifyStorageOptions): { storage?: ReturnType<typeof createStorage>; compress?: true } {
   return { ...(so.storage ? { storage: createStorage(niclaVision, so.storage) } : {}), ...(so.compress ? { compress: true as const } : {}) };
-}
-
-function prepareOptimized(model: Model, so: VerifyStorageOptions): { pm: PlannedModel; planError: string | null } {
-  const storage = storageOptions(so);
-  try {
-    return { pm: preparePlannedModel(model, storage), planError: null };
-  } catch (e) {
-    if (!(e instanceof PlanError)) throw e;
-    return { pm: preparePlannedModel(model, { ...storage, verify: false }), planError: `${e.code}: ${e.message}` };
-  }
 }
 
 function compare(seed: number, model: Model, expected: readonly Uint8Array[], actual: readonly Uint8Array[]): VerifyMismatch[] {
@@ -136,49 +126,54 @@ export interface VerifyHeader {
 /**
  * Both models prepared once; `runSeed` verifies one seed. Every seed starts from zeroed arenas, so a
  * seed's result does not depend on which seeds ran before it in this session (what lets workers
- * split the seeds and still produce the serial report).
+ * split the seeds and still produce the serial report). `header()` checks both plans and computes
+ * the whole arenas, once, when first called: after the seeds, off the path to the first seed (with
+ * `--jobs`, this thread does it while the workers finish their last seeds). A failing check of the
+ * original's plan (the stock planner's) throws there; the optimized plan's is reported.
  */
 export interface VerifySession {
-  readonly header: VerifyHeader;
+  header(): VerifyHeader;
   runSeed(seed: number): VerifySeedResult;
 }
 
 export function openVerifySession(original: Model, optimized: Model, so: VerifyStorageOptions = {}): VerifySession {
   checkInterfaces(original, optimized);
-  const base = preparePlannedModel(original);
-  const { pm, planError } = prepareOptimized(optimized, so);
-  const store = pm.runtime.spillStore;
-  const header: VerifyHeader = {
-    planError,
-    originalPeakBytes: base.plan.peakBytes,
-    optimizedPeakBytes: pm.plan.peakBytes,
-    arena: { arch: so.arch ?? DEFAULT_TFLM_ARCH, original: preparedArenaTotals(original, base, so.arch), optimized: preparedArenaTotals(optimized, pm, so.arch) },
-    storageDevice: store === null ? null : store.device.name,
-    compressed: so.compress === true,
+  const base = preparePlannedModel(original, { verify: false });
+  const pm = preparePlannedModel(optimized, { ...storageOptions(so), verify: false });
+  let header: VerifyHeader | null = null;
+  const makeHeader = (): VerifyHeader => {
+    checkPlan(base.requests, base.plan, base.graph);
+    let planError: string | null = null;
+    try {
+      checkPlan(pm.requests, pm.plan, pm.graph);
+    } catch (e) {
+      if (!(e instanceof PlanError)) throw e;
+      planError = `${e.code}: ${e.message}`;
+    }
+    const store = pm.runtime.spillStore;
+    return {
+      planError,
+      originalPeakBytes: base.plan.peakBytes,
+      optimizedPeakBytes: pm.plan.peakBytes,
+      arena: { arch: so.arch ?? DEFAULT_TFLM_ARCH, original: preparedArenaTotals(original, base, so.arch), optimized: preparedArenaTotals(optimized, pm, so.arch) },
+      storageDevice: store === null ? null : store.device.name,
+      compressed: so.compress === true,
+    };
   };
-  return { header, runSeed: seedRunner(original, base, pm) };
-}
-
-/**
- * Only `runSeed` of a VerifySession, for a worker thread of `verify --jobs`: the plans are made but
- * not checked again (the session on the main thread checks them and reports; the planners are
- * deterministic, so the plans are the same), and no header is computed.
- */
-export function openVerifySeedRunner(original: Model, optimized: Model, so: VerifyStorageOptions = {}): (seed: number) => VerifySeedResult {
-  checkInterfaces(original, optimized);
-  const storage = storageOptions(so);
-  return seedRunner(original, preparePlannedModel(original, { verify: false }), preparePlannedModel(optimized, { ...storage, verify: false }));
+  return { header: () => (header ??= makeHeader()), runSeed: seedRunner(original, base, pm) };
 }
 
 function seedRunner(original: Model, base: PlannedModel, pm: PlannedModel): (seed: number) => VerifySeedResult {
   const store = pm.runtime.spillStore;
+  // One tracer for every seed (reset before each): its shadow memory is 8 bytes per arena byte.
+  const tracer = new Tracer({ graph: pm.graph, tensorOffsets: pm.tensorOffsets, scratchOffsets: pm.scratchOffsets, arenaBytes: pm.arenaBytes });
   return (seed) => {
     base.runtime.arena.fill(0);
     pm.runtime.arena.fill(0);
     const logBefore = store?.log.length ?? 0;
     const violationsBefore = store?.violations.length ?? 0;
     const ref = runPlanned(base, { seed });
-    const tracer = new Tracer({ graph: pm.graph, tensorOffsets: pm.tensorOffsets, scratchOffsets: pm.scratchOffsets, arenaBytes: pm.arenaBytes });
+    tracer.reset();
     const got = runPlanned(pm, { inputs: ref.inputs, trace: tracer.sink });
     tracer.finish();
     const log = store?.log.slice(logBefore) ?? [];
@@ -236,7 +231,7 @@ export function verifyModels(original: Model, optimized: Model, seeds: number, s
     results.push(session.runSeed(seed));
     onSeed?.(seed);
   }
-  return combineVerifyResults(seeds, session.header, results);
+  return combineVerifyResults(seeds, session.header(), results);
 }
 
 export function verifyPassed(r: VerifyReport): boolean {

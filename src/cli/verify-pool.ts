@@ -105,9 +105,11 @@ export function startVerifyThreads(jobs: number, seeds: number): VerifyThreads {
         onSeed(results.length);
         await yieldToEvents();
       }
+      // The plan checks and whole arenas, while the workers finish their last seeds.
+      const header = failure === null ? session.header() : null;
       await Promise.all(finished);
-      if (failure !== null) throw failure;
-      return combineVerifyResults(seeds, session.header, results);
+      if (failure !== null || header === null) throw failure ?? new InternalError('verify: no header');
+      return combineVerifyResults(seeds, header, results);
     } catch (e) {
       fail(e instanceof Error ? e : fromWorkerError(toWorkerError(e)));
       throw failure ?? e;

@@ -44,7 +44,9 @@ interface WGen extends LoweringMode {
   readonly named: Map<string, number>;
   /** Imported primitives by name: function index (0 is the log flush). */
   readonly imports: Map<string, number>;
-  scope: Map<string, number>;
+  readonly scope: Map<string, number>;
+  /** Bindings to restore when a scope ends: name, outer local (undefined: none). */
+  readonly undo: [string, number | undefined][];
   /** Traced mode: locals of the log base address and the log fill in bytes. */
   logBase: number;
   fill: number;
@@ -421,27 +423,33 @@ const INLINE: Readonly<Record<string, (g: WGen, a: readonly number[]) => void>> 
     rdbpot(g, hi, right);
   },
   avgRound: (g, [a = 0, n = 0]) => {
-    // (a > 0 ? a + n/2 : a - n/2) / n; 0 when n = 0, as `| 0` makes of the JS quotient.
+    // (a > 0 ? a + n/2 : a - n/2) / n in int64, as JS computes it in doubles before `| 0` (no
+    // int32 wrap of the sum; exact, the quotient then wraps); 0 when n = 0, as `| 0` makes of it.
     get(g, n);
     op(g, 'i32.eqz');
     ifThen(g, true, () => i32c(g, 0), () => {
-      get(g, a);
+      const h = local(g, 'i64');
       get(g, n);
       i32c(g, 2);
       op(g, 'i32.div_s');
-      const h = local(g, 'i32');
-      g.code.push(OP['local.tee']);
-      uleb(g.code, h);
-      op(g, 'i32.add');
+      op(g, 'i64.extend_i32_s');
+      set(g, h);
       get(g, a);
+      op(g, 'i64.extend_i32_s');
       get(g, h);
-      op(g, 'i32.sub');
+      op(g, 'i64.add');
+      get(g, a);
+      op(g, 'i64.extend_i32_s');
+      get(g, h);
+      op(g, 'i64.sub');
       get(g, a);
       i32c(g, 0);
       op(g, 'i32.gt_s');
       op(g, 'select');
       get(g, n);
-      op(g, 'i32.div_s');
+      op(g, 'i64.extend_i32_s');
+      op(g, 'i64.div_s');
+      op(g, 'i32.wrap_i64');
     });
   },
 };
@@ -465,18 +473,27 @@ function callPrim(g: WGen, prim: string, xs: readonly Expr[]): Ty {
 
 // ------------------------------------------------------------------ statements
 
+/** Run `f` in a nested scope: names bound inside are unbound (or rebound to the outer local) after. */
 function scoped(g: WGen, f: () => void): void {
-  const outer = g.scope;
-  g.scope = new Map(outer);
+  const mark = g.undo.length;
   f();
-  g.scope = outer;
+  while (g.undo.length > mark) {
+    const [name, outer] = g.undo.pop() as [string, number | undefined];
+    if (outer === undefined) g.scope.delete(name);
+    else g.scope.set(name, outer);
+  }
+}
+
+function bind(g: WGen, name: string, l: number): void {
+  g.undo.push([name, g.scope.get(name)]);
+  g.scope.set(name, l);
 }
 
 function declare(g: WGen, name: string, e: Expr): void {
   const l = local(g, 'i32');
   ex(g, e, 'i32');
   set(g, l);
-  g.scope.set(name, l);
+  bind(g, name, l);
 }
 
 function event(g: WGen, header: number, key: string, addr: () => void): void {
@@ -531,7 +548,7 @@ function stmt(g: WGen, s: Stmt): void {
               op(g, 'i32.add');
             }
             set(g, v);
-            g.scope.set(s.v, v);
+            bind(g, s.v, v);
             nest(g, s.body);
           });
         }
@@ -550,7 +567,7 @@ function stmt(g: WGen, s: Stmt): void {
       g.code.push(OP.br_if, 0);
       g.code.push(OP.loop, 0x40);
       scoped(g, () => {
-        g.scope.set(s.v, v);
+        bind(g, s.v, v);
         nest(g, s.body);
       });
       get(g, v);
@@ -670,7 +687,7 @@ export function lowerWasm(inst: KernelInstance, mode: 'fast' | 'traced'): Lowere
   checkNest(inst, folded, []);
   const g: WGen = {
     inst, mode, code: [], locals: [], slots: [], slotLocal: [], named: new Map(), imports: new Map(),
-    scope: new Map(), logBase: 0, fill: 0, covered: false,
+    scope: new Map(), undo: [], logBase: 0, fill: 0, covered: false,
   };
   if (mode === 'traced') {
     g.logBase = slot(g, { k: 'log' });

@@ -17,7 +17,7 @@ export const OP = {
   'i64.lt_s': 0x53, 'i64.ge_s': 0x59,
   'i32.add': 0x6a, 'i32.sub': 0x6b, 'i32.mul': 0x6c, 'i32.div_s': 0x6d, 'i32.rem_s': 0x6f,
   'i32.and': 0x71, 'i32.or': 0x72, 'i32.xor': 0x73, 'i32.shl': 0x74, 'i32.shr_s': 0x75, 'i32.shr_u': 0x76,
-  'i64.add': 0x7c, 'i64.mul': 0x7e, 'i64.and': 0x83, 'i64.shr_s': 0x87,
+  'i64.add': 0x7c, 'i64.sub': 0x7d, 'i64.mul': 0x7e, 'i64.div_s': 0x7f, 'i64.and': 0x83, 'i64.shr_s': 0x87,
   'i32.wrap_i64': 0xa7, 'i64.extend_i32_s': 0xac, 'f32.convert_i32_s': 0xb2, 'f32.demote_f64': 0xb6,
   'f64.convert_i32_s': 0xb7, 'f64.promote_f32': 0xbb,
 } as const;
@@ -96,20 +96,18 @@ export function encodeModule(m: ModuleSpec): Uint8Array {
   m.funcs.forEach((f, i) => {
     if (f.export !== undefined) exports.push([...name(f.export), 0x00, ...ulebBytes(m.importFuncs.length + i)]);
   });
+  // Function bodies: local declarations, then the code (copied once, as a typed array, below).
   const bodies = m.funcs.map((f) => {
-    const body: number[] = [];
     const groups: [number, ValType][] = [];
     for (const t of f.locals) {
       const last = groups[groups.length - 1];
       if (last !== undefined && last[1] === t) last[0]++;
       else groups.push([1, t]);
     }
-    vec(body, groups.map(([n, t]) => [...ulebBytes(n), VAL[t]]));
-    for (const b of f.code) body.push(b);
-    body.push(OP.end);
-    const sized: number[] = [];
-    uleb(sized, body.length);
-    return sized.concat(body);
+    const head: number[] = [];
+    vec(head, groups.map(([n, t]) => [...ulebBytes(n), VAL[t]]));
+    const size = head.length + f.code.length + 1;
+    return { prefix: [...ulebBytes(size), ...head], code: f.code };
   });
   const typeEntries = types.map((key) => {
     const [p = '', r = ''] = key.split('>');
@@ -120,18 +118,33 @@ export function encodeModule(m: ModuleSpec): Uint8Array {
     vec(out, rs.map((t) => [VAL[t]]));
     return out;
   });
-  const out: number[] = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
+  const head: number[] = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
   const sec = (id: number, items: readonly (readonly number[])[]): void => {
     const body: number[] = [];
     vec(body, items);
-    section(out, id, body);
+    section(head, id, body);
   };
   sec(1, typeEntries);
   sec(2, imports);
   sec(3, funcs);
   sec(7, exports);
-  sec(10, bodies);
-  return Uint8Array.from(out);
+  const codeCount: number[] = [];
+  uleb(codeCount, bodies.length);
+  const codeSize = bodies.reduce((a, b) => a + b.prefix.length + b.code.length + 1, codeCount.length);
+  head.push(10);
+  uleb(head, codeSize);
+  for (const b of codeCount) head.push(b);
+  const out = new Uint8Array(head.length + codeSize - codeCount.length);
+  out.set(head);
+  let at = head.length;
+  for (const b of bodies) {
+    out.set(b.prefix, at);
+    at += b.prefix.length;
+    out.set(b.code, at);
+    at += b.code.length;
+    out[at++] = OP.end;
+  }
+  return out;
 }
 
 function ulebBytes(v: number): number[] {

@@ -34,11 +34,16 @@ export function getPlanner(name: string): PlannerInfo {
  */
 export function planBuffers(name: string, requests: readonly BufferRequest[], graph?: Graph, options?: PlannerOptions): Plan {
   const plan = getPlanner(name).plan(requests, graph, options);
+  checkPlan(requests, plan, graph);
+  return plan;
+}
+
+/** The check planBuffers makes of a plan (PlanError when it fails), for a plan made unchecked. */
+export function checkPlan(requests: readonly BufferRequest[], plan: Plan, graph?: Graph): void {
   try {
     verifyPlan(requests, plan);
   } catch (e) {
     if (graph === undefined || !(e instanceof PlanError) || e.code !== 'E_PLAN_OVERLAP') throw e;
     verifyPlanWithOverlaps(requests, plan, planOverlapPairs(graph, requests, plan));
   }
-  return plan;
 }

@@ -99,10 +99,29 @@ export class Tracer {
     this.scratchOffsets = opts.scratchOffsets ?? [];
     this.scratchBytes = opts.scratchBytes ?? opts.graph.ops.map((_, i) => ((opts.scratchOffsets?.[i]?.length ?? 0) > 0 ? prepareOp(opts.graph, i).prepared.scratch.map((s) => s.sizeBytes) : []));
     this.recordOn = opts.record === true;
-    const written = new Set<number>(opts.graph.inputs);
-    opts.graph.tensors.forEach((t, i) => t.isVariable && written.add(i));
-    for (const t of written) this.markWritten(t);
+    this.markInputs();
     this.sink = (op, log, count) => this.consume(op, log, count);
+  }
+
+  /** Back to the state of a new Tracer (every byte unwritten, no events, no violations) without
+   * allocating its shadow memory again: for one more run of the same plan (verify's seeds). */
+  reset(): void {
+    this.owner.fill(NONE);
+    this.storeOp.fill(-1);
+    this.currentOp = -1;
+    this.step = 0;
+    this.found.clear();
+    for (const k of Object.keys(this.counts) as TraceViolationKind[]) this.counts[k] = 0;
+    this.rec = new Int32Array(0);
+    this.recN = 0;
+    this.markInputs();
+  }
+
+  /** Graph inputs and variable tensors count as written before op 0. */
+  private markInputs(): void {
+    const written = new Set<number>(this.graph.inputs);
+    this.graph.tensors.forEach((t, i) => t.isVariable && written.add(i));
+    for (const t of written) this.markWritten(t);
   }
 
   /** Mark a tensor's bytes as written by the pre-run pseudo-step (op -1). */

@@ -75,6 +75,23 @@ describe('Tracer', () => {
     expect(t.violations().some((v) => v.kind === 'uninitialized' && v.buffer === 2)).toBe(true);
   });
 
+  it('reset() returns to a new tracer: the same run gives the same events and violations again', () => {
+    const run = (t: Tracer): unknown => {
+      t.sink(0, log(['store', 8, 1], ['store', 9, 1]), 2);
+      t.sink(1, log(['store', 8, 2], ['load', 8, 1], ['load', 12, 1]), 3);
+      t.finish();
+      return { v: t.violations(), n: t.eventCount(), c: t.violationCounts(), e: t.events() };
+    };
+    const t = tracer();
+    const first = run(t);
+    expect((first as { v: unknown[] }).v.length).toBeGreaterThan(1);
+    t.reset();
+    expect(t.violations()).toEqual([]);
+    expect(t.eventCount()).toBe(0);
+    expect(run(t)).toEqual(first);
+    expect(run(tracer())).toEqual(first);
+  });
+
   it('repeated violations are folded with a count', () => {
     const t = tracer();
     t.sink(1, log(['load', 12, 1], ['load', 13, 1], ['load', 14, 1]), 3);
