@@ -1,6 +1,6 @@
 // Single-layer int8 throughput: a seeded Conv2D / DepthwiseConv2D / TransposeConv (scatter and
 // scratch-free gather forms; zoo GraphBuilder, greedy plan)
-// run by the JS executor, by its traced executor (tinybench means), and by the gcc -O2 build of the
+// run by the runtime's kernels (WebAssembly; the `js*` fields keep their old names), by its traced executor (tinybench means), and by the gcc -O2 build of the
 // C emitted from the same spec, in one process run; MAC/s, JS/C ratio, traced slowdown, and an
 // output checksum cross-check (C output bytes = JS output bytes). JS/C compares like with like: the
 // JS time is measured as the C driver measures (best of 5 rounds of >= 0.3 s averages); the

@@ -31,13 +31,13 @@ function markdown(layers: readonly LayerResult[], models: readonly ModelResult[]
     '',
     `## Kernels (int8): JS executor vs gcc -O2 C (target JS >= ${TARGET_JS_OVER_C}x C, traced <= ${TARGET_TRACED_SLOWDOWN}x)`,
     '',
-    '| layer | input | MACs | JS MMAC/s | C MMAC/s | JS/C | traced slowdown | C = JS bytes |',
+    '| layer | input | MACs | mcusim (wasm) MMAC/s | C MMAC/s | mcusim/C | traced slowdown | C = mcusim bytes |',
     '| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |',
     ...layers.map((l) => `| ${l.name} | ${l.input} | ${l.macs} | ${mmacs(l.jsMacPerS)} | ${mmacs(l.cMacPerS)} | ${fix(l.jsOverC)} | ${fix(l.tracedSlowdown, 1)}x | ${l.checksumsMatch ? 'yes' : 'NO'} |`),
     '',
     '## Whole models (tflm-greedy plan, seeded random input)',
     '',
-    '| model | status | ops | MACs | peak B | fast ms | traced ms | traced slowdown | JS MMAC/s |',
+    '| model | status | ops | MACs | peak B | fast ms | traced ms | traced slowdown | mcusim MMAC/s |',
     '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...models.map((m) =>
       m.status === 'ok'
@@ -82,7 +82,7 @@ async function main(): Promise<void> {
     tracingTargetMet: tracedAll.every((s) => s <= TARGET_TRACED_SLOWDOWN),
     checksumsMatch: layers.every((l) => l.checksumsMatch),
   };
-  const md = `${markdown(layers, models, env)}\n${startupMarkdown(startup)}\n${coldMarkdown(cold, verifyJobs)}\n${QUICK ? '' : `${parallelMarkdown(parallel)}\n`}Summary: min JS/C ${fix(summary.minJsOverC)} (target >= ${TARGET_JS_OVER_C}: ${summary.jsConvTargetMet ? 'met' : 'NOT met'}); max traced slowdown ${fix(summary.maxTracedSlowdown, 1)}x (target <= ${TARGET_TRACED_SLOWDOWN}x: ${summary.tracingTargetMet ? 'met' : 'NOT met'}).\n`;
+  const md = `${markdown(layers, models, env)}\n${startupMarkdown(startup)}\n${coldMarkdown(cold, verifyJobs)}\n${QUICK ? '' : `${parallelMarkdown(parallel)}\n`}Summary: min mcusim/C (WebAssembly kernels) ${fix(summary.minJsOverC)} (target >= ${TARGET_JS_OVER_C}: ${summary.jsConvTargetMet ? 'met' : 'NOT met'}); max traced slowdown ${fix(summary.maxTracedSlowdown, 1)}x (target <= ${TARGET_TRACED_SLOWDOWN}x: ${summary.tracingTargetMet ? 'met' : 'NOT met'}).\n`;
   const dir = new URL('./results/', import.meta.url);
   mkdirSync(dir, { recursive: true });
   const doc = { ...env, targets: { jsOverC: TARGET_JS_OVER_C, tracedSlowdown: TARGET_TRACED_SLOWDOWN }, summary, layers, models, startup, cold, verifyJobs, parallel };
