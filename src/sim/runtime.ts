@@ -1,5 +1,6 @@
 // Runs a planned graph op by op in one arena: every op is validated, prepared and compiled once
-// (kernel JS from its spec); inputs are copied in at their plan offsets, outputs copied out.
+// (kernel code from its spec: WebAssembly, or JS for storage-op graphs; kernels/lower-wasm.ts);
+// inputs are copied in at their plan offsets, outputs copied out.
 // Planning happens elsewhere: the runtime takes per-tensor offsets and per-op scratch offsets.
 import type { Graph } from '../ir/index.ts';
 import { byteSize, UsageError } from '../ir/index.ts';
