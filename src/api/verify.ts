@@ -8,7 +8,7 @@ import { InternalError, PlanError, UsageError } from '../ir/index.ts';
 import type { ArenaTotals, PlannedModel } from '../optimizer/index.ts';
 import { checkPlan, preparePlannedModel, preparedArenaTotals, runPlanned } from '../optimizer/index.ts';
 import type { StorageKind, TflmArchName, TraceViolation } from '../sim/index.ts';
-import { DEFAULT_TFLM_ARCH, Tracer, createStorage, niclaVision } from '../sim/index.ts';
+import { DEFAULT_TFLM_ARCH, Tracer, createStorage, niclaVision, randomInputs } from '../sim/index.ts';
 
 /** Where the optimized model's spilled tensors go (TinySeg storage ops); default: internal flash. */
 export interface VerifyStorageOptions {
@@ -123,17 +123,39 @@ export interface VerifyHeader {
   readonly compressed: boolean;
 }
 
+/** The original model's run of one seed: the reference output bytes. */
+export interface VerifyReferencePart {
+  readonly seed: number;
+  readonly outputs: readonly Uint8Array[];
+}
+
+/** The optimized model's traced run of one seed: its output bytes and what the tracer and storage found. */
+export interface VerifyTracedPart {
+  readonly seed: number;
+  readonly outputs: readonly Uint8Array[];
+  readonly violations: readonly VerifyViolation[];
+  readonly storageTransfers: number;
+  readonly storageStoredBytes: number;
+  readonly storageViolations: readonly string[];
+}
+
 /**
- * Both models prepared once; `runSeed` verifies one seed. Every seed starts from zeroed arenas, so a
- * seed's result does not depend on which seeds ran before it in this session (what lets workers
- * split the seeds and still produce the serial report). `header()` checks both plans and computes
- * the whole arenas, once, when first called: after the seeds, off the path to the first seed (with
- * `--jobs`, this thread does it while the workers finish their last seeds). A failing check of the
- * original's plan (the stock planner's) throws there; the optimized plan's is reported.
+ * Both models prepared once; `runSeed` verifies one seed: `runReference` (the original's run) and
+ * `runTraced` (the optimized model's traced run, on the same seeded inputs), joined by `joinSeed`.
+ * The two halves are separate so `verify --jobs` can schedule them apart (the short reference runs
+ * last, to even out the threads' ends). Every run starts from zeroed arenas, so a seed's result does
+ * not depend on which seeds or halves ran before it in this session (what lets workers split the
+ * work and still produce the serial report). `header()` checks both plans and computes the whole
+ * arenas, once, when first called: after the seeds, off the path to the first seed (with `--jobs`,
+ * this thread does it while the workers finish their last runs). A failing check of the original's
+ * plan (the stock planner's) throws there; the optimized plan's is reported.
  */
 export interface VerifySession {
   header(): VerifyHeader;
   runSeed(seed: number): VerifySeedResult;
+  runReference(seed: number): VerifyReferencePart;
+  runTraced(seed: number): VerifyTracedPart;
+  joinSeed(reference: VerifyReferencePart, traced: VerifyTracedPart): VerifySeedResult;
 }
 
 export function openVerifySession(original: Model, optimized: Model, so: VerifyStorageOptions = {}): VerifySession {
@@ -160,26 +182,41 @@ export function openVerifySession(original: Model, optimized: Model, so: VerifyS
       compressed: so.compress === true,
     };
   };
-  return { header: () => (header ??= makeHeader()), runSeed: seedRunner(original, base, pm) };
+  const runReference = (seed: number): VerifyReferencePart => {
+    base.runtime.arena.fill(0);
+    return { seed, outputs: runPlanned(base, { seed }).outputs };
+  };
+  const runTraced = tracedRunner(base, pm);
+  const joinSeed = (reference: VerifyReferencePart, traced: VerifyTracedPart): VerifySeedResult => {
+    if (reference.seed !== traced.seed) throw new InternalError(`verify: joining seed ${reference.seed} with seed ${traced.seed}`);
+    const { outputs, ...found } = traced;
+    return { ...found, mismatches: compare(traced.seed, original, reference.outputs, outputs) };
+  };
+  return {
+    header: () => (header ??= makeHeader()),
+    runSeed: (seed) => joinSeed(runReference(seed), runTraced(seed)),
+    runReference,
+    runTraced,
+    joinSeed,
+  };
 }
 
-function seedRunner(original: Model, base: PlannedModel, pm: PlannedModel): (seed: number) => VerifySeedResult {
+function tracedRunner(base: PlannedModel, pm: PlannedModel): (seed: number) => VerifyTracedPart {
   const store = pm.runtime.spillStore;
   // One tracer for every seed (reset before each): its shadow memory is 8 bytes per arena byte.
   const tracer = new Tracer({ graph: pm.graph, tensorOffsets: pm.tensorOffsets, scratchOffsets: pm.scratchOffsets, arenaBytes: pm.arenaBytes });
   return (seed) => {
-    base.runtime.arena.fill(0);
     pm.runtime.arena.fill(0);
     const logBefore = store?.log.length ?? 0;
     const violationsBefore = store?.violations.length ?? 0;
-    const ref = runPlanned(base, { seed });
     tracer.reset();
-    const got = runPlanned(pm, { inputs: ref.inputs, trace: tracer.sink });
+    // The original's seeded inputs (the interfaces are checked equal, so they fit the optimized model).
+    const got = runPlanned(pm, { inputs: randomInputs(base.graph, seed), trace: tracer.sink });
     tracer.finish();
     const log = store?.log.slice(logBefore) ?? [];
     return {
       seed,
-      mismatches: compare(seed, original, ref.outputs, got.outputs),
+      outputs: got.outputs,
       violations: tracer.violations().map((v) => ({ ...v, seed })),
       storageTransfers: log.length,
       storageStoredBytes: log.filter((e) => e.direction === 'spill').reduce((a, e) => a + e.storedBytes, 0),

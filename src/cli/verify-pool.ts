@@ -1,13 +1,16 @@
 // `verify --jobs N`: seeds 1..S split over this thread and N-1 worker threads (dist/cli/
 // verify-worker.js), each with both models prepared once. The workers are started first
 // (startVerifyThreads), so they load their code while this thread loads the models; the loaded
-// models then go to them as structured clones (a zoo model is built once, here). Seeds are claimed
-// one at a time from a shared counter; results are combined in seed order by the library
-// (combineVerifyResults), so the report equals the serial one. The first failure anywhere stops
-// every thread and is thrown once, rebuilt as the same coded error. Jobs, worker URL and the claim
-// counter: worker-pool.ts.
+// models then go to them as structured clones (a zoo model is built once, here). The work is 2S
+// runs, claimed one at a time from a shared counter (verifyRunAt): each seed's traced run of the
+// optimized model (the bulk of the work), then, in blocks, the original's short reference runs,
+// which fill the gaps while the threads' last traced runs end at different times. This thread
+// joins each seed's two runs (VerifySession.joinSeed); the library combines the seeds in seed
+// order (combineVerifyResults), so the report equals the serial one. The first failure anywhere
+// stops every thread and is thrown once, rebuilt as the same coded error. Jobs, worker URL and
+// the claim counter: worker-pool.ts.
 import { Worker } from 'node:worker_threads';
-import type { VerifyReport, VerifySeedResult, VerifyStorageOptions } from '../api/index.ts';
+import type { VerifyReferencePart, VerifyReport, VerifySeedResult, VerifySession, VerifyStorageOptions, VerifyTracedPart } from '../api/index.ts';
 import { checkSeeds, combineVerifyResults, openVerifySession, verifyModels } from '../api/index.ts';
 import type { Model } from '../ir/index.ts';
 import { InternalError } from '../ir/index.ts';
@@ -26,14 +29,42 @@ export interface VerifyJob {
 }
 
 export type VerifyWorkerMessage =
-  | { readonly kind: 'seed'; readonly result: VerifySeedResult }
+  | { readonly kind: 'reference'; readonly part: VerifyReferencePart }
+  | { readonly kind: 'traced'; readonly part: VerifyTracedPart }
   | { readonly kind: 'done' }
   | { readonly kind: 'error'; readonly error: WorkerErrorData };
 
-/** The next unclaimed seed (1-based), or null when all are claimed or a thread has failed. */
-export function claimSeed(counter: Int32Array, seeds: number): number | null {
-  const i = claimIndex(counter, seeds);
-  return i === null ? null : i + 1;
+/** One run of a verification: seed `seed`'s traced run of the optimized model, or its reference run. */
+export interface VerifyRun {
+  readonly seed: number;
+  readonly traced: boolean;
+}
+
+/**
+ * Seeds per block of the run order: a block's traced runs, then its reference runs. The reference
+ * runs (a fraction of a traced run each) at the end of the last block even out when the threads
+ * finish; blocks bound the outputs held until a seed's two runs are joined.
+ */
+export const VERIFY_BLOCK_SEEDS = 64;
+
+/** Run `index` (0-based, of 2 x seeds) in claim order. */
+export function verifyRunAt(index: number, seeds: number): VerifyRun {
+  const first = Math.floor(index / (2 * VERIFY_BLOCK_SEEDS)) * VERIFY_BLOCK_SEEDS;
+  const inBlock = Math.min(VERIFY_BLOCK_SEEDS, seeds - first);
+  const j = index - 2 * first;
+  return j < inBlock ? { seed: first + j + 1, traced: true } : { seed: first + j - inBlock + 1, traced: false };
+}
+
+/** The next unclaimed run, or null when all are claimed or a thread has failed. */
+export function claimRun(counter: Int32Array, seeds: number): VerifyRun | null {
+  const i = claimIndex(counter, 2 * seeds);
+  return i === null ? null : verifyRunAt(i, seeds);
+}
+
+/** Do one run on `session` and hand its result to `post`. */
+export function doRun(session: VerifySession, run: VerifyRun, post: (m: VerifyWorkerMessage) => void): void {
+  if (run.traced) post({ kind: 'traced', part: session.runTraced(run.seed) });
+  else post({ kind: 'reference', part: session.runReference(run.seed) });
 }
 
 export { defaultJobs, parseJobs } from './worker-pool.ts';
@@ -49,7 +80,8 @@ export interface VerifyThreads {
 /**
  * Start the worker threads of a verification of `seeds` seeds with up to `jobs` threads (none when
  * one thread does): they load their code while the caller loads the models. `run` is verifyModels;
- * `onSeed(n)` after each finished seed (n = seeds finished so far, in any order).
+ * `onSeed(n)` after each finished seed (one thread) or each seed's finished traced run (n so far,
+ * in any order; the short reference runs come last).
  */
 export function startVerifyThreads(jobs: number, seeds: number): VerifyThreads {
   checkSeeds(seeds);
@@ -71,19 +103,40 @@ export function startVerifyThreads(jobs: number, seeds: number): VerifyThreads {
     const counter = newCounter();
     const job: VerifyJob = { original, optimized, storage, seeds, counter: counter.buffer as SharedArrayBuffer };
     const results: VerifySeedResult[] = [];
+    const references = new Map<number, VerifyReferencePart>();
+    const traced = new Map<number, VerifyTracedPart>();
+    let session: VerifySession | null = null;
+    let tracedRuns = 0;
     let failure: Error | null = null;
     const fail = (e: Error): void => {
       failure ??= e;
       Atomics.store(counter, 1, 1);
     };
+    // A seed is joined once both its runs are in; progress counts traced runs, the bulk of a seed's
+    // work. (Workers' messages are handled only when this thread yields, after its session is open.)
+    const join = (seed: number): void => {
+      const r = references.get(seed);
+      const t = traced.get(seed);
+      if (r === undefined || t === undefined) return;
+      if (session === null) throw new InternalError('verify: a run came in before this thread opened its session');
+      references.delete(seed);
+      traced.delete(seed);
+      results.push(session.joinSeed(r, t));
+    };
+    const take = (m: VerifyWorkerMessage): void => {
+      if (m.kind === 'reference') references.set(m.part.seed, m.part);
+      else if (m.kind === 'traced') {
+        traced.set(m.part.seed, m.part);
+        onSeed(++tracedRuns);
+      } else return;
+      join(m.part.seed);
+    };
     const finished = workers.map((w) => new Promise<void>((resolve) => {
       let done = false;
       w.on('message', (m: VerifyWorkerMessage) => {
-        if (m.kind === 'seed') {
-          results.push(m.result);
-          onSeed(results.length);
-        } else if (m.kind === 'error') fail(fromWorkerError(m.error));
-        if (m.kind !== 'seed') {
+        take(m);
+        if (m.kind === 'error') fail(fromWorkerError(m.error));
+        if (m.kind === 'done' || m.kind === 'error') {
           done = true;
           resolve();
         }
@@ -99,14 +152,14 @@ export function startVerifyThreads(jobs: number, seeds: number): VerifyThreads {
       w.postMessage(job);
     }));
     try {
-      const session = openVerifySession(original, optimized, storage);
-      for (let seed = claimSeed(counter, seeds); seed !== null; seed = claimSeed(counter, seeds)) {
-        results.push(session.runSeed(seed));
-        onSeed(results.length);
+      const own = openVerifySession(original, optimized, storage);
+      session = own;
+      for (let run = claimRun(counter, seeds); run !== null; run = claimRun(counter, seeds)) {
+        doRun(own, run, take);
         await yieldToEvents();
       }
-      // The plan checks and whole arenas, while the workers finish their last seeds.
-      const header = failure === null ? session.header() : null;
+      // The plan checks and whole arenas, while the workers finish their last runs.
+      const header = failure === null ? own.header() : null;
       await Promise.all(finished);
       if (failure !== null || header === null) throw failure ?? new InternalError('verify: no header');
       return combineVerifyResults(seeds, header, results);

@@ -10,6 +10,7 @@ import type { Model } from '../../src/ir/index.ts';
 import { buildZooModel, exportTflite, readOfflinePlan, withOfflinePlan } from '../../src/ir/index.ts';
 import { computeModelBufferRequests, dmoPass } from '../../src/optimizer/index.ts';
 import { verifyModels } from '../../src/api/index.ts';
+import { VERIFY_BLOCK_SEEDS, verifyRunAt } from '../../src/cli/verify-pool.ts';
 
 const tmp = testTempDir('mcusim-verify-jobs-');
 
@@ -58,5 +59,30 @@ describe('verify --jobs N: the same report as one thread, in seed order', () => 
     await breathe();
     expect(text2).toBe((await mcusim('verify', orig, bad, '--seeds', '5', '--jobs', '1')).stdout);
     expect(JSON.stringify(verifyModels(model, clobbered(), 5))).toBe(runs[0]?.stdout.trim());
+  });
+});
+
+describe('the run order of verify --jobs', () => {
+  it('covers every seed\'s traced and reference run once, a block\'s traced runs before its reference runs', () => {
+    for (const seeds of [1, 2, 8, VERIFY_BLOCK_SEEDS, VERIFY_BLOCK_SEEDS + 1, 2 * VERIFY_BLOCK_SEEDS + 5]) {
+      const order = Array.from({ length: 2 * seeds }, (_, i) => verifyRunAt(i, seeds));
+      const key = (r: { seed: number; traced: boolean }): string => `${r.traced ? 'T' : 'R'}${r.seed}`;
+      expect(new Set(order.map(key)).size).toBe(2 * seeds);
+      for (const r of order) expect(r.seed >= 1 && r.seed <= seeds).toBe(true);
+      // A seed's reference run comes after its traced run, and no later than the end of its block:
+      // at most one block of traced outputs waits for its reference.
+      order.forEach((r, i) => {
+        if (r.traced) return;
+        const t = order.findIndex((x) => x.traced && x.seed === r.seed);
+        expect(t).toBeLessThan(i);
+        expect(i - t).toBeLessThan(2 * VERIFY_BLOCK_SEEDS);
+      });
+      // The last runs are reference runs (short: they even out when the threads finish).
+      expect(order.at(-1)?.traced).toBe(false);
+    }
+    expect(Array.from({ length: 6 }, (_, i) => verifyRunAt(i, 3))).toEqual([
+      { seed: 1, traced: true }, { seed: 2, traced: true }, { seed: 3, traced: true },
+      { seed: 1, traced: false }, { seed: 2, traced: false }, { seed: 3, traced: false },
+    ]);
   });
 });
