@@ -19,6 +19,8 @@ const ISOLATED = ['test/optimizer/pass-output.test.ts'];
 export default defineConfig({
   test: {
     globalSetup: ['./test/global-build.ts'],
+    // A macrotask turn after every test, so vitest's worker RPC is answered (the file says why).
+    setupFiles: ['./test/yield-between-tests.ts'],
     testTimeout: 900_000,
     hookTimeout: 900_000,
     pool: 'forks',

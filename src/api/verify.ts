@@ -101,15 +101,19 @@ function compare(seed: number, model: Model, expected: readonly Uint8Array[], ac
   return out;
 }
 
-/** What one seed of a verification found (a worker's unit of work: plain data, structured-clonable). */
-export interface VerifySeedResult {
+/** What the tracer and the storage device found in one traced run of the optimized model. */
+export interface VerifyTraceFindings {
   readonly seed: number;
-  readonly mismatches: readonly VerifyMismatch[];
   readonly violations: readonly VerifyViolation[];
   /** Storage transfers of this seed's optimized run and the bytes it spilled. */
   readonly storageTransfers: number;
   readonly storageStoredBytes: number;
   readonly storageViolations: readonly string[];
+}
+
+/** What one seed of a verification found (plain data, structured-clonable). */
+export interface VerifySeedResult extends VerifyTraceFindings {
+  readonly mismatches: readonly VerifyMismatch[];
 }
 
 /** The seed-independent part of a report, known once both models are prepared. */
@@ -130,13 +134,8 @@ export interface VerifyReferencePart {
 }
 
 /** The optimized model's traced run of one seed: its output bytes and what the tracer and storage found. */
-export interface VerifyTracedPart {
-  readonly seed: number;
+export interface VerifyTracedPart extends VerifyTraceFindings {
   readonly outputs: readonly Uint8Array[];
-  readonly violations: readonly VerifyViolation[];
-  readonly storageTransfers: number;
-  readonly storageStoredBytes: number;
-  readonly storageViolations: readonly string[];
 }
 
 /**

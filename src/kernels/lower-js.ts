@@ -408,12 +408,7 @@ function nest(g: Gen, n: Nest, ind: string): string {
   // sequence is the same.
   let out = '';
   for (let i = 0; i < n.length;) {
-    let j = i;
-    let events = 0;
-    for (let e = eventsOf(g, n[j] as Stmt); e !== null; e = j < n.length ? eventsOf(g, n[j] as Stmt) : null) {
-      events += e;
-      j++;
-    }
+    const { end: j, events } = loopFreeRun(g, n, i);
     if (j === i) {
       out += stmt(g, n[i] as Stmt, ind);
       i++;
@@ -431,6 +426,19 @@ function nest(g: Gen, n: Nest, ind: string): string {
 /** Arena reads of `e` (each one trace event, as readEvents writes them). */
 function arenaReadsOf(g: LoweringMode, e: Expr): number {
   return readsOf(e).filter((r) => (g.inst.buffers[r.name]?.offsetBytes ?? null) !== null).length;
+}
+
+/** The loop-free statements of `n` from `i` on (fully unrolled loops count as loop-free): the
+ * index after the last one and the trace events they emit at most. Both lowerings check the log's
+ * room once per such run. */
+export function loopFreeRun(g: LoweringMode, n: Nest, i: number): { readonly end: number; readonly events: number } {
+  let end = i;
+  let events = 0;
+  for (let e = eventsOf(g, n[end] as Stmt); e !== null; e = end < n.length ? eventsOf(g, n[end] as Stmt) : null) {
+    events += e;
+    end++;
+  }
+  return { end, events };
 }
 
 /** Trace events a statement emits at most (both branches of an if counted); null if it holds a loop. */

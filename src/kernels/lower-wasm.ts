@@ -17,7 +17,7 @@ import { InternalError } from '../ir/index.ts';
 import type { BufferBinding, KernelInstance } from './instance.ts';
 import { checkNest, elementBytes, foldNest } from './instance.ts';
 import type { CompiledKernel, LoweringMode, TraceSink } from './lower-js.ts';
-import { eventsOf, fullUnrollTrips, rethrowKernelErrors, TRACE_LOG_EVENTS, TRACE_WORDS_PER_EVENT, traceHeader } from './lower-js.ts';
+import { fullUnrollTrips, loopFreeRun, rethrowKernelErrors, TRACE_LOG_EVENTS, TRACE_WORDS_PER_EVENT, traceHeader } from './lower-js.ts';
 import type { Expr, Nest, Stmt } from './nest.ts';
 import { readsOf } from './nest.ts';
 import { PRIMITIVES, primitiveFunctions } from './primitives.ts';
@@ -649,12 +649,7 @@ function nest(g: WGen, n: Nest): void {
     return;
   }
   for (let i = 0; i < n.length;) {
-    let j = i;
-    let events = 0;
-    for (let e = eventsOf(g, n[j] as Stmt); e !== null; e = j < n.length ? eventsOf(g, n[j] as Stmt) : null) {
-      events += e;
-      j++;
-    }
+    const { end: j, events } = loopFreeRun(g, n, i);
     if (j === i) {
       stmt(g, n[i] as Stmt);
       i++;
