@@ -1,6 +1,6 @@
-// `npm run bench`: kernel throughput (JS executor vs gcc -O2 build of the emitted C, measured in
+// `npm run bench`: kernel throughput (WebAssembly kernels vs gcc -O2 build of the emitted C, measured in
 // the same run), the traced executor's slowdown, whole-model times and CLI startup vs node. Writes
-// bench/results/latest.json and latest.md and prints the markdown. Targets (issue): JS conv >=
+// bench/results/latest.json and latest.md and prints the markdown. Targets (issue): kernels >=
 // 0.5x C, tracing <= 5x fast. Reported as ratios, never asserted in tests.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -29,7 +29,7 @@ function markdown(layers: readonly LayerResult[], models: readonly ModelResult[]
     '',
     Object.entries(env).map(([k, v]) => `${k}: ${v}`).join('  \n'),
     '',
-    `## Kernels (int8): JS executor vs gcc -O2 C (target JS >= ${TARGET_JS_OVER_C}x C, traced <= ${TARGET_TRACED_SLOWDOWN}x)`,
+    `## Kernels (int8): WebAssembly kernels vs gcc -O2 C (target mcusim >= ${TARGET_JS_OVER_C}x C, traced <= ${TARGET_TRACED_SLOWDOWN}x)`,
     '',
     '| layer | input | MACs | mcusim (wasm) MMAC/s | C MMAC/s | mcusim/C | traced slowdown | C = mcusim bytes |',
     '| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |',
@@ -82,7 +82,7 @@ async function main(): Promise<void> {
     tracingTargetMet: tracedAll.every((s) => s <= TARGET_TRACED_SLOWDOWN),
     checksumsMatch: layers.every((l) => l.checksumsMatch),
   };
-  const md = `${markdown(layers, models, env)}\n${startupMarkdown(startup)}\n${coldMarkdown(cold, verifyJobs)}\n${QUICK ? '' : `${parallelMarkdown(parallel)}\n`}Summary: min mcusim/C (WebAssembly kernels) ${fix(summary.minJsOverC)} (target >= ${TARGET_JS_OVER_C}: ${summary.jsConvTargetMet ? 'met' : 'NOT met'}); max traced slowdown ${fix(summary.maxTracedSlowdown, 1)}x (target <= ${TARGET_TRACED_SLOWDOWN}x: ${summary.tracingTargetMet ? 'met' : 'NOT met'}).\n`;
+  const md = `${markdown(layers, models, env)}\n${startupMarkdown(startup)}\n${coldMarkdown(cold, verifyJobs)}\n${QUICK ? '' : `${parallelMarkdown(parallel)}\n`}Summary: min mcusim/C over conv2d and depthwise layers (WebAssembly kernels) ${fix(summary.minJsOverC)} (target >= ${TARGET_JS_OVER_C}: ${summary.jsConvTargetMet ? 'met' : 'NOT met'}); max traced slowdown ${fix(summary.maxTracedSlowdown, 1)}x (target <= ${TARGET_TRACED_SLOWDOWN}x: ${summary.tracingTargetMet ? 'met' : 'NOT met'}).\n`;
   const dir = new URL('./results/', import.meta.url);
   mkdirSync(dir, { recursive: true });
   const doc = { ...env, targets: { jsOverC: TARGET_JS_OVER_C, tracedSlowdown: TARGET_TRACED_SLOWDOWN }, summary, layers, models, startup, cold, verifyJobs, parallel };
