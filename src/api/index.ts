@@ -6,7 +6,7 @@ export { inspectModel, planModel } from './inspect.ts';
 export type { InspectReport, Inspection, OpJson, PlanBufferJson, PlanModelOptions, TensorJson } from './inspect.ts';
 export { estimateLatency, optimizeModel, runModel } from './run-model.ts';
 export type { EstimateLatencyOptions, OptimizeOptions, RunModelOptions, RunModelResult } from './run-model.ts';
-export { checkSeeds, combineVerifyResults, openVerifySession, verify, verifyModels, verifyPassed } from './verify.ts';
+export { checkSeeds, combineVerifyResults, joinSeedRuns, openVerifySession, verify, verifyModels, verifyPassed } from './verify.ts';
 export type { VerifyHeader, VerifyReferencePart, VerifySeedResult, VerifySession, VerifyTracedPart, VerifyMismatch, VerifyOptions, VerifyReport, VerifyResult, VerifyStorageOptions, VerifyStorageReport, VerifyViolation } from './verify.ts';
 export { overlapReport, safeOverlap } from './overlap.ts';
 export type { GraphOp, SafeOverlapOptions } from './overlap.ts';

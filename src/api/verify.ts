@@ -140,7 +140,7 @@ export interface VerifyTracedPart extends VerifyTraceFindings {
 
 /**
  * Both models prepared once; `runSeed` verifies one seed: `runReference` (the original's run) and
- * `runTraced` (the optimized model's traced run, on the same seeded inputs), joined by `joinSeed`.
+ * `runTraced` (the optimized model's traced run, on the same seeded inputs), joined by joinSeedRuns.
  * The two halves are separate so `verify --jobs` can schedule them apart (the short reference runs
  * last, to even out the threads' ends). Every run starts from zeroed arenas, so a seed's result does
  * not depend on which seeds or halves ran before it in this session (what lets workers split the
@@ -154,7 +154,6 @@ export interface VerifySession {
   runSeed(seed: number): VerifySeedResult;
   runReference(seed: number): VerifyReferencePart;
   runTraced(seed: number): VerifyTracedPart;
-  joinSeed(reference: VerifyReferencePart, traced: VerifyTracedPart): VerifySeedResult;
 }
 
 export function openVerifySession(original: Model, optimized: Model, so: VerifyStorageOptions = {}): VerifySession {
@@ -181,36 +180,43 @@ export function openVerifySession(original: Model, optimized: Model, so: VerifyS
       compressed: so.compress === true,
     };
   };
-  const runReference = (seed: number): VerifyReferencePart => {
+  // Both runs of a seed take the original's seeded inputs (the interfaces are checked equal, so they
+  // fit the optimized model); runSeed makes them once for both.
+  const seeded = (seed: number): Uint8Array[] => randomInputs(base.graph, seed);
+  const reference = (seed: number, inputs: Uint8Array[]): VerifyReferencePart => {
     base.runtime.arena.fill(0);
-    return { seed, outputs: runPlanned(base, { seed }).outputs };
+    return { seed, outputs: runPlanned(base, { inputs }).outputs };
   };
-  const runTraced = tracedRunner(base, pm);
-  const joinSeed = (reference: VerifyReferencePart, traced: VerifyTracedPart): VerifySeedResult => {
-    if (reference.seed !== traced.seed) throw new InternalError(`verify: joining seed ${reference.seed} with seed ${traced.seed}`);
-    const { outputs, ...found } = traced;
-    return { ...found, mismatches: compare(traced.seed, original, reference.outputs, outputs) };
-  };
+  const traced = tracedRunner(pm);
   return {
     header: () => (header ??= makeHeader()),
-    runSeed: (seed) => joinSeed(runReference(seed), runTraced(seed)),
-    runReference,
-    runTraced,
-    joinSeed,
+    runSeed: (seed) => {
+      const inputs = seeded(seed);
+      return joinSeedRuns(original, reference(seed, inputs), traced(seed, inputs));
+    },
+    runReference: (seed) => reference(seed, seeded(seed)),
+    runTraced: (seed) => traced(seed, seeded(seed)),
   };
 }
 
-function tracedRunner(base: PlannedModel, pm: PlannedModel): (seed: number) => VerifyTracedPart {
+/** One seed's result from its two runs: the optimized outputs compared with the reference bytes
+ * (`original` names the outputs in mismatches), with what the traced run found. */
+export function joinSeedRuns(original: Model, reference: VerifyReferencePart, traced: VerifyTracedPart): VerifySeedResult {
+  if (reference.seed !== traced.seed) throw new InternalError(`verify: joining seed ${reference.seed} with seed ${traced.seed}`);
+  const { outputs, ...found } = traced;
+  return { ...found, mismatches: compare(traced.seed, original, reference.outputs, outputs) };
+}
+
+function tracedRunner(pm: PlannedModel): (seed: number, inputs: Uint8Array[]) => VerifyTracedPart {
   const store = pm.runtime.spillStore;
   // One tracer for every seed (reset before each): its shadow memory is 8 bytes per arena byte.
   const tracer = new Tracer({ graph: pm.graph, tensorOffsets: pm.tensorOffsets, scratchOffsets: pm.scratchOffsets, arenaBytes: pm.arenaBytes });
-  return (seed) => {
+  return (seed, inputs) => {
     pm.runtime.arena.fill(0);
     const logBefore = store?.log.length ?? 0;
     const violationsBefore = store?.violations.length ?? 0;
     tracer.reset();
-    // The original's seeded inputs (the interfaces are checked equal, so they fit the optimized model).
-    const got = runPlanned(pm, { inputs: randomInputs(base.graph, seed), trace: tracer.sink });
+    const got = runPlanned(pm, { inputs, trace: tracer.sink });
     tracer.finish();
     const log = store?.log.slice(logBefore) ?? [];
     return {

@@ -5,13 +5,13 @@
 // runs, claimed one at a time from a shared counter (verifyRunAt): each seed's traced run of the
 // optimized model (the bulk of the work), then, in blocks, the original's short reference runs,
 // which fill the gaps while the threads' last traced runs end at different times. This thread
-// joins each seed's two runs (VerifySession.joinSeed); the library combines the seeds in seed
+// joins each seed's two runs (joinSeedRuns); the library combines the seeds in seed
 // order (combineVerifyResults), so the report equals the serial one. The first failure anywhere
 // stops every thread and is thrown once, rebuilt as the same coded error. Jobs, worker URL and
 // the claim counter: worker-pool.ts.
 import { Worker } from 'node:worker_threads';
 import type { VerifyReferencePart, VerifyReport, VerifySeedResult, VerifySession, VerifyStorageOptions, VerifyTracedPart } from '../api/index.ts';
-import { checkSeeds, combineVerifyResults, openVerifySession, verifyModels } from '../api/index.ts';
+import { checkSeeds, combineVerifyResults, joinSeedRuns, openVerifySession, verifyModels } from '../api/index.ts';
 import type { Model } from '../ir/index.ts';
 import { InternalError } from '../ir/index.ts';
 import type { WorkerErrorData } from './worker-errors.ts';
@@ -105,23 +105,20 @@ export function startVerifyThreads(jobs: number, seeds: number): VerifyThreads {
     const results: VerifySeedResult[] = [];
     const references = new Map<number, VerifyReferencePart>();
     const traced = new Map<number, VerifyTracedPart>();
-    let session: VerifySession | null = null;
     let tracedRuns = 0;
     let failure: Error | null = null;
     const fail = (e: Error): void => {
       failure ??= e;
       Atomics.store(counter, 1, 1);
     };
-    // A seed is joined once both its runs are in; progress counts traced runs, the bulk of a seed's
-    // work. (Workers' messages are handled only when this thread yields, after its session is open.)
+    // A seed is joined once both its runs are in; progress counts traced runs, the bulk of a seed's work.
     const join = (seed: number): void => {
       const r = references.get(seed);
       const t = traced.get(seed);
       if (r === undefined || t === undefined) return;
-      if (session === null) throw new InternalError('verify: a run came in before this thread opened its session');
       references.delete(seed);
       traced.delete(seed);
-      results.push(session.joinSeed(r, t));
+      results.push(joinSeedRuns(original, r, t));
     };
     const take = (m: VerifyWorkerMessage): void => {
       if (m.kind === 'reference') references.set(m.part.seed, m.part);
@@ -152,14 +149,13 @@ export function startVerifyThreads(jobs: number, seeds: number): VerifyThreads {
       w.postMessage(job);
     }));
     try {
-      const own = openVerifySession(original, optimized, storage);
-      session = own;
+      const session = openVerifySession(original, optimized, storage);
       for (let run = claimRun(counter, seeds); run !== null; run = claimRun(counter, seeds)) {
-        doRun(own, run, take);
+        doRun(session, run, take);
         await yieldToEvents();
       }
       // The plan checks and whole arenas, while the workers finish their last runs.
-      const header = failure === null ? own.header() : null;
+      const header = failure === null ? session.header() : null;
       await Promise.all(finished);
       if (failure !== null || header === null) throw failure ?? new InternalError('verify: no header');
       return combineVerifyResults(seeds, header, results);
