@@ -7,7 +7,7 @@
 // 0.39 s, and each `verify --jobs` worker starts that much sooner). The library import (`mcusim`)
 // stays dist/index.js. Dependencies stay external.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,7 +25,9 @@ for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true }))
   if (entry.isFile() && !file.startsWith(bundleDir) && /\.(d\.ts|js)$/.test(entry.name) && !existsSync(sourceOf(file))) rmSync(file);
 }
 
-// Built next to the old bundle, then swapped in (chunk names carry content hashes).
+// Built next to the old bundle, then swapped in (chunk names carry content hashes) unless it is the
+// same bundle: `npm pack` (prepack) rebuilds while other test files run the bin, and a process that
+// starts, or lazily imports a command's chunk, while the directory is swapped fails to load.
 const { build } = await import('esbuild');
 const next = `${bundleDir}.next`;
 rmSync(next, { recursive: true, force: true });
@@ -34,5 +36,10 @@ await build({
   bundle: true, splitting: true, format: 'esm', platform: 'node', target: 'node20', outdir: next,
   packages: 'external', logLevel: 'warning',
 });
-rmSync(bundleDir, { recursive: true, force: true });
-renameSync(next, bundleDir);
+const files = (dir) => (existsSync(dir) ? readdirSync(dir).sort() : []);
+const same = files(next).join() === files(bundleDir).join() && files(next).every((f) => readFileSync(join(next, f)).equals(readFileSync(join(bundleDir, f))));
+if (same) rmSync(next, { recursive: true, force: true });
+else {
+  rmSync(bundleDir, { recursive: true, force: true });
+  renameSync(next, bundleDir);
+}

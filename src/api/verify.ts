@@ -5,6 +5,8 @@
 // prints this report.
 import type { Model } from '../ir/index.ts';
 import { InternalError, PlanError, UsageError } from '../ir/index.ts';
+import type { SharedWasmLowering } from '../kernels/index.ts';
+import { WasmLowerings } from '../kernels/index.ts';
 import type { ArenaTotals, PlannedModel } from '../optimizer/index.ts';
 import { checkPlan, preparePlannedModel, preparedArenaTotals, runPlanned } from '../optimizer/index.ts';
 import type { StorageKind, TflmArchName, TraceViolation } from '../sim/index.ts';
@@ -138,6 +140,13 @@ export interface VerifyTracedPart extends VerifyTraceFindings {
   readonly outputs: readonly Uint8Array[];
 }
 
+/** Both models' WebAssembly kernels, lowered and compiled by one session (the optimized model's
+ * traced code too), for opening the same session on another thread (`verify --jobs`). */
+export interface VerifyKernels {
+  readonly original: readonly SharedWasmLowering[];
+  readonly optimized: readonly SharedWasmLowering[];
+}
+
 /**
  * Both models prepared once; `runSeed` verifies one seed: `runReference` (the original's run) and
  * `runTraced` (the optimized model's traced run, on the same seeded inputs), joined by joinSeedRuns.
@@ -146,20 +155,24 @@ export interface VerifyTracedPart extends VerifyTraceFindings {
  * not depend on which seeds or halves ran before it in this session (what lets workers split the
  * work and still produce the serial report). `header()` checks both plans and computes the whole
  * arenas, once, when first called: after the seeds, off the path to the first seed (with `--jobs`,
- * this thread does it while the workers finish their last runs). A failing check of the original's
- * plan (the stock planner's) throws there; the optimized plan's is reported.
+ * by whichever thread claims it, before the last reference runs). A failing check of the original's
+ * plan (the stock planner's) throws there; the optimized plan's is reported. `kernels()` lowers
+ * what is still lowered lazily (traced code) and hands every lowering and compiled module over:
+ * a session opened on the same models with them lowers and compiles nothing.
  */
 export interface VerifySession {
   header(): VerifyHeader;
+  kernels(): VerifyKernels;
   runSeed(seed: number): VerifySeedResult;
   runReference(seed: number): VerifyReferencePart;
   runTraced(seed: number): VerifyTracedPart;
 }
 
-export function openVerifySession(original: Model, optimized: Model, so: VerifyStorageOptions = {}): VerifySession {
+export function openVerifySession(original: Model, optimized: Model, so: VerifyStorageOptions = {}, kernels?: VerifyKernels): VerifySession {
   checkInterfaces(original, optimized);
-  const base = preparePlannedModel(original, { verify: false });
-  const pm = preparePlannedModel(optimized, { ...storageOptions(so), verify: false });
+  const lowerings = { original: new WasmLowerings(kernels?.original), optimized: new WasmLowerings(kernels?.optimized) };
+  const base = preparePlannedModel(original, { verify: false, wasmLowering: lowerings.original.lower });
+  const pm = preparePlannedModel(optimized, { ...storageOptions(so), verify: false, wasmLowering: lowerings.optimized.lower });
   let header: VerifyHeader | null = null;
   const makeHeader = (): VerifyHeader => {
     checkPlan(base.requests, base.plan, base.graph);
@@ -190,6 +203,10 @@ export function openVerifySession(original: Model, optimized: Model, so: VerifyS
   const traced = tracedRunner(pm);
   return {
     header: () => (header ??= makeHeader()),
+    kernels: () => {
+      lowerings.optimized.lowerTraced(pm.runtime.instances);
+      return { original: lowerings.original.share(), optimized: lowerings.optimized.share() };
+    },
     runSeed: (seed) => {
       const inputs = seeded(seed);
       return joinSeedRuns(original, reference(seed, inputs), traced(seed, inputs));

@@ -1,16 +1,18 @@
 // `verify --jobs N`: seeds 1..S split over this thread and N-1 worker threads (dist/cli/
 // verify-worker.js), each with both models prepared once. The workers are started first
-// (startVerifyThreads), so they load their code while this thread loads the models; the loaded
-// models then go to them as structured clones (a zoo model is built once, here). The work is 2S
-// runs, claimed one at a time from a shared counter (verifyRunAt): each seed's traced run of the
-// optimized model (the bulk of the work), then, in blocks, the original's short reference runs,
-// which fill the gaps while the threads' last traced runs end at different times. This thread
-// joins each seed's two runs (joinSeedRuns); the library combines the seeds in seed
-// order (combineVerifyResults), so the report equals the serial one. The first failure anywhere
-// stops every thread and is thrown once, rebuilt as the same coded error. Jobs, worker URL and
-// the claim counter: worker-pool.ts.
+// (startVerifyThreads), so they load their code while this thread loads the models and opens its
+// session; the loaded models then go to them as structured clones (a zoo model is built once, here)
+// with the session's kernels (lowered and compiled here, once: a worker lowers nothing). The work is
+// 2S runs and the report header, claimed one at a time from a shared counter (verifyRunAt): each
+// seed's traced run of the optimized model (the bulk of the work), then, in blocks, the original's
+// short reference runs, which fill the gaps while the threads' last traced runs end at different
+// times; the header (plan checks, whole arenas) just before the last block's reference runs, so it
+// is not left to one thread at the end. This thread joins each seed's two runs (joinSeedRuns); the
+// library combines the seeds in seed order (combineVerifyResults), so the report equals the serial
+// one. The first failure anywhere stops every thread and is thrown once, rebuilt as the same coded
+// error. Jobs, worker URL and the claim counter: worker-pool.ts.
 import { Worker } from 'node:worker_threads';
-import type { VerifyReferencePart, VerifyReport, VerifySeedResult, VerifySession, VerifyStorageOptions, VerifyTracedPart } from '../api/index.ts';
+import type { VerifyHeader, VerifyKernels, VerifyReferencePart, VerifyReport, VerifySeedResult, VerifySession, VerifyStorageOptions, VerifyTracedPart } from '../api/index.ts';
 import { checkSeeds, combineVerifyResults, joinSeedRuns, openVerifySession, verifyModels } from '../api/index.ts';
 import type { Model } from '../ir/index.ts';
 import { InternalError } from '../ir/index.ts';
@@ -23,6 +25,8 @@ export interface VerifyJob {
   readonly original: Model;
   readonly optimized: Model;
   readonly storage: VerifyStorageOptions;
+  /** The parent session's lowerings and compiled modules of both models. */
+  readonly kernels: VerifyKernels;
   readonly seeds: number;
   /** Int32 [next seed - 1, stop flag] (worker-pool.ts's counter). */
   readonly counter: SharedArrayBuffer;
@@ -31,14 +35,16 @@ export interface VerifyJob {
 export type VerifyWorkerMessage =
   | { readonly kind: 'reference'; readonly part: VerifyReferencePart }
   | { readonly kind: 'traced'; readonly part: VerifyTracedPart }
+  | { readonly kind: 'header'; readonly header: VerifyHeader }
   | { readonly kind: 'done' }
   | { readonly kind: 'error'; readonly error: WorkerErrorData };
 
-/** One run of a verification: seed `seed`'s traced run of the optimized model, or its reference run. */
-export interface VerifyRun {
-  readonly seed: number;
-  readonly traced: boolean;
-}
+/** One item of a verification's work: seed `seed`'s traced run of the optimized model or its
+ * reference run, or the report header (VerifySession.header). */
+export type VerifyRun =
+  | { readonly kind: 'traced'; readonly seed: number }
+  | { readonly kind: 'reference'; readonly seed: number }
+  | { readonly kind: 'header' };
 
 /**
  * Seeds per block of the run order: a block's traced runs, then its reference runs. The reference
@@ -47,24 +53,40 @@ export interface VerifyRun {
  */
 export const VERIFY_BLOCK_SEEDS = 64;
 
-/** Run `index` (0-based, of 2 x seeds) in claim order. */
+/** Items of a verification of `seeds` seeds: two runs per seed and the header. */
+export const verifyItems = (seeds: number): number => 2 * seeds + 1;
+
+/** Item `index` (0-based, of verifyItems(seeds)) in claim order. */
 export function verifyRunAt(index: number, seeds: number): VerifyRun {
-  const first = Math.floor(index / (2 * VERIFY_BLOCK_SEEDS)) * VERIFY_BLOCK_SEEDS;
+  const lastFirst = Math.floor((seeds - 1) / VERIFY_BLOCK_SEEDS) * VERIFY_BLOCK_SEEDS;
+  const header = 2 * lastFirst + (seeds - lastFirst);
+  if (index === header) return { kind: 'header' };
+  const run = index < header ? index : index - 1;
+  const first = Math.floor(run / (2 * VERIFY_BLOCK_SEEDS)) * VERIFY_BLOCK_SEEDS;
   const inBlock = Math.min(VERIFY_BLOCK_SEEDS, seeds - first);
-  const j = index - 2 * first;
-  return j < inBlock ? { seed: first + j + 1, traced: true } : { seed: first + j - inBlock + 1, traced: false };
+  const j = run - 2 * first;
+  return j < inBlock ? { kind: 'traced', seed: first + j + 1 } : { kind: 'reference', seed: first + j - inBlock + 1 };
 }
 
-/** The next unclaimed run, or null when all are claimed or a thread has failed. */
+/** The next unclaimed item, or null when all are claimed or a thread has failed. */
 export function claimRun(counter: Int32Array, seeds: number): VerifyRun | null {
-  const i = claimIndex(counter, 2 * seeds);
+  const i = claimIndex(counter, verifyItems(seeds));
   return i === null ? null : verifyRunAt(i, seeds);
 }
 
-/** Do one run on `session` and hand its result to `post`. */
+/** Do one item on `session` and hand its result to `post`. */
 export function doRun(session: VerifySession, run: VerifyRun, post: (m: VerifyWorkerMessage) => void): void {
-  if (run.traced) post({ kind: 'traced', part: session.runTraced(run.seed) });
-  else post({ kind: 'reference', part: session.runReference(run.seed) });
+  switch (run.kind) {
+    case 'traced':
+      post({ kind: 'traced', part: session.runTraced(run.seed) });
+      return;
+    case 'reference':
+      post({ kind: 'reference', part: session.runReference(run.seed) });
+      return;
+    case 'header':
+      post({ kind: 'header', header: session.header() });
+      return;
+  }
 }
 
 export { defaultJobs, parseJobs } from './worker-pool.ts';
@@ -101,10 +123,10 @@ export function startVerifyThreads(jobs: number, seeds: number): VerifyThreads {
       throw early;
     }
     const counter = newCounter();
-    const job: VerifyJob = { original, optimized, storage, seeds, counter: counter.buffer as SharedArrayBuffer };
     const results: VerifySeedResult[] = [];
     const references = new Map<number, VerifyReferencePart>();
     const traced = new Map<number, VerifyTracedPart>();
+    let header: VerifyHeader | null = null;
     let tracedRuns = 0;
     let failure: Error | null = null;
     const fail = (e: Error): void => {
@@ -121,14 +143,17 @@ export function startVerifyThreads(jobs: number, seeds: number): VerifyThreads {
       results.push(joinSeedRuns(original, r, t));
     };
     const take = (m: VerifyWorkerMessage): void => {
-      if (m.kind === 'reference') references.set(m.part.seed, m.part);
-      else if (m.kind === 'traced') {
+      if (m.kind === 'header') header = m.header;
+      else if (m.kind === 'reference') {
+        references.set(m.part.seed, m.part);
+        join(m.part.seed);
+      } else if (m.kind === 'traced') {
         traced.set(m.part.seed, m.part);
         onSeed(++tracedRuns);
-      } else return;
-      join(m.part.seed);
+        join(m.part.seed);
+      }
     };
-    const finished = workers.map((w) => new Promise<void>((resolve) => {
+    const start = (w: Worker, job: VerifyJob): Promise<void> => new Promise<void>((resolve) => {
       let done = false;
       w.on('message', (m: VerifyWorkerMessage) => {
         take(m);
@@ -147,15 +172,16 @@ export function startVerifyThreads(jobs: number, seeds: number): VerifyThreads {
         resolve();
       });
       w.postMessage(job);
-    }));
+    });
     try {
+      // Opened before the workers get their job: they take its kernels instead of lowering their own.
       const session = openVerifySession(original, optimized, storage);
+      const job: VerifyJob = { original, optimized, storage, kernels: session.kernels(), seeds, counter: counter.buffer as SharedArrayBuffer };
+      const finished = workers.map((w) => start(w, job));
       for (let run = claimRun(counter, seeds); run !== null; run = claimRun(counter, seeds)) {
         doRun(session, run, take);
         await yieldToEvents();
       }
-      // The plan checks and whole arenas, while the workers finish their last runs.
-      const header = failure === null ? session.header() : null;
       await Promise.all(finished);
       if (failure !== null || header === null) throw failure ?? new InternalError('verify: no header');
       return combineVerifyResults(seeds, header, results);

@@ -1,8 +1,8 @@
 // A `verify --jobs N` worker thread: started before the models are loaded, it waits for one
-// VerifyJob (both models, cloned from the parent), prepares them once (the plan checks and
-// whole arenas of its session's header are left to the parent), then claims runs (a seed's traced
-// or reference run) from the shared counter until none are left (or the parent says stop),
-// posting each run's result; whatever it throws is posted once as a WorkerErrorData.
+// VerifyJob (both models, cloned from the parent, with the parent's lowered and compiled kernels),
+// prepares them once (the plan checks and whole arenas of its session's header are left to the
+// parent), then claims runs (a seed's traced or reference run) from the shared counter until none
+// are left (or the parent says stop), posting each run's result; whatever it throws is posted once as a WorkerErrorData.
 import { parentPort } from 'node:worker_threads';
 import { openVerifySession } from '../api/index.ts';
 import type { VerifyJob, VerifyWorkerMessage } from './verify-pool.ts';
@@ -14,7 +14,7 @@ const post = (m: VerifyWorkerMessage): void => parentPort?.postMessage(m);
 parentPort?.once('message', (job: VerifyJob) => {
   try {
     const counter = new Int32Array(job.counter);
-    const session = openVerifySession(job.original, job.optimized, job.storage);
+    const session = openVerifySession(job.original, job.optimized, job.storage, job.kernels);
     for (let run = claimRun(counter, job.seeds); run !== null; run = claimRun(counter, job.seeds)) doRun(session, run, post);
     post({ kind: 'done' });
   } catch (e) {

@@ -3,24 +3,18 @@
 // sink through an imported function). The same nest, folded the same way as the JS lowering, with
 // the same statements in the same order: same values, same events (test/kernels/property.test.ts
 // checks wasm == JS == C on every case). Why WebAssembly: V8 compiles a module to machine code
-// before its first call (no interpreted first run waiting for on-stack replacement), and a compiled
-// module is shared by every worker thread of the process, so `verify --jobs` pays no warm-up per
-// thread.
-//
-// Memory: one WebAssembly.Memory per runtime holds the arena at address 0 (so event addresses are
-// arena addresses, as in JS), the trace log, the constant tensors and arrays the kernels read, and
-// each kernel's passed-in values. Param-derived numbers, buffer offsets, trace headers and the op
-// index are passed in (read from memory into locals on entry), so ops that differ only in those
-// share one module, compiled once per process.
-import { setFlagsFromString } from 'node:v8';
+// before its first call (no interpreted first run waiting for on-stack replacement).
+// Param-derived numbers, buffer offsets, trace headers and the op index are passed in (read from
+// memory into locals on entry), so ops that differ only in those share one module. Memory layout,
+// compiling and running: wasm-kernels.ts.
 import { InternalError } from '../ir/index.ts';
 import type { BufferBinding, KernelInstance } from './instance.ts';
 import { checkNest, elementBytes, foldNest } from './instance.ts';
-import type { CompiledKernel, LoweringMode, TraceSink } from './lower-js.ts';
-import { fullUnrollTrips, loopFreeRun, rethrowKernelErrors, TRACE_LOG_EVENTS, TRACE_WORDS_PER_EVENT, traceHeader } from './lower-js.ts';
+import type { LoweringMode } from './lower-js.ts';
+import { fullUnrollTrips, loopFreeRun, TRACE_LOG_EVENTS, TRACE_WORDS_PER_EVENT, traceHeader } from './lower-js.ts';
 import type { Expr, Nest, Stmt } from './nest.ts';
 import { readsOf } from './nest.ts';
-import { PRIMITIVES, primitiveFunctions } from './primitives.ts';
+import { PRIMITIVES } from './primitives.ts';
 import type { OpName, ValType } from './wasm-binary.ts';
 import { encodeModule, OP, sleb, uleb } from './wasm-binary.ts';
 
@@ -28,7 +22,7 @@ import { encodeModule, OP, sleb, uleb } from './wasm-binary.ts';
 export class WasmUnsupported extends Error {}
 
 /** A passed-in value: a number, or an address known once the runtime lays out its memory. */
-type Slot =
+export type Slot =
   | { readonly k: 'value'; readonly v: number }
   | { readonly k: 'const'; readonly name: string }
   | { readonly k: 'array'; readonly name: string }
@@ -55,7 +49,7 @@ interface WGen extends LoweringMode {
 
 type Ty = 'i32' | 'f64' | 'f64prim';
 
-const LOG_BYTES = TRACE_LOG_EVENTS * TRACE_WORDS_PER_EVENT * 4;
+export const LOG_BYTES = TRACE_LOG_EVENTS * TRACE_WORDS_PER_EVENT * 4;
 const INT32_MIN = -2147483648;
 
 function op(g: WGen, name: OpName): void {
@@ -711,163 +705,4 @@ export function lowerWasm(inst: KernelInstance, mode: 'fast' | 'traced'): Lowere
     funcs: [{ type: { params: ['i32'], results: [] }, locals: g.locals, code, export: 'run' }],
   });
   return { bytes, key: Buffer.from(bytes).toString('latin1'), slots: g.slots, imports };
-}
-
-// ------------------------------------------------------------------ runtime memory and compile
-
-// Compile every function with the optimizing tier when a module is made, before its first call.
-// V8's defaults (lazy compilation, the Liftoff baseline tier, then tier-up once hot) made a model's
-// first run 2-3x its steady run, since a kernel called once runs its whole loop nest in Liftoff
-// code; eager optimized compiles of the ~20 kernel modules of a model cost a few milliseconds each.
-// Process-wide flags (README, "WebAssembly kernels"); set before this process compiles any module.
-setFlagsFromString('--no-liftoff');
-setFlagsFromString('--no-wasm-lazy-compilation');
-
-/** The part of the WebAssembly JS API used here (the project's TS lib has no DOM types). */
-interface WasmApi {
-  readonly Module: new (bytes: Uint8Array) => WasmModule;
-  readonly Instance: new (m: WasmModule, imports: object) => { readonly exports: Readonly<Record<string, unknown>> };
-  readonly Memory: new (d: { readonly initial: number; readonly maximum: number }) => { readonly buffer: ArrayBuffer };
-}
-/** A compiled module (opaque). */
-export type WasmModule = object;
-const WASM = (globalThis as unknown as { readonly WebAssembly: WasmApi }).WebAssembly;
-
-/** Compiled modules by bytes: instances of one structure share the module V8 compiled. */
-const MODULES = new Map<string, WasmModule>();
-const MAX_MODULES = 4096;
-
-function moduleFor(l: LoweredWasm): WasmModule {
-  let m = MODULES.get(l.key);
-  if (m === undefined) {
-    if (MODULES.size >= MAX_MODULES) MODULES.clear();
-    m = new WASM.Module(l.bytes);
-    MODULES.set(l.key, m);
-  }
-  return m;
-}
-
-let primFns: Readonly<Record<string, (...a: number[]) => number>> | null = null;
-
-/** The sink of the traced wasm run in progress. */
-let activeSink: TraceSink = () => undefined;
-
-const align16 = (n: number): number => Math.ceil(n / 16) * 16;
-const PAGE = 65536;
-
-/** The kernels of one runtime on WebAssembly: its memory (arena first) and a kernel per instance
- * (null where the lowering does not apply; the caller compiles those with the JS lowering over
- * the same buffer). */
-export interface WasmKernels {
-  /** Linear memory's buffer: the arena is its first `arenaBytes` bytes. */
-  readonly buffer: ArrayBuffer;
-  readonly kernels: readonly (CompiledKernel | null)[];
-}
-
-/** Upper bound on the passed-in values of an instance's traced code, from its fast code: traced
- * code passes the fast code's values, the log address and the op index, one header per buffer
- * loaded and per buffer stored, and evaluates each index once more (for its event's address). */
-function tracedSlotBound(inst: KernelInstance, fast: LoweredWasm): number {
-  return 2 * fast.slots.length + 2 + 2 * Object.keys(inst.buffers).length;
-}
-
-/**
- * Lower every instance's fast code, lay out one memory (arena, trace log, constants and arrays
- * shared by identity, each instance's passed-in values, room for its traced code's values) and
- * compile. Traced code is lowered and compiled on an op's first traced run. `arenaBytes` is the
- * planned arena; event addresses are arena addresses.
- */
-export function compileWasmKernels(instances: readonly KernelInstance[], arenaBytes: number): WasmKernels {
-  const lowered = instances.map((inst) => {
-    try {
-      return lowerWasm(inst, 'fast');
-    } catch (e) {
-      if (e instanceof WasmUnsupported) return null;
-      throw e;
-    }
-  });
-  let top = align16(Math.max(8, arenaBytes));
-  const logBase = top;
-  top += LOG_BYTES;
-  const place = new Map<object, number>();
-  const placements: { readonly at: number; readonly bytes: Uint8Array }[] = [];
-  const placeBytes = (key: object, bytes: Uint8Array): number => {
-    let at = place.get(key);
-    if (at === undefined) {
-      at = top;
-      place.set(key, at);
-      placements.push({ at, bytes });
-      top = align16(top + bytes.byteLength + 8);
-    }
-    return at;
-  };
-  /** A slot's value; `placed`: constants and arrays must already be in memory (lazy traced code). */
-  const resolve = (inst: KernelInstance, s: Slot, placed = false): number => {
-    if (s.k === 'value') return s.v;
-    if (s.k === 'log') return logBase;
-    const bytes = s.k === 'array' ? inst.arrays[s.name] : inst.buffers[s.name]?.data;
-    if (bytes === null || bytes === undefined) throw new InternalError(`no ${s.k} data for ${s.name}`);
-    const at = placed ? place.get(bytes) : placeBytes(bytes, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-    if (at === undefined) throw new InternalError(`${s.k} ${s.name} of op ${inst.opIndex} is read only by its traced code`);
-    return at;
-  };
-  const values: { at: number; v: number }[] = [];
-  const kAt = lowered.map((l, i) => {
-    if (l === null) return { fast: 0, traced: 0 };
-    const inst = instances[i] as KernelInstance;
-    const vs = l.slots.map((x) => resolve(inst, x));
-    const fast = top;
-    vs.forEach((v, j) => values.push({ at: fast + 4 * j, v }));
-    const traced = align16(fast + 4 * vs.length);
-    top = align16(traced + 4 * tracedSlotBound(inst, l));
-    return { fast, traced };
-  });
-  const pages = Math.ceil(top / PAGE);
-  const memory = new WASM.Memory({ initial: pages, maximum: pages });
-  const buffer = memory.buffer;
-  const u8 = new Uint8Array(buffer);
-  for (const p of placements) u8.set(p.bytes, p.at);
-  const i32 = new Int32Array(buffer);
-  for (const { at, v } of values) i32[at >> 2] = v;
-  const logView = new Int32Array(buffer, logBase, LOG_BYTES >> 2);
-  primFns ??= primitiveFunctions();
-  const imports = { m: { mem: memory, flush: (opIndex: number, count: number) => activeSink(opIndex, logView, count) }, p: primFns };
-  const instancesByModule = new Map<WasmModule, (k: number) => void>();
-  const runOf = (l: LoweredWasm): ((k: number) => void) => {
-    const m = moduleFor(l);
-    let run = instancesByModule.get(m);
-    if (run === undefined) {
-      run = new WASM.Instance(m, imports).exports['run'] as (k: number) => void;
-      instancesByModule.set(m, run);
-    }
-    return run;
-  };
-  const tracedRun = (inst: KernelInstance, fast: LoweredWasm, at: number): ((k: number) => void) => {
-    const l = lowerWasm(inst, 'traced');
-    if (l.slots.length > tracedSlotBound(inst, fast)) throw new InternalError(`traced code of op ${inst.opIndex} passes ${l.slots.length} values, more than the bound`);
-    l.slots.forEach((x, j) => (i32[(at >> 2) + j] = resolve(inst, x, true)));
-    return runOf(l);
-  };
-  const kernels = lowered.map((l, i): CompiledKernel | null => {
-    if (l === null) return null;
-    const inst = instances[i] as KernelInstance;
-    const at = kAt[i] as { fast: number; traced: number };
-    const fast = runOf(l);
-    let traced: ((k: number) => void) | null = null;
-    return {
-      run: () => rethrowKernelErrors(() => fast(at.fast)),
-      runTraced: (sink) => {
-        traced ??= tracedRun(inst, l, at.traced);
-        const t = traced;
-        const outer = activeSink;
-        activeSink = sink;
-        try {
-          rethrowKernelErrors(() => t(at.traced));
-        } finally {
-          activeSink = outer;
-        }
-      },
-    };
-  });
-  return { buffer, kernels };
 }

@@ -4,7 +4,7 @@
 // later), which is what TFLM oracle tensor dumps (taken with a no-reuse plan) are compared with.
 import type { DType, Graph, Model } from '../ir/index.ts';
 import { InternalError, UsageError, byteSize } from '../ir/index.ts';
-import type { TraceSink } from '../kernels/index.ts';
+import type { TraceSink, WasmLowering } from '../kernels/index.ts';
 import { checkGraphConstraints } from '../kernels/index.ts';
 import type { StorageDevice } from '../sim/index.ts';
 import { Runtime, randomInputs } from '../sim/index.ts';
@@ -38,6 +38,8 @@ export interface PreparePlannedOptions {
   readonly storage?: StorageDevice;
   /** MFV-compress spilled blocks. */
   readonly compress?: boolean;
+  /** How WebAssembly kernels are lowered (RuntimeOptions.wasmLowering). */
+  readonly wasmLowering?: WasmLowering;
 }
 
 /** Maps a verified plan to tensor / scratch offsets. Variables (persistent in TFLM) go after the plan. */
@@ -83,7 +85,7 @@ export function preparePlannedModel(model: Model, opts: PreparePlannedOptions = 
   const name = opts.planner ?? DEFAULT_PLANNER;
   const plan = opts.verify === false ? getPlanner(name).plan(requests, graph) : planBuffers(name, requests, graph);
   const { tensorOffsets, scratchOffsets, arenaBytes } = mapOffsets(graph, requests, plan);
-  const runtime = new Runtime({ graph, tensorOffsets, scratchOffsets, arenaBytes, ...(opts.storage ? { storage: opts.storage } : {}), ...(opts.compress ? { compress: true } : {}) });
+  const runtime = new Runtime({ graph, tensorOffsets, scratchOffsets, arenaBytes, ...(opts.storage ? { storage: opts.storage } : {}), ...(opts.compress ? { compress: true } : {}), ...(opts.wasmLowering ? { wasmLowering: opts.wasmLowering } : {}) });
   checkScratch(runtime, requests);
   return { graph, requests, plan, tensorOffsets, scratchOffsets, arenaBytes, runtime };
 }

@@ -4,7 +4,7 @@
 // Planning happens elsewhere: the runtime takes per-tensor offsets and per-op scratch offsets.
 import type { Graph } from '../ir/index.ts';
 import { byteSize, UsageError } from '../ir/index.ts';
-import type { CompiledKernel, KernelInstance, PreparedOp, TraceSink } from '../kernels/index.ts';
+import type { CompiledKernel, KernelInstance, PreparedOp, TraceSink, WasmLowering } from '../kernels/index.ts';
 import { compileKernel, compileWasmKernels, instantiateOp, instantiateStorageOp, isStorageOp, makeArenaViews, prepareGraph } from '../kernels/index.ts';
 import { Arena } from './arena.ts';
 import { SpillStore } from './spill-store.ts';
@@ -31,6 +31,8 @@ export interface RuntimeOptions {
    * run on 'js': their kernels read the storage device's mapped image, which is not in linear memory.
    */
   readonly kernels?: 'wasm' | 'js';
+  /** How WebAssembly kernels are lowered (default lowerWasm; a WasmLowerings' `lower` records or replays them). */
+  readonly wasmLowering?: WasmLowering;
 }
 
 export interface RunOptions {
@@ -69,7 +71,7 @@ export class Runtime {
     if ((opts.kernels ?? 'wasm') === 'wasm' && !graph.ops.some(isStorageOp)) {
       // Kernels on WebAssembly: the arena is the start of their linear memory.
       this.instances = this.prepared.map((p, i) => instantiateOp(graph, p, opts.tensorOffsets, scratchOffsets[i] ?? []));
-      const wasm = compileWasmKernels(this.instances, opts.arenaBytes);
+      const wasm = compileWasmKernels(this.instances, opts.arenaBytes, opts.wasmLowering);
       this.arena = new Arena(opts.arenaBytes, wasm.buffer);
       this.spillStore = null;
       this.mappedViews = undefined;

@@ -10,7 +10,8 @@ import type { Model } from '../../src/ir/index.ts';
 import { buildZooModel, exportTflite, readOfflinePlan, withOfflinePlan } from '../../src/ir/index.ts';
 import { computeModelBufferRequests, dmoPass } from '../../src/optimizer/index.ts';
 import { verifyModels } from '../../src/api/index.ts';
-import { VERIFY_BLOCK_SEEDS, verifyRunAt } from '../../src/cli/verify-pool.ts';
+import type { VerifyRun } from '../../src/cli/verify-pool.ts';
+import { VERIFY_BLOCK_SEEDS, verifyItems, verifyRunAt } from '../../src/cli/verify-pool.ts';
 
 const tmp = testTempDir('mcusim-verify-jobs-');
 
@@ -63,26 +64,30 @@ describe('verify --jobs N: the same report as one thread, in seed order', () => 
 });
 
 describe('the run order of verify --jobs', () => {
-  it('covers every seed\'s traced and reference run once, a block\'s traced runs before its reference runs', () => {
+  it('covers every seed\'s traced and reference run and the header once, a block\'s traced runs before its reference runs', () => {
     for (const seeds of [1, 2, 8, VERIFY_BLOCK_SEEDS, VERIFY_BLOCK_SEEDS + 1, 2 * VERIFY_BLOCK_SEEDS + 5]) {
-      const order = Array.from({ length: 2 * seeds }, (_, i) => verifyRunAt(i, seeds));
-      const key = (r: { seed: number; traced: boolean }): string => `${r.traced ? 'T' : 'R'}${r.seed}`;
-      expect(new Set(order.map(key)).size).toBe(2 * seeds);
-      for (const r of order) expect(r.seed >= 1 && r.seed <= seeds).toBe(true);
+      const order = Array.from({ length: verifyItems(seeds) }, (_, i) => verifyRunAt(i, seeds));
+      const key = (r: VerifyRun): string => (r.kind === 'header' ? 'H' : `${r.kind}${r.seed}`);
+      expect(new Set(order.map(key)).size).toBe(2 * seeds + 1);
+      for (const r of order) if (r.kind !== 'header') expect(r.seed >= 1 && r.seed <= seeds).toBe(true);
       // A seed's reference run comes after its traced run, and no later than the end of its block:
       // at most one block of traced outputs waits for its reference.
       order.forEach((r, i) => {
-        if (r.traced) return;
-        const t = order.findIndex((x) => x.traced && x.seed === r.seed);
+        if (r.kind !== 'reference') return;
+        const t = order.findIndex((x) => x.kind === 'traced' && x.seed === r.seed);
         expect(t).toBeLessThan(i);
         expect(i - t).toBeLessThan(2 * VERIFY_BLOCK_SEEDS);
       });
-      // The last runs are reference runs (short: they even out when the threads finish).
-      expect(order.at(-1)?.traced).toBe(false);
+      // The header after the last traced run, and the last items are reference runs (short: they
+      // even out when the threads finish).
+      const h = order.findIndex((r) => r.kind === 'header');
+      expect(order.map((r) => r.kind).lastIndexOf('traced')).toBe(h - 1);
+      expect(order.slice(h + 1).every((r) => r.kind === 'reference')).toBe(true);
+      expect(order.at(-1)?.kind).toBe('reference');
     }
-    expect(Array.from({ length: 6 }, (_, i) => verifyRunAt(i, 3))).toEqual([
-      { seed: 1, traced: true }, { seed: 2, traced: true }, { seed: 3, traced: true },
-      { seed: 1, traced: false }, { seed: 2, traced: false }, { seed: 3, traced: false },
+    expect(Array.from({ length: 7 }, (_, i) => verifyRunAt(i, 3))).toEqual([
+      { kind: 'traced', seed: 1 }, { kind: 'traced', seed: 2 }, { kind: 'traced', seed: 3 }, { kind: 'header' },
+      { kind: 'reference', seed: 1 }, { kind: 'reference', seed: 2 }, { kind: 'reference', seed: 3 },
     ]);
   });
 });
