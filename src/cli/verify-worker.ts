@@ -1,8 +1,8 @@
 // A `verify --jobs N` worker thread: started before the models are loaded, it waits for one
 // VerifyJob (both models, cloned from the parent, with the parent's lowered and compiled kernels),
-// prepares them once (the plan checks and whole arenas of its session's header are left to the
-// parent), then claims runs (a seed's traced or reference run) from the shared counter until none
-// are left (or the parent says stop), posting each run's result; whatever it throws is posted once as a WorkerErrorData.
+// prepares them once without lowering or compiling anything, then claims items (a seed's traced or
+// reference run, or the report header) from the shared counter until none are left (or the parent
+// says stop), posting each result; whatever it throws is posted once as a WorkerErrorData.
 import { parentPort } from 'node:worker_threads';
 import { openVerifySession } from '../api/index.ts';
 import type { VerifyJob, VerifyWorkerMessage } from './verify-pool.ts';
