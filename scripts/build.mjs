@@ -37,7 +37,8 @@ await build({
   packages: 'external', logLevel: 'warning',
 });
 const files = (dir) => (existsSync(dir) ? readdirSync(dir).sort() : []);
-const same = files(next).join() === files(bundleDir).join() && files(next).every((f) => readFileSync(join(next, f)).equals(readFileSync(join(bundleDir, f))));
+const built = files(next);
+const same = built.join() === files(bundleDir).join() && built.every((f) => readFileSync(join(next, f)).equals(readFileSync(join(bundleDir, f))));
 if (same) rmSync(next, { recursive: true, force: true });
 else {
   rmSync(bundleDir, { recursive: true, force: true });
