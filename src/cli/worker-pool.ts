@@ -1,11 +1,13 @@
 // Worker threads for the CLI (issue 15), shared by `verify --jobs` and the pooled candidate
 // evaluator of `optimize` (tiling, auto) and `sweep`: --jobs parsing, the compiled worker's URL,
 // claiming work items from a shared counter, and openEvaluatorPool. The pool's evaluator is
-// synchronous, like the searches that call it: a batch (kind, context, items) is posted to every
-// worker (dist/cli/pool-worker.js), this thread claims items too, then blocks on Atomics.wait until
-// the workers that joined the batch are done and takes their results off their ports with
-// receiveMessageOnPort. Results go back in item order; after the first failure no thread claims
-// another item and the lowest-index failure is thrown once, rebuilt as the same coded error.
+// synchronous, like the searches that call it: this thread claims a batch's items (kind, context,
+// items) from a shared counter and hands the rest of the batch to the workers
+// (dist/cli/pool-worker.js) once its own item times say the rest is worth their start-up
+// (worthSharing), then blocks on Atomics.wait until the workers that joined are done and takes
+// their results off their ports with receiveMessageOnPort. Results go back in item order; after the
+// first failure no thread claims another item and the lowest-index failure is thrown once, rebuilt
+// as the same coded error.
 import { availableParallelism } from 'node:os';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
@@ -87,18 +89,55 @@ export interface EvaluatorPool {
 export interface EvaluatorPoolOptions {
   /** Test-only: see PoolWorkerData.evaluatorModule. */
   readonly evaluatorModule?: URL;
-  /** Start the workers now (they load while this thread reads the model), not on the first batch. */
-  readonly eager?: boolean;
+  /** Test-only: hand every batch of two or more items to the workers at once (default: worthSharing). */
+  readonly shareAlways?: boolean;
 }
 
-/** A pooled evaluator over `jobs` threads (this one and jobs - 1 workers, started lazily); close() ends them. */
+/** This thread's times of one kind's items in this process: the first (cold code) and the latest. */
+export interface ItemTimes {
+  readonly count: number;
+  readonly firstMs: number;
+  readonly latestMs: number;
+}
+
+/** Estimated work (ms) below which a batch stays on this thread even when the workers know its kind. */
+export const SHARE_MIN_MS = 20;
+/** This thread's time in batches (ms) before the workers may start: a search that short is over
+ * before they could help (each takes 0.3-0.4 s of CPU to load the CLI's code, on 2 cores partly
+ * this thread's; started with the command, they made searches on small models 0.15-0.3 s longer). */
+export const START_AFTER_MS = 1000;
+/** Until the workers have evaluated a kind, the rest of a batch goes to them only when it is
+ * estimated at this many times their cold start: a worker's first items of a kind run cold code and
+ * fill its own caches (its first whole-model latency run compiles the model's kernels), and while it
+ * warms up it slows this thread too (V8 compiles on background threads, as many as there are cores). */
+export const SHARE_COLD_FACTOR = 6;
+
+/**
+ * Whether to hand the `left` unclaimed items of a batch to the workers, from this thread's `times`
+ * of the kind (none yet: wait for two). The latest item estimates each of the rest; the first one,
+ * less the latest, what a cold start of the kind costs. `warm`: they have evaluated this kind
+ * before. Measured: zoo:tiny-unet's sweep (nine latency points of about 80-240 ms after a first of
+ * 200-470 ms) ran slower with a worker than without, so it stays on one thread; the large batches
+ * of person_detect's tiling search (hundreds of 0.1-10 ms candidates, the first of a few ms) are
+ * shared.
+ */
+export function worthSharing(left: number, times: ItemTimes | undefined, warm: boolean): boolean {
+  if (left < 1 || times === undefined || times.count < 2) return false;
+  const rest = left * times.latestMs;
+  if (warm) return rest >= SHARE_MIN_MS;
+  return rest >= Math.max(SHARE_MIN_MS, SHARE_COLD_FACTOR * Math.max(0, times.firstMs - times.latestMs));
+}
+
+/** A pooled evaluator over `jobs` threads (this one and jobs - 1 workers, started when a search
+ * proves long); close() ends them. */
 export function openEvaluatorPool(jobs: number, options: EvaluatorPoolOptions = {}): EvaluatorPool {
   type Thread = { readonly worker: Worker; readonly port: MessagePort; contextId: number };
   let started: Thread[] | null = null;
   const crashes: Error[] = [];
   /** [workers that finished starting (ready or failed)]. */
   const startup = new Int32Array(new SharedArrayBuffer(4));
-  // Started on the first batch worth sharing: commands that never search spawn no thread.
+  // Started by the first batch shared (or waitReady): commands that never search, and short
+  // searches, spawn no thread.
   const threadsNow = (): Thread[] => {
     started ??= Array.from({ length: Math.max(0, jobs - 1) }, () => {
       const { port1, port2 } = new MessageChannel();
@@ -111,15 +150,18 @@ export function openEvaluatorPool(jobs: number, options: EvaluatorPoolOptions = 
     });
     return started;
   };
-  if (options.eager === true && jobs > 1) threadsNow();
   const stats = { batches: 0, items: 0, workerItems: 0 };
   const contextIds = new WeakMap<object, number>();
   let nextContextId = 0;
   let nextBatch = 0;
+  const times = new Map<EvalKind, ItemTimes>();
+  /** This thread's time in batches so far. */
+  let busyMs = 0;
+  /** Kinds handed to the workers so far. */
+  const warm = new Set<EvalKind>();
   const evaluator: CandidateEvaluator = {
     map<C, I, R>(kind: EvalKind, fn: (context: C, item: I) => R, context: C, items: readonly I[]): R[] {
       if (jobs <= 1 || items.length <= 1) return items.map((item) => fn(context, item));
-      const threads = threadsNow();
       const key = context as object;
       let contextId = contextIds.get(key);
       if (contextId === undefined) {
@@ -130,20 +172,40 @@ export function openEvaluatorPool(jobs: number, options: EvaluatorPoolOptions = 
       stats.batches++;
       stats.items += items.length;
       const counter = newCounter();
-      for (const t of threads) {
-        const message: PoolBatch = { batch, kind, contextId, ...(t.contextId === contextId ? {} : { context }), items, counter: counter.buffer as SharedArrayBuffer };
-        t.port.postMessage(message);
-        t.contextId = contextId;
-      }
+      let threads: Thread[] = [];
+      const share = (): void => {
+        threads = threadsNow();
+        warm.add(kind);
+        for (const t of threads) {
+          const message: PoolBatch = { batch, kind, contextId, ...(t.contextId === contextId ? {} : { context }), items, counter: counter.buffer as SharedArrayBuffer };
+          t.port.postMessage(message);
+          t.contextId = contextId;
+        }
+      };
+      const left = (): number => items.length - Math.min(items.length, Atomics.load(counter, NEXT));
+      // Once per batch at most. The workers start with the first batch worth sharing once this
+      // thread has spent START_AFTER_MS in batches: a search shorter than that never starts them.
+      const shareIfWorth = (): void => {
+        if (threads.length > 0 || Atomics.load(counter, STOP) !== 0) return;
+        if (options.shareAlways !== true && started === null && busyMs < START_AFTER_MS) return;
+        if (options.shareAlways === true || worthSharing(left(), times.get(kind), warm.has(kind))) share();
+      };
+      shareIfWorth();
       const results: R[] = new Array<R>(items.length);
       const failures = new Map<number, Error>();
       for (let i = claimIndex(counter, items.length); i !== null; i = claimIndex(counter, items.length)) {
+        const t0 = performance.now();
         try {
           results[i] = fn(context, items[i] as I);
         } catch (e) {
           failures.set(i, e instanceof Error ? e : fromWorkerError(toWorkerError(e)));
           Atomics.store(counter, STOP, 1);
         }
+        const ms = performance.now() - t0;
+        const had = times.get(kind);
+        times.set(kind, { count: (had?.count ?? 0) + 1, firstMs: had?.firstMs ?? ms, latestMs: ms });
+        busyMs += ms;
+        shareIfWorth();
       }
       // Close the batch: a worker that has not joined yet never will, and finds nothing to claim.
       Atomics.compareExchange(counter, STOP, 0, 2);

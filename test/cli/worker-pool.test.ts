@@ -1,13 +1,16 @@
 // The CLI's worker pool (src/cli/worker-pool.ts) injected into the searches of issue 15: the tiling
 // pass, `auto` and the TinySeg spill sweep give JSON identical to the library's serial evaluator
-// with 2 threads (time budgets high enough that no search is cut short), `sweep --jobs 1` and
-// `--jobs 2` print the same document, a candidate failing in the workers is thrown once as the
-// same coded error, and a bad --jobs is a usage error. Workers run dist/ (built by the global setup).
+// with 2 threads sharing every batch (time budgets high enough that no search is cut short),
+// `sweep --jobs 1` and `--jobs 2` print the same document, a candidate failing in the workers is
+// thrown once as the same coded error, and a bad --jobs is a usage error. By default the pool
+// starts workers only once a search proves long and shares a batch only when its rest is worth a
+// worker's cold start (worthSharing): short batches stay on this thread, a long one is shared, with
+// the same results. Workers run dist/ (built by the global setup).
 import { describe, expect, it } from 'vitest';
 import { KernelError, buildZooModel } from '../../src/ir/index.ts';
 import type { CandidateEvaluator } from '../../src/optimizer/index.ts';
 import { autoPass, serialEvaluator, sweepPartialSpill, tilingPass } from '../../src/optimizer/index.ts';
-import { openEvaluatorPool } from '../../src/cli/worker-pool.ts';
+import { SHARE_COLD_FACTOR, SHARE_MIN_MS, START_AFTER_MS, openEvaluatorPool, worthSharing } from '../../src/cli/worker-pool.ts';
 import { runMcusim } from './bin-helpers.ts';
 
 const BIG = 3_600_000;
@@ -19,7 +22,7 @@ const breathe = (): Promise<void> => new Promise((resolve) => setImmediate(resol
 async function bothWays(run: (evaluator: CandidateEvaluator) => unknown): Promise<{ serial: string; pooled: string }> {
   const serial = JSON.stringify(run(serialEvaluator));
   await breathe();
-  const pool = openEvaluatorPool(2);
+  const pool = openEvaluatorPool(2, { shareAlways: true });
   try {
     pool.waitReady();
     await breathe();
@@ -64,7 +67,7 @@ describe('pooled candidate evaluation: the serial result, in the same order', ()
 describe('a failing candidate', () => {
   it('is thrown once, as the coded error the worker threw, and stops the batch', async () => {
     const model = buildZooModel('cifar10-cnn');
-    const pool = openEvaluatorPool(3, { evaluatorModule: new URL('./fixtures/failing-evaluator.mjs', import.meta.url) });
+    const pool = openEvaluatorPool(3, { evaluatorModule: new URL('./fixtures/failing-evaluator.mjs', import.meta.url), shareAlways: true });
     const thrown: unknown[] = [];
     try {
       pool.waitReady();
@@ -90,4 +93,53 @@ describe('a failing candidate', () => {
     expect(s.code).toBe(2);
     expect(s.stderr).toMatch(/^E_USAGE: --jobs/);
   });
+});
+
+describe('when the pool shares a batch', () => {
+  const times = (firstMs: number, latestMs: number, count = 2): { count: number; firstMs: number; latestMs: number } => ({ count, firstMs, latestMs });
+
+  it('never on one measured item, nor with nothing left', () => {
+    expect(worthSharing(100, undefined, false)).toBe(false);
+    expect(worthSharing(100, times(50, 50, 1), true)).toBe(false);
+    expect(worthSharing(0, times(50, 50), true)).toBe(false);
+  });
+
+  it('to warm workers, once the rest is estimated at SHARE_MIN_MS', () => {
+    expect(worthSharing(10, times(200, SHARE_MIN_MS / 10), true)).toBe(true);
+    expect(worthSharing(9, times(200, SHARE_MIN_MS / 10), true)).toBe(false);
+  });
+
+  it('to cold workers, only when the rest is SHARE_COLD_FACTOR times the cold start (first item less the latest)', () => {
+    // zoo:tiny-unet's sweep: latency points of ~100 ms after a cold first of ~200 ms.
+    const enough = Math.ceil((SHARE_COLD_FACTOR * (200 - 104)) / 104);
+    expect(enough).toBeGreaterThan(1);
+    expect(worthSharing(enough, times(200, 104), false)).toBe(true);
+    expect(worthSharing(enough - 1, times(200, 104), false)).toBe(false);
+    // A kind whose first item is no slower than the rest: SHARE_MIN_MS is the bar.
+    expect(worthSharing(3, times(5, 10), false)).toBe(true);
+    expect(worthSharing(1, times(5, 10), false)).toBe(false);
+  });
+});
+
+describe('the default pool, adaptive', () => {
+  const fixture = new URL('./fixtures/sleeping-evaluator.mjs', import.meta.url);
+  const items = (n: number, ms: number): { ms: number; v: number }[] => Array.from({ length: n }, (_, v) => ({ ms, v }));
+
+  it('keeps short searches on this thread and shares a long batch, with the same results', async () => {
+    const { sleepThenDouble } = (await import(fixture.href)) as { sleepThenDouble: (c: unknown, i: { ms: number; v: number }) => number };
+    const pool = openEvaluatorPool(2, { evaluatorModule: fixture });
+    try {
+      // Batches adding up to less than START_AFTER_MS: no worker starts, nothing is shared.
+      const short = items(5, 2);
+      for (let b = 0; b < 3; b++) expect(pool.evaluator.map('sweep-split', sleepThenDouble, {}, short)).toEqual(short.map((x) => x.v * 2));
+      expect(pool.stats().workerItems).toBe(0);
+      // A long batch: this thread's time passes START_AFTER_MS, the workers start, and the rest
+      // (dozens of equal items, no cold start) is shared.
+      const long = items(Math.ceil((6 * START_AFTER_MS) / 20), 20);
+      expect(pool.evaluator.map('sweep-split', sleepThenDouble, {}, long)).toEqual(long.map((x) => x.v * 2));
+      expect(pool.stats().workerItems).toBeGreaterThan(0);
+    } finally {
+      void pool.close();
+    }
+  }, 120_000);
 });

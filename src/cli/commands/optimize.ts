@@ -17,9 +17,6 @@ import { loadModel } from '../load-model.ts';
 import { writeOutputFile } from '../output-file.ts';
 import { openEvaluatorPool, parseJobs } from '../worker-pool.ts';
 
-/** Passes that hand candidate batches to the evaluator (the others never start a worker). */
-const SEARCHING_PASSES: ReadonlySet<string> = new Set(['tiling', 'fdt', 'ffmt', 'auto']);
-
 interface OptimizeOptions {
   readonly output?: string;
   readonly passes?: string;
@@ -153,7 +150,7 @@ export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
     log: progressLog(opts),
   };
   const before = currentPeakBytes(model);
-  const pool = openEvaluatorPool(jobs, { eager: names.some((n) => SEARCHING_PASSES.has(n)) });
+  const pool = openEvaluatorPool(jobs);
   let result: ReturnType<typeof runPipeline>;
   try {
     result = runPipeline(model, names, { ...options, evaluator: pool.evaluator });

@@ -88,7 +88,7 @@ export function runSweep(modelArg: string, opts: SweepCliOptions): number {
   const log = progressLog(opts);
   const jobs = parseJobs(opts.jobs);
   const model = loadModel(modelArg);
-  const pool = openEvaluatorPool(jobs, { eager: true });
+  const pool = openEvaluatorPool(jobs);
   let result: SpillSweepResult;
   try {
     result = sweepPartialSpill(model, {
