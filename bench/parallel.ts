@@ -26,7 +26,7 @@ const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const BIN = join(ROOT, 'bin', 'mcusim.mjs');
 const DATA = process.env.MCUSIM_DATA ?? resolve(ROOT, '../shared/oracle');
 const PERSON_DETECT = join(DATA, 'models', 'person_detect.tflite');
-const RUNS = 3;
+const RUNS = 5;
 
 interface Case {
   readonly name: string;
