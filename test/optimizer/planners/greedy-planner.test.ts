@@ -1,6 +1,9 @@
-// planGreedy against hand-worked placements (sort ties, gaps, offline buffers) and against
-// TFLM's offsets when fed the oracle's own buffer list.
+// planGreedy against hand-worked placements (sort ties, gaps, offline buffers), against TFLM's
+// offsets when fed the oracle's own buffer list, and against a plain first-fit reference on seeded
+// random buffer lists (planGreedy walks TFLM's linked list; the reference filters and sorts).
+import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
+import type { BufferRequest } from '../../../src/optimizer/index.ts';
 import { greedyPlacementOrder, planGreedy, verifyPlan } from '../../../src/optimizer/index.ts';
 import { oracleMeta, oracleModelNames, req, requestsFromMeta } from '../helpers.ts';
 
@@ -47,4 +50,50 @@ describe('planGreedy', () => {
       expect(plan.offsets).toEqual(meta.memory_plan.map((e) => e.offset));
     });
   }
+});
+
+/**
+ * TFLM's greedy placement read plainly: in placement order, each online buffer goes to the first
+ * gap, from offset 0, between the already placed buffers live at the same time, walked by offset
+ * (equal offsets in placement order, as TFLM's list inserts after them).
+ */
+function referenceGreedy(requests: readonly BufferRequest[]): number[] {
+  const placed: { offset: number; r: BufferRequest; k: number }[] = [];
+  const offsets = requests.map(() => -1);
+  greedyPlacementOrder(requests).forEach((id, k) => {
+    const r = requests[id] as BufferRequest;
+    let offset = r.offlineOffsetBytes;
+    if (offset === null) {
+      const live = placed
+        .filter((p) => !(p.r.firstStep > r.lastStep) && !(r.firstStep > p.r.lastStep))
+        .sort((a, b) => a.offset - b.offset || a.k - b.k);
+      let candidate = 0;
+      for (const p of live) {
+        if (p.offset - candidate >= r.sizeBytes) break;
+        candidate = Math.max(candidate, p.offset + p.r.sizeBytes);
+      }
+      offset = k === 0 ? 0 : candidate;
+    }
+    offsets[id] = offset;
+    placed.push({ offset, r, k });
+  });
+  return offsets;
+}
+
+describe('planGreedy against the plain reference', () => {
+  it('gives the same offsets on 300 seeded random buffer lists (lifetimes, sizes, ties, offline buffers)', () => {
+    const rng = seedrandom('greedy-reference');
+    const int = (n: number): number => Math.floor(rng() * n);
+    for (let c = 0; c < 300; c++) {
+      const steps = 1 + int(12);
+      const count = 1 + int(40);
+      const requests: BufferRequest[] = Array.from({ length: count }, (_, id) => {
+        const first = int(steps);
+        const offline = c % 3 === 0 && int(5) === 0 ? 16 * int(20) : null;
+        return req(id, 16 * (1 + int(c % 2 === 0 ? 4 : 64)), first, first + int(steps - first), offline);
+      });
+      const plan = planGreedy(requests);
+      expect(plan.offsets, `case ${c}`).toEqual(referenceGreedy(requests));
+    }
+  });
 });
