@@ -104,7 +104,7 @@ export interface ItemTimes {
 export const SHARE_MIN_MS = 20;
 /** This thread's time in batches (ms) before the workers may start: a search that short is over
  * before they could help (each takes 0.3-0.4 s of CPU to load the CLI's code, on 2 cores partly
- * this thread's; started with the command, they made searches on small models 0.15-0.3 s longer). */
+ * this thread's; started with the command, they made searches on small models 0.12-0.28 s longer). */
 export const START_AFTER_MS = 1000;
 /** Until the workers have evaluated a kind, the rest of a batch goes to them only when it is
  * estimated at this many times their cold start: a worker's first items of a kind run cold code and
