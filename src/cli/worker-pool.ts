@@ -1,13 +1,10 @@
 // Worker threads for the CLI (issue 15), shared by `verify --jobs` and the pooled candidate
-// evaluator of `optimize` (tiling, auto) and `sweep`: --jobs parsing, the compiled worker's URL,
-// claiming work items from a shared counter, and openEvaluatorPool. The pool's evaluator is
-// synchronous, like the searches that call it: this thread claims a batch's items (kind, context,
-// items) from a shared counter and hands the rest of the batch to the workers
-// (dist/cli/pool-worker.js) once its own item times say the rest is worth their start-up
-// (worthSharing), then blocks on Atomics.wait until the workers that joined are done and takes
-// their results off their ports with receiveMessageOnPort. Results go back in item order; after the
-// first failure no thread claims another item and the lowest-index failure is thrown once, rebuilt
-// as the same coded error.
+// evaluator of `optimize` (tiling, auto) and `sweep`: --jobs parsing, the worker's URL, claiming
+// items from a shared counter, and openEvaluatorPool. The evaluator is synchronous, like its
+// callers: this thread claims a batch's items and hands the rest to the workers
+// (dist/cli/pool-worker.js) when its item times say it is worth their start (worthSharing), then
+// waits (Atomics.wait) for those that joined and takes their results with receiveMessageOnPort.
+// Results come in item order; the lowest-index failure is thrown once, as the same coded error.
 import { availableParallelism } from 'node:os';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
