@@ -4,7 +4,7 @@
 // data (TinySeg Spill / Fetching / FetchingConv2D) are counted from their shapes instead.
 import type { Graph, Op, OpKind } from '../../ir/index.ts';
 import { DTYPE_BYTES, InternalError, ModelError, byteSize, elementCount } from '../../ir/index.ts';
-import type { CostCounts } from '../../kernels/index.ts';
+import type { CostCounts, KernelInstance } from '../../kernels/index.ts';
 import { countCost, countMacs, instantiateOp, prepareOp } from '../../kernels/index.ts';
 import type { ElementKernelClass, KernelLibrary, MacKernelClass, TargetProfile } from '../targets/index.ts';
 
@@ -92,12 +92,51 @@ export interface OpCompute {
 /** Kinds whose nest reads an extra, storage-staged input: costed from shapes, not countCost. */
 const SHAPE_COSTED: ReadonlySet<OpKind> = new Set<OpKind>(['spill', 'fetching', 'fetchingConv2d']);
 
-function countsOf(graph: Graph, opIndex: number): CostCounts {
+/** Serialized nests by object (a spec hands the same nest to many instances). */
+const NEST_KEYS = new WeakMap<object, string>();
+
+/**
+ * What countCost is a function of: the nest, its flags and scalars, each buffer's type, size and
+ * kind (arena, constant, storage) and the arrays' contents (bounds may read params); not offsets,
+ * tensor ids or constant bytes (the walk is data-independent by construction).
+ */
+export function costKey(inst: KernelInstance): string {
+  let nest = NEST_KEYS.get(inst.nest);
+  if (nest === undefined) {
+    nest = JSON.stringify(inst.nest);
+    NEST_KEYS.set(inst.nest, nest);
+  }
+  const buffers = Object.entries(inst.buffers).map(([k, b]) => [k, b.dtype, b.offsetBytes === null ? 'const' : (b.region ?? 'arena'), b.sizeBytes]);
+  const arrays = Object.entries(inst.arrays).map(([k, a]) => [k, a.join(',')]);
+  return JSON.stringify([inst.name, nest, inst.flags, inst.scalars, buffers, arrays]);
+}
+
+/** Counts by costKey, for this process: a sweep or a search costs the same ops again and again
+ * (zoo:tiny-unet's sweep spent 0.7 s of its 1.2 s walking the same nests at each point). */
+const COUNTS = new Map<string, CostCounts>();
+const MAX_COUNTS = 4096;
+
+/** countCost(inst), walked once per distinct costKey in this process. */
+export function countCostCached(inst: KernelInstance): CostCounts {
+  const key = costKey(inst);
+  let c = COUNTS.get(key);
+  if (c === undefined) {
+    if (COUNTS.size >= MAX_COUNTS) COUNTS.clear();
+    c = countCost(inst);
+    COUNTS.set(key, c);
+  }
+  return c;
+}
+
+/** The instance countsOf costs: every activation and scratch at offset 0 (counts ignore addresses). */
+export function costInstance(graph: Graph, opIndex: number): KernelInstance {
   const prepared = prepareOp(graph, opIndex);
-  // Cost counts do not depend on addresses: bind every activation and scratch at offset 0.
   const offsets = graph.tensors.map((t) => (t.data === null ? 0 : null));
-  const inst = instantiateOp(graph, prepared, offsets, prepared.prepared.scratch.map(() => 0));
-  return countCost(inst);
+  return instantiateOp(graph, prepared, offsets, prepared.prepared.scratch.map(() => 0));
+}
+
+function countsOf(graph: Graph, opIndex: number): CostCounts {
+  return countCostCached(costInstance(graph, opIndex));
 }
 
 function tensorAt(graph: Graph, op: Op, side: 'input' | 'output', slot: number): { readonly dtype: keyof typeof DTYPE_BYTES; readonly shape: readonly number[] } {
