@@ -92,8 +92,24 @@ export interface OpCompute {
 /** Kinds whose nest reads an extra, storage-staged input: costed from shapes, not countCost. */
 const SHAPE_COSTED: ReadonlySet<OpKind> = new Set<OpKind>(['spill', 'fetching', 'fetchingConv2d']);
 
-/** Serialized nests by object (a spec hands the same nest to many instances). */
-const NEST_KEYS = new WeakMap<object, string>();
+/** Nest ids: one per distinct nest (by object, then by its JSON text), so keys stay short. */
+const NEST_IDS = new WeakMap<object, number>();
+const NEST_TEXT_IDS = new Map<string, number>();
+let nextNestId = 0;
+
+function nestId(nest: object): number {
+  let id = NEST_IDS.get(nest);
+  if (id === undefined) {
+    const text = JSON.stringify(nest);
+    id = NEST_TEXT_IDS.get(text);
+    if (id === undefined) {
+      id = nextNestId++;
+      NEST_TEXT_IDS.set(text, id);
+    }
+    NEST_IDS.set(nest, id);
+  }
+  return id;
+}
 
 /**
  * What countCost is a function of: the nest, its flags and scalars, each buffer's type, size and
@@ -101,27 +117,27 @@ const NEST_KEYS = new WeakMap<object, string>();
  * tensor ids or constant bytes (the walk is data-independent by construction).
  */
 export function costKey(inst: KernelInstance): string {
-  let nest = NEST_KEYS.get(inst.nest);
-  if (nest === undefined) {
-    nest = JSON.stringify(inst.nest);
-    NEST_KEYS.set(inst.nest, nest);
-  }
   const buffers = Object.entries(inst.buffers).map(([k, b]) => [k, b.dtype, b.offsetBytes === null ? 'const' : (b.region ?? 'arena'), b.sizeBytes]);
   const arrays = Object.entries(inst.arrays).map(([k, a]) => [k, a.join(',')]);
-  return JSON.stringify([inst.name, nest, inst.flags, inst.scalars, buffers, arrays]);
+  return JSON.stringify([inst.name, nestId(inst.nest), inst.flags, inst.scalars, buffers, arrays]);
 }
 
 /** Counts by costKey, for this process: a sweep or a search costs the same ops again and again
- * (zoo:tiny-unet's sweep spent 0.7 s of its 1.2 s walking the same nests at each point). */
+ * (zoo:tiny-unet's sweep spent 0.7 s of its 1.3 s walking the same nests at each point). Keys
+ * carry per-channel params (a few KB for a wide conv), hence the bound. */
 const COUNTS = new Map<string, CostCounts>();
-const MAX_COUNTS = 4096;
+const MAX_COUNTS = 1024;
 
 /** countCost(inst), walked once per distinct costKey in this process. */
 export function countCostCached(inst: KernelInstance): CostCounts {
   const key = costKey(inst);
   let c = COUNTS.get(key);
   if (c === undefined) {
-    if (COUNTS.size >= MAX_COUNTS) COUNTS.clear();
+    if (COUNTS.size >= MAX_COUNTS) {
+      // Ids already handed out stay unique (never reused): a cleared text only costs a miss.
+      COUNTS.clear();
+      NEST_TEXT_IDS.clear();
+    }
     c = countCost(inst);
     COUNTS.set(key, c);
   }
