@@ -184,8 +184,8 @@ export function openEvaluatorPool(jobs: number, options: EvaluatorPoolOptions = 
       // thread has spent START_AFTER_MS in batches: a search shorter than that never starts them.
       const shareIfWorth = (): void => {
         if (threads.length > 0 || Atomics.load(counter, STOP) !== 0) return;
-        if (options.shareAlways !== true && started === null && busyMs < START_AFTER_MS) return;
-        if (options.shareAlways === true || worthSharing(left(), times.get(kind), warm.has(kind))) share();
+        if (options.shareAlways === true) share();
+        else if ((started !== null || busyMs >= START_AFTER_MS) && worthSharing(left(), times.get(kind), warm.has(kind))) share();
       };
       shareIfWorth();
       const results: R[] = new Array<R>(items.length);
