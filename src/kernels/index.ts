@@ -6,7 +6,7 @@ export * from './spec.ts';
 export * from './tflm-memory.ts';
 export * from './instance.ts';
 export * from './lower-js.ts';
-export { lowerWasm, WasmUnsupported } from './lower-wasm.ts';
+export { loweringKey, lowerWasm, lowerWasmCached, WasmUnsupported } from './lower-wasm.ts';
 export type { LoweredWasm } from './lower-wasm.ts';
 export { compileWasmKernels, WasmLowerings } from './wasm-kernels.ts';
 export type { SharedWasmLowering, WasmKernels, WasmLowering } from './wasm-kernels.ts';

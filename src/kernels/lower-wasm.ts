@@ -5,15 +5,17 @@
 // checks wasm == JS == C on every case). Why WebAssembly: V8 compiles a module to machine code
 // before its first call (no interpreted first run waiting for on-stack replacement).
 // Param-derived numbers, buffer offsets, trace headers and the op index are passed in (read from
-// memory into locals on entry), so ops that differ only in those share one module. Memory layout,
-// compiling and running: wasm-kernels.ts.
+// memory into locals on entry), so ops that differ only in those share one module, and ops that
+// differ only in placement (offsets, tensor ids, op index) share one lowering (lowerWasmCached):
+// a model's optimized variant lowers almost nothing its original did not. Memory layout, compiling
+// and running: wasm-kernels.ts.
 import { InternalError } from '../ir/index.ts';
 import type { BufferBinding, KernelInstance } from './instance.ts';
 import { checkNest, elementBytes, foldNest } from './instance.ts';
 import type { LoweringMode } from './lower-js.ts';
-import { fullUnrollTrips, loopFreeRun, TRACE_LOG_EVENTS, TRACE_WORDS_PER_EVENT, traceHeader } from './lower-js.ts';
+import { fullUnrollTrips, loopFreeRun, TRACE_LOG_EVENTS, TRACE_WORDS_PER_EVENT } from './lower-js.ts';
 import type { Expr, Nest, Stmt } from './nest.ts';
-import { readsOf } from './nest.ts';
+import { nestId, readsOf } from './nest.ts';
 import { PRIMITIVES } from './primitives.ts';
 import type { OpName, ValType } from './wasm-binary.ts';
 import { encodeModule, OP, sleb, uleb } from './wasm-binary.ts';
@@ -21,9 +23,15 @@ import { encodeModule, OP, sleb, uleb } from './wasm-binary.ts';
 /** A kernel shape this lowering does not handle (the runtime then uses the JS lowering for it). */
 export class WasmUnsupported extends Error {}
 
-/** A passed-in value: a number, or an address known once the runtime lays out its memory. */
+/** A passed-in value: a param-derived number, or what the runtime reads off the instance (a
+ * buffer's offset, a trace header with its buffer id, the op index) or knows once it lays out its
+ * memory (where a constant, an array and the log are). A lowering is thus a function of the
+ * instance's structure alone (loweringKey): instances that differ in placement share it. */
 export type Slot =
   | { readonly k: 'value'; readonly v: number }
+  | { readonly k: 'offset'; readonly name: string }
+  | { readonly k: 'header'; readonly access: 'load' | 'store'; readonly name: string }
+  | { readonly k: 'op' }
   | { readonly k: 'const'; readonly name: string }
   | { readonly k: 'array'; readonly name: string }
   | { readonly k: 'log' };
@@ -177,7 +185,7 @@ function scaled(g: WGen, idx: Expr, w: number): void {
 function address(g: WGen, b: BufferBinding, name: string, idx: Expr): void {
   if (b.region === 'storage') throw new WasmUnsupported('storage-region buffer');
   if (b.offsetBytes === null) get(g, slot(g, { k: 'const', name }, `c:${name}`));
-  else get(g, slot(g, { k: 'value', v: b.offsetBytes }, `off:${name}`));
+  else get(g, slot(g, { k: 'offset', name }, `off:${name}`));
   scaled(g, idx, elementBytes(b.dtype));
 }
 
@@ -490,11 +498,11 @@ function declare(g: WGen, name: string, e: Expr): void {
   bind(g, name, l);
 }
 
-function event(g: WGen, header: number, key: string, addr: () => void): void {
+function event(g: WGen, access: 'load' | 'store', name: string, addr: () => void): void {
   get(g, g.logBase);
   get(g, g.fill);
   op(g, 'i32.add');
-  get(g, slot(g, { k: 'value', v: header }, key));
+  get(g, slot(g, { k: 'header', access, name }, `${access}:${name}`));
   mem(g, 'i32.store');
   get(g, g.logBase);
   get(g, g.fill);
@@ -512,12 +520,12 @@ function readEvents(g: WGen, e: Expr): void {
   for (const r of readsOf(e)) {
     const b = g.inst.buffers[r.name];
     if (b === undefined || b.offsetBytes === null) continue;
-    event(g, traceHeader('load', elementBytes(b.dtype), b.id), `load:${r.name}`, () => address(g, b, r.name, r.index));
+    event(g, 'load', r.name, () => address(g, b, r.name, r.index));
   }
 }
 
 function flush(g: WGen): void {
-  get(g, slot(g, { k: 'value', v: g.inst.opIndex }, 'op'));
+  get(g, slot(g, { k: 'op' }, 'op'));
   get(g, g.fill);
   i32c(g, 3);
   op(g, 'i32.shr_u');
@@ -600,7 +608,7 @@ function stmt(g: WGen, s: Stmt): void {
       if (b === undefined) throw new InternalError(`unknown buffer ${s.buf}`);
       if (g.mode === 'traced') {
         readEvents(g, s.e);
-        event(g, traceHeader('store', elementBytes(b.dtype), b.id), `store:${s.buf}`, () => address(g, b, s.buf, s.index));
+        event(g, 'store', s.buf, () => address(g, b, s.buf, s.index));
       }
       address(g, b, s.buf, s.index);
       storeValue(g, b, s.e);
@@ -705,4 +713,37 @@ export function lowerWasm(inst: KernelInstance, mode: 'fast' | 'traced'): Lowere
     funcs: [{ type: { params: ['i32'], results: [] }, locals: g.locals, code, export: 'run' }],
   });
   return { bytes, key: Buffer.from(bytes).toString('latin1'), slots: g.slots, imports };
+}
+
+/**
+ * What lowerWasm is a function of: the mode, the nest, its flags and scalars (folded), each buffer's
+ * name, type and kind (arena, constant, storage) and the arrays' names. Not offsets, tensor ids or
+ * the op index (passed-in slots the runtime resolves), nor constant or array contents (in memory).
+ */
+export function loweringKey(inst: KernelInstance, mode: 'fast' | 'traced'): string {
+  const buffers = Object.entries(inst.buffers).map(([k, b]) => [k, b.dtype, b.offsetBytes === null ? 'const' : (b.region ?? 'arena')]);
+  return JSON.stringify([mode, inst.name, nestId(inst.nest), inst.flags, inst.scalars, buffers, Object.keys(inst.arrays)]);
+}
+
+/** Lowerings by loweringKey for this process (a refusal as its message); bounded, as a search
+ * lowers candidates of many shapes. */
+const LOWERED = new Map<string, LoweredWasm | string>();
+const MAX_LOWERED = 2048;
+
+/** lowerWasm, once per distinct loweringKey in this process (the same object for equal keys). */
+export function lowerWasmCached(inst: KernelInstance, mode: 'fast' | 'traced'): LoweredWasm {
+  const key = loweringKey(inst, mode);
+  let r = LOWERED.get(key);
+  if (r === undefined) {
+    try {
+      r = lowerWasm(inst, mode);
+    } catch (e) {
+      if (!(e instanceof WasmUnsupported)) throw e;
+      r = e.message;
+    }
+    if (LOWERED.size >= MAX_LOWERED) LOWERED.clear();
+    LOWERED.set(key, r);
+  }
+  if (typeof r === 'string') throw new WasmUnsupported(r);
+  return r;
 }

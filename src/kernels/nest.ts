@@ -188,3 +188,28 @@ export function namesOf(e: Expr, out: string[] = []): string[] {
       return namesOf(e.index, out);
   }
 }
+
+// ---------------------------------------------------------------- identity (cache keys)
+
+/** Nest ids: one per distinct nest (by object, then by its JSON text), so cache keys stay short. */
+const NEST_IDS = new WeakMap<object, number>();
+const NEST_TEXT_IDS = new Map<string, number>();
+const MAX_NEST_TEXTS = 4096;
+let nextNestId = 0;
+
+/** A number naming `nest`'s content in this process: equal nests get the same id (unless the
+ * text table was cleared since, which costs a cache miss, never a collision: ids are not reused). */
+export function nestId(nest: Nest): number {
+  let id = NEST_IDS.get(nest);
+  if (id === undefined) {
+    const text = JSON.stringify(nest);
+    id = NEST_TEXT_IDS.get(text);
+    if (id === undefined) {
+      if (NEST_TEXT_IDS.size >= MAX_NEST_TEXTS) NEST_TEXT_IDS.clear();
+      id = nextNestId++;
+      NEST_TEXT_IDS.set(text, id);
+    }
+    NEST_IDS.set(nest, id);
+  }
+  return id;
+}

@@ -8,10 +8,11 @@
 import { setFlagsFromString } from 'node:v8';
 import { InternalError } from '../ir/index.ts';
 import type { KernelInstance } from './instance.ts';
+import { elementBytes } from './instance.ts';
 import type { CompiledKernel, TraceSink } from './lower-js.ts';
-import { rethrowKernelErrors } from './lower-js.ts';
+import { rethrowKernelErrors, traceHeader } from './lower-js.ts';
 import type { LoweredWasm, Slot } from './lower-wasm.ts';
-import { LOG_BYTES, lowerWasm, WasmUnsupported } from './lower-wasm.ts';
+import { LOG_BYTES, loweringKey, lowerWasmCached, WasmUnsupported } from './lower-wasm.ts';
 import { primitiveFunctions } from './primitives.ts';
 
 // Compile every function with the optimizing tier when a module is made, before its first call.
@@ -74,9 +75,9 @@ function tracedSlotBound(inst: KernelInstance, fast: LoweredWasm): number {
  * Lower every instance's fast code, lay out one memory (arena, trace log, constants and arrays
  * shared by identity, each instance's passed-in values, room for its traced code's values) and
  * compile. Traced code is lowered and compiled on an op's first traced run. `arenaBytes` is the
- * planned arena; event addresses are arena addresses. `lower`: lowerWasm, or a WasmLowerings' lower.
+ * planned arena; event addresses are arena addresses. `lower`: lowerWasmCached, or a WasmLowerings' lower.
  */
-export function compileWasmKernels(instances: readonly KernelInstance[], arenaBytes: number, lower: WasmLowering = lowerWasm): WasmKernels {
+export function compileWasmKernels(instances: readonly KernelInstance[], arenaBytes: number, lower: WasmLowering = lowerWasmCached): WasmKernels {
   const lowered = instances.map((inst) => {
     try {
       return lower(inst, 'fast');
@@ -104,6 +105,12 @@ export function compileWasmKernels(instances: readonly KernelInstance[], arenaBy
   const resolve = (inst: KernelInstance, s: Slot, placed = false): number => {
     if (s.k === 'value') return s.v;
     if (s.k === 'log') return logBase;
+    if (s.k === 'op') return inst.opIndex;
+    if (s.k === 'offset' || s.k === 'header') {
+      const b = inst.buffers[s.name];
+      if (b === undefined || b.offsetBytes === null) throw new InternalError(`op ${inst.opIndex}: no arena buffer ${s.name}`);
+      return s.k === 'offset' ? b.offsetBytes : traceHeader(s.access, elementBytes(b.dtype), b.id);
+    }
     const bytes = s.k === 'array' ? inst.arrays[s.name] : inst.buffers[s.name]?.data;
     if (bytes === null || bytes === undefined) throw new InternalError(`no ${s.k} data for ${s.name}`);
     const at = placed ? place.get(bytes) : placeBytes(bytes, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
@@ -171,61 +178,50 @@ export function compileWasmKernels(instances: readonly KernelInstance[], arenaBy
   return { buffer, kernels };
 }
 
-/** How a runtime gets an instance's lowering: lowerWasm itself, or through a WasmLowerings. */
+/** How a runtime gets an instance's lowering: lowerWasmCached, or through a WasmLowerings. */
 export type WasmLowering = (inst: KernelInstance, mode: 'fast' | 'traced') => LoweredWasm;
 
 /** One lowering as another thread receives it (structured-cloneable; a module is shared, not copied). */
 export interface SharedWasmLowering {
-  readonly mode: 'fast' | 'traced';
-  readonly opIndex: number;
-  /** What the lowering is a function of, to refuse a record made from another model's instance. */
-  readonly fingerprint: string;
-  /** Null: the instance has no WebAssembly lowering (this message says why). */
+  /** Its loweringKey: what the lowering is a function of. */
+  readonly key: string;
+  /** Null: instances of this key have no WebAssembly lowering (this message says why). */
   readonly lowered: LoweredWasm | null;
   readonly unsupported: string;
   readonly module: WasmModule | null;
 }
 
-/** The inputs of lowerWasm other than the nest (the op's spec, named by `name`) and the constant bytes. */
-function fingerprint(inst: KernelInstance): string {
-  const buffers = Object.entries(inst.buffers).map(([k, b]) => [k, b.dtype, b.offsetBytes, b.id, b.sizeBytes, b.region ?? '', b.data?.byteLength ?? -1]);
-  const arrays = Object.entries(inst.arrays).map(([k, a]) => [k, a.length]);
-  return JSON.stringify([inst.name, inst.flags, inst.scalars, buffers, arrays]);
-}
-
 /**
- * A model's lowerings by op and mode: `lower` lowers an instance once and records it (or returns
- * the record it was given); `share` hands the records and their compiled modules to another thread,
- * whose WasmLowerings then lowers and compiles nothing for the same model. A record whose
- * instance differs from the one asked for is an InternalError, never a wrong kernel.
+ * The lowerings a model's runtimes used, by loweringKey: `lower` is lowerWasmCached and records
+ * what it returns (or returns the record it was given); `share` hands the records and their
+ * compiled modules to another thread, whose WasmLowerings then lowers and compiles nothing for the
+ * same model. A record is found by the instance's whole key, so it never applies to an instance
+ * of another structure.
  */
 export class WasmLowerings {
   private readonly records = new Map<string, SharedWasmLowering>();
 
   constructor(shared: readonly SharedWasmLowering[] = []) {
     for (const r of shared) {
-      this.records.set(`${r.mode}:${r.opIndex}`, { ...r, module: null });
+      this.records.set(r.key, { ...r, module: null });
       if (r.lowered !== null && r.module !== null && !MODULES.has(r.lowered.key)) MODULES.set(r.lowered.key, r.module);
     }
   }
 
   readonly lower: WasmLowering = (inst, mode) => {
-    const key = `${mode}:${inst.opIndex}`;
-    const fp = fingerprint(inst);
+    const key = loweringKey(inst, mode);
     let r = this.records.get(key);
     if (r === undefined) {
       let lowered: LoweredWasm | null = null;
       let unsupported = '';
       try {
-        lowered = lowerWasm(inst, mode);
+        lowered = lowerWasmCached(inst, mode);
       } catch (e) {
         if (!(e instanceof WasmUnsupported)) throw e;
         unsupported = e.message;
       }
-      r = { mode, opIndex: inst.opIndex, fingerprint: fp, lowered, unsupported, module: null };
+      r = { key, lowered, unsupported, module: null };
       this.records.set(key, r);
-    } else if (r.fingerprint !== fp) {
-      throw new InternalError(`the recorded ${mode} lowering of op ${inst.opIndex} is of another instance`);
     }
     if (r.lowered === null) throw new WasmUnsupported(r.unsupported);
     return r.lowered;
@@ -234,7 +230,7 @@ export class WasmLowerings {
   /** Lower the traced code of every instance whose fast code is on WebAssembly (a runtime lowers
    * it on the op's first traced run), so `share` includes it. */
   lowerTraced(instances: readonly KernelInstance[]): void {
-    for (const inst of instances) if (this.records.get(`fast:${inst.opIndex}`)?.lowered) this.lower(inst, 'traced');
+    for (const inst of instances) if (this.records.get(loweringKey(inst, 'fast'))?.lowered) this.lower(inst, 'traced');
   }
 
   share(): SharedWasmLowering[] {

@@ -31,7 +31,7 @@ export interface RuntimeOptions {
    * run on 'js': their kernels read the storage device's mapped image, which is not in linear memory.
    */
   readonly kernels?: 'wasm' | 'js';
-  /** How WebAssembly kernels are lowered (default lowerWasm; a WasmLowerings' `lower` records or replays them). */
+  /** How WebAssembly kernels are lowered (default lowerWasmCached; a WasmLowerings' `lower` records or replays them). */
   readonly wasmLowering?: WasmLowering;
 }
 

@@ -1,13 +1,13 @@
 // The WebAssembly lowering against the JS lowering on the edges the random op cases rarely reach:
 // the inline primitives at int32 extremes (srdhm's saturation, every shift), and C's division and
 // remainder by zero and -1; and every kernel of the oracle models lowers to WebAssembly (none falls
-// back to JS).
+// back to JS), and instances of one loweringKey lower to the same code (what lowerWasmCached shares).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importTflite } from '../../src/ir/index.ts';
-import type { KernelInstance, Nest } from '../../src/kernels/index.ts';
-import { compileKernel, compileWasmKernels, For, lowerWasm, makeArenaViews, Store } from '../../src/kernels/index.ts';
+import type { KernelInstance, LoweredWasm, Nest } from '../../src/kernels/index.ts';
+import { compileKernel, compileWasmKernels, For, loweringKey, lowerWasm, lowerWasmCached, makeArenaViews, Store, WasmUnsupported } from '../../src/kernels/index.ts';
 import { preparePlannedModel } from '../../src/optimizer/index.ts';
 import { collectTrace } from './replay-helpers.ts';
 
@@ -81,25 +81,86 @@ describe('WebAssembly kernels == JS kernels at int32 edges', () => {
   });
 });
 
+/** A lowering as comparable text. */
+const lowered = (l: LoweredWasm): string => JSON.stringify(l, (_, v: unknown) => (v instanceof Uint8Array ? [...v] : v));
+
 describe('every kernel of the oracle models lowers to WebAssembly', () => {
   const root = join(import.meta.dirname, '../../../shared/oracle');
   const files = ['models', 'op-models'].flatMap((d) => readdirSync(join(root, d), { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.tflite')).map((f) => join(root, d, f)));
-  it(`${files.length} models, fast and traced code`, () => {
+  it(`${files.length} models, fast and traced code; one lowering per loweringKey`, () => {
     expect(files.length).toBeGreaterThan(20);
     const refused: string[] = [];
+    // Per key: the first instance's fresh lowering (as JSON) and where it was placed; a key shared by
+    // instances placed apart (other offsets, tensor ids or op index) must lower to the same code.
+    const seen = new Map<string, { readonly code: string; readonly placement: string }>();
+    let sharedApart = 0;
     for (const f of files) {
       const pm = preparePlannedModel(importTflite(new Uint8Array(readFileSync(f))), { verify: false });
       for (const inst of pm.runtime.instances) {
         for (const mode of ['fast', 'traced'] as const) {
+          let code: string;
           try {
-            lowerWasm(inst, mode);
+            code = lowered(lowerWasm(inst, mode));
           } catch (e) {
             refused.push(`${f} op ${inst.opIndex} ${inst.name} ${mode}: ${e instanceof Error ? e.message : String(e)}`);
+            continue;
           }
+          expect(lowered(lowerWasmCached(inst, mode))).toBe(code);
+          const key = loweringKey(inst, mode);
+          const placement = JSON.stringify([inst.opIndex, Object.values(inst.buffers).map((b) => [b.offsetBytes, b.id]), Object.values(inst.arrays).map((a) => [...a])]);
+          const first = seen.get(key);
+          if (first === undefined) seen.set(key, { code, placement });
+          else {
+            expect(code, `${f} op ${inst.opIndex} ${mode}`).toBe(first.code);
+            if (first.placement !== placement) sharedApart++;
+          }
+          // The same instance placed elsewhere: same key, same code.
+          const moved: KernelInstance = {
+            ...inst,
+            opIndex: inst.opIndex + 5,
+            buffers: Object.fromEntries(Object.entries(inst.buffers).map(([k, b]) => [k, b.offsetBytes === null ? b : { ...b, offsetBytes: b.offsetBytes + 48, id: b.id + 3 }])),
+          };
+          expect(loweringKey(moved, mode)).toBe(key);
+          expect(lowered(lowerWasm(moved, mode))).toBe(code);
         }
       }
     }
     expect(refused).toEqual([]);
+    // Not vacuous across models either: repeated blocks (other offsets, ids, per-channel arrays) share keys.
+    expect(sharedApart).toBeGreaterThan(10);
+  });
+});
+
+describe('lowerWasmCached', () => {
+  const base: KernelInstance = {
+    name: 'addone', opIndex: 2, nest: [For('i', '0', 'n', [Store('out', 'i', 'x[i] + 1')])], flags: {}, scalars: { n: 4 }, arrays: {},
+    buffers: {
+      x: { dtype: 'int8', offsetBytes: 0, data: null, id: 0, sizeBytes: 4 },
+      out: { dtype: 'int8', offsetBytes: 16, data: null, id: 1, sizeBytes: 4 },
+    },
+  };
+  const withX = (x: Partial<KernelInstance['buffers'][string]>): KernelInstance => ({ ...base, buffers: { ...base.buffers, x: { ...(base.buffers['x'] as KernelInstance['buffers'][string]), ...x } } });
+
+  it('shares one lowering between instances placed apart', () => {
+    const moved: KernelInstance = { ...withX({ offsetBytes: 64, id: 9 }), opIndex: 7 };
+    for (const mode of ['fast', 'traced'] as const) expect(lowerWasmCached(moved, mode)).toBe(lowerWasmCached(base, mode));
+  });
+
+  it('keys apart what the code depends on: a buffer\'s type, constant or arena, storage region, a scalar', () => {
+    const variants: Record<string, KernelInstance> = {
+      dtype: withX({ dtype: 'int16', sizeBytes: 8 }),
+      constant: withX({ offsetBytes: null, data: new Uint8Array(4) }),
+      storage: withX({ region: 'storage' }),
+      scalar: { ...base, scalars: { n: 3 } },
+    };
+    for (const mode of ['fast', 'traced'] as const) {
+      const code = lowered(lowerWasm(base, mode));
+      for (const [what, v] of Object.entries(variants)) {
+        expect(loweringKey(v, mode), what).not.toBe(loweringKey(base, mode));
+        if (what === 'storage') expect(() => lowerWasmCached(v, mode)).toThrow(WasmUnsupported);
+        else if (what !== 'scalar') expect(lowered(lowerWasmCached(v, mode)), what).not.toBe(code);
+      }
+    }
   });
 });

@@ -13,19 +13,34 @@ function makeRng(seed: string): seedrandom.PRNG {
 }
 
 /**
- * `count` int8 codes uniform on [-127, 127], four per 32-bit draw (byte 255 is rejected, so
- * every code has probability exactly 1/255).
+ * `count` int8 codes uniform on [-127, 127], four per 32-bit draw (`prng.int32()`: four ARC4 bytes,
+ * the first most significant), taken from the least significant byte up; byte 255 is rejected, so
+ * every code has probability exactly 1/255. The bytes come straight off the ARC4 stream, started
+ * from the seeded generator's own state (seedrandom's `state` option), as `int32()` would give
+ * them: a zoo model's millions of weights in a few milliseconds instead of tens (what every zoo
+ * command and test pays first). Checked against `int32()` draws in test/ir/seeded-weights.test.ts.
  */
 export function uniformInt8Codes(seed: string, count: number): Int8Array {
-  const prng = makeRng(seed);
+  const state = seedrandom(seed, { state: true }).state();
+  const s = Uint8Array.from(state.S);
+  let i = state.i;
+  let j = state.j;
+  const draw = new Uint8Array(4);
   const out = new Int8Array(count);
-  let i = 0;
-  while (i < count) {
-    let word = prng.int32() >>> 0;
-    for (let k = 0; k < 4 && i < count; k++) {
-      const b = word & 0xff;
-      word >>>= 8;
-      if (b !== 255) out[i++] = b - 127;
+  let n = 0;
+  while (n < count) {
+    for (let k = 0; k < 4; k++) {
+      i = (i + 1) & 255;
+      const t = s[i] as number;
+      j = (j + t) & 255;
+      const u = s[j] as number;
+      s[i] = u;
+      s[j] = t;
+      draw[k] = s[(u + t) & 255] as number;
+    }
+    for (let k = 3; k >= 0 && n < count; k--) {
+      const b = draw[k] as number;
+      if (b !== 255) out[n++] = b - 127;
     }
   }
   return out;

@@ -5,7 +5,7 @@
 import type { Graph, Op, OpKind } from '../../ir/index.ts';
 import { DTYPE_BYTES, InternalError, ModelError, byteSize, elementCount } from '../../ir/index.ts';
 import type { CostCounts, KernelInstance } from '../../kernels/index.ts';
-import { countCost, countMacs, instantiateOp, prepareOp } from '../../kernels/index.ts';
+import { countCost, countMacs, instantiateOp, nestId, prepareOp } from '../../kernels/index.ts';
 import type { ElementKernelClass, KernelLibrary, MacKernelClass, TargetProfile } from '../targets/index.ts';
 
 /** How an op kind is costed. */
@@ -92,25 +92,6 @@ export interface OpCompute {
 /** Kinds whose nest reads an extra, storage-staged input: costed from shapes, not countCost. */
 const SHAPE_COSTED: ReadonlySet<OpKind> = new Set<OpKind>(['spill', 'fetching', 'fetchingConv2d']);
 
-/** Nest ids: one per distinct nest (by object, then by its JSON text), so keys stay short. */
-const NEST_IDS = new WeakMap<object, number>();
-const NEST_TEXT_IDS = new Map<string, number>();
-let nextNestId = 0;
-
-function nestId(nest: object): number {
-  let id = NEST_IDS.get(nest);
-  if (id === undefined) {
-    const text = JSON.stringify(nest);
-    id = NEST_TEXT_IDS.get(text);
-    if (id === undefined) {
-      id = nextNestId++;
-      NEST_TEXT_IDS.set(text, id);
-    }
-    NEST_IDS.set(nest, id);
-  }
-  return id;
-}
-
 /**
  * What countCost is a function of: the nest, its flags and scalars, each buffer's type, size and
  * kind (arena, constant, storage) and the arrays' contents (bounds may read params); not offsets,
@@ -133,11 +114,7 @@ export function countCostCached(inst: KernelInstance): CostCounts {
   const key = costKey(inst);
   let c = COUNTS.get(key);
   if (c === undefined) {
-    if (COUNTS.size >= MAX_COUNTS) {
-      // Ids already handed out stay unique (never reused): a cleared text only costs a miss.
-      COUNTS.clear();
-      NEST_TEXT_IDS.clear();
-    }
+    if (COUNTS.size >= MAX_COUNTS) COUNTS.clear();
     c = countCost(inst);
     COUNTS.set(key, c);
   }

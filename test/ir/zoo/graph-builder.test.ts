@@ -34,6 +34,27 @@ describe('seeded weights', () => {
     for (const n of counts.values()) expect(n).toBeGreaterThan(120);
   });
 
+  it('takes the codes off the ARC4 stream exactly as seedrandom\'s int32() draws give them', () => {
+    // The reference: one int32() per four codes, least significant byte first, 255 rejected.
+    const reference = (seed: string, count: number): Int8Array => {
+      const prng = seedrandom(seed);
+      const out = new Int8Array(count);
+      let i = 0;
+      while (i < count) {
+        let word = prng.int32() >>> 0;
+        for (let k = 0; k < 4 && i < count; k++) {
+          const b = word & 0xff;
+          word >>>= 8;
+          if (b !== 255) out[i++] = b - 127;
+        }
+      }
+      return out;
+    };
+    for (const [seed, count] of [['a', 0], ['a', 1], ['a', 3], ['mobilenet-v2/conv0/filter', 4099], ['', 5000], ['zoo-test', 255 * 40 + 7]] as const) {
+      expect(uniformInt8Codes(seed, count), `${seed} x${count}`).toEqual(reference(seed, count));
+    }
+  });
+
   it('gives float32-exact per-channel scales', () => {
     const s = weightScales('zoo-test', 64, 0.01);
     expect(s.length).toBe(64);
