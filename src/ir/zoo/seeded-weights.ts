@@ -17,8 +17,8 @@ function makeRng(seed: string): seedrandom.PRNG {
  * the first most significant), taken from the least significant byte up; byte 255 is rejected, so
  * every code has probability exactly 1/255. The bytes come straight off the ARC4 stream, started
  * from the seeded generator's own state (seedrandom's `state` option), as `int32()` would give
- * them: a zoo model's millions of weights in a few milliseconds instead of tens (what every zoo
- * command and test pays first). Checked against `int32()` draws in test/ir/seeded-weights.test.ts.
+ * them, in a quarter of the time (a zoo model's millions of weights are what every zoo command and
+ * test pays first). Checked against `int32()` draws in test/ir/zoo/graph-builder.test.ts.
  */
 export function uniformInt8Codes(seed: string, count: number): Int8Array {
   const state = seedrandom(seed, { state: true }).state();
