@@ -59,17 +59,32 @@ export function spillTensor(graph: Graph, victim: number, startOp: number, endOp
  * fusions), indices and slots remapped.
  */
 export function pruneUnusedTensors(graph: Graph): Graph {
-  const used = new Set<number>([...graph.inputs, ...graph.outputs]);
-  for (const op of graph.ops) for (const t of [...op.inputs, ...op.outputs, storageSlotOf(op) ?? -1]) if (t >= 0) used.add(t);
-  if (used.size === graph.tensors.length) return graph;
-  const map = new Map<number, number>();
-  const tensors = graph.tensors.filter((_, i) => used.has(i) && map.set(i, map.size));
-  const m = (t: number): number => (t < 0 ? t : (map.get(t) ?? -1));
+  const n = graph.tensors.length;
+  const used = new Uint8Array(n);
+  const use = (t: number): void => {
+    if (t >= 0 && t < n) used[t] = 1;
+  };
+  graph.inputs.forEach(use);
+  graph.outputs.forEach(use);
+  for (const op of graph.ops) {
+    op.inputs.forEach(use);
+    op.outputs.forEach(use);
+    use(storageSlotOf(op) ?? -1);
+  }
+  // Tensors before the first unused one keep their index, and so do ops that name only those (a
+  // tiling search prunes every candidate graph: most ops stay as they are).
+  const first = used.indexOf(0);
+  if (first < 0) return graph;
+  const map = new Int32Array(n);
+  let next = 0;
+  for (let t = 0; t < n; t++) map[t] = used[t] ? next++ : -1;
+  const m = (t: number): number => (t < 0 ? t : (map[t] ?? -1));
+  const moves = (t: number): boolean => t >= first;
   return {
     ...graph,
-    tensors,
+    tensors: graph.tensors.filter((_, t) => used[t] === 1),
     inputs: graph.inputs.map(m),
     outputs: graph.outputs.map(m),
-    ops: graph.ops.map((op) => remapOpTensors(op, m)),
+    ops: graph.ops.map((op) => (op.inputs.some(moves) || op.outputs.some(moves) || moves(storageSlotOf(op) ?? -1) ? remapOpTensors(op, m) : op)),
   };
 }
