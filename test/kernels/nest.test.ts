@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KernelInstance } from '../../src/kernels/index.ts';
-import { For, If, Let, parseExpr, Set, Store, Val, compileKernel, countCost, emitCKernel, generateJs, makeArenaViews, walkAddresses } from '../../src/kernels/index.ts';
+import { For, If, Let, parseExpr, Set, Store, Val, compileKernel, countCost, emitCKernel, generateJs, makeArenaViews, nestId, walkAddresses } from '../../src/kernels/index.ts';
 import { McusimError } from '../../src/ir/index.ts';
 
 const arena = (id: number, offsetBytes: number, sizeBytes: number) => ({ dtype: 'int8' as const, offsetBytes, data: null, id, sizeBytes });
@@ -130,5 +130,16 @@ describe('shared and specialized kernel code', () => {
       expect(runs(1)).toEqual(expected);
       expect(runs(100)).toEqual(expected);
     }
+  });
+});
+
+describe('nestId', () => {
+  it('names equal nests alike and different nests apart, by content', () => {
+    const a = [For('i', '0', 'n', [Store('out', 'i', 'x[i] + 1')])];
+    const same = [For('i', '0', 'n', [Store('out', 'i', 'x[i] + 1')])];
+    const other = [For('i', '0', 'n', [Store('out', 'i', 'x[i] + 2')])];
+    expect(nestId(same)).toBe(nestId(a));
+    expect(nestId(other)).not.toBe(nestId(a));
+    expect(nestId(a)).toBe(nestId(a));
   });
 });
