@@ -3,7 +3,7 @@
 // mcusim's kernel variants.
 export * from './arch.ts';
 export { alignUp, structLayout } from './struct-layout.ts';
-export { ARENA_ALIGNMENT_BYTES, modelPersistent } from './model-persistent.ts';
+export { ARENA_ALIGNMENT_BYTES, modelPersistent, modelPersistentBytes } from './model-persistent.ts';
 export type { NonStockUse, PersistentModel, TailAllocation } from './model-persistent.ts';
 export { wholeArena } from './whole-arena.ts';
 export type { ArenaReport, ArenaRuntime, WholeArena } from './whole-arena.ts';

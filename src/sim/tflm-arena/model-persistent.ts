@@ -38,12 +38,15 @@ export interface PersistentModel {
   readonly nonStock: readonly NonStockUse[];
 }
 
+/** The tail as it grows; with `labeled`, each block with what it is (named lazily: a search asks
+ * for the bytes of thousands of candidate graphs and never for the names). */
 class Tail {
   usedBytes = 0;
   readonly allocations: TailAllocation[] = [];
-  allocate(what: string, sizeBytes: number, alignBytes: number): void {
+  constructor(private readonly labeled: boolean) {}
+  allocate(what: string | (() => string), sizeBytes: number, alignBytes: number): void {
     this.usedBytes = alignUp(this.usedBytes + sizeBytes, alignBytes);
-    this.allocations.push({ what, sizeBytes, alignBytes, usedAfterBytes: this.usedBytes });
+    if (this.labeled) this.allocations.push({ what: typeof what === 'string' ? what : what(), sizeBytes, alignBytes, usedAfterBytes: this.usedBytes });
   }
 }
 
@@ -58,12 +61,12 @@ const opLabel = (i: number, op: Op): string => `op ${i} ${op.kind === 'custom' ?
 /** The I/O TfLiteTensor (+ its quantization) MicroInterpreter keeps for one graph input or output. */
 function ioTensor(tail: Tail, arch: TflmArch, t: Tensor, label: string): void {
   const p = arch.pointerBytes;
-  tail.allocate(`TfLiteTensor (${label})`, arch.structs.TfLiteTensor, p);
+  tail.allocate(() => `TfLiteTensor (${label})`, arch.structs.TfLiteTensor, p);
   const q = t.quant;
   // InitializeTfLiteTensorFromFlatbuffer copies quantization only when scale and zero_point are non-empty.
   if (q === null || q.scale.length === 0 || q.zeroPoint.length === 0) return;
-  tail.allocate(`TfLiteAffineQuantization (${label})`, arch.structs.TfLiteAffineQuantization, p);
-  tail.allocate(`zero_point TfLiteIntArray[${q.scale.length}] (${label})`, arch.structs.TfLiteIntArray + 4 * q.scale.length, 4);
+  tail.allocate(() => `TfLiteAffineQuantization (${label})`, arch.structs.TfLiteAffineQuantization, p);
+  tail.allocate(() => `zero_point TfLiteIntArray[${q.scale.length}] (${label})`, arch.structs.TfLiteIntArray + 4 * q.scale.length, 4);
 }
 
 /**
@@ -72,7 +75,16 @@ function ioTensor(tail: Tail, arch: TflmArch, t: Tensor, label: string): void {
  * online) decides which variable tensors the tail holds.
  */
 export function modelPersistent(graph: Graph, arch: TflmArch, offlineOffsets: Int32Array | null = null): PersistentModel {
-  const tail = new Tail();
+  return walkTail(graph, arch, offlineOffsets, new Tail(true));
+}
+
+/** modelPersistent without the blocks' list: the same bytes and non-stock ops, for a search. */
+export function modelPersistentBytes(graph: Graph, arch: TflmArch, offlineOffsets: Int32Array | null = null): Omit<PersistentModel, 'allocations'> {
+  const { persistentBytes, nonStock } = walkTail(graph, arch, offlineOffsets, new Tail(false));
+  return { persistentBytes, nonStock };
+}
+
+function walkTail(graph: Graph, arch: TflmArch, offlineOffsets: Int32Array | null, tail: Tail): PersistentModel {
   const p = arch.pointerBytes;
   const s = arch.structs;
   // MicroAllocator::Create(arena, size, kGreedy): the allocator itself, its planner, the MicroAllocator.
@@ -82,8 +94,8 @@ export function modelPersistent(graph: Graph, arch: TflmArch, offlineOffsets: In
   // StartModelAllocation: builtin data allocator, SubgraphAllocations[1], eval tensors, nodes.
   tail.allocate('MicroBuiltinDataAllocator', s.MicroBuiltinDataAllocator, p);
   tail.allocate('SubgraphAllocations[1]', s.SubgraphAllocations, p);
-  tail.allocate(`TfLiteEvalTensor[${graph.tensors.length}]`, s.TfLiteEvalTensor * graph.tensors.length, p);
-  tail.allocate(`NodeAndRegistration[${graph.ops.length}]`, s.NodeAndRegistration * graph.ops.length, p);
+  tail.allocate(() => `TfLiteEvalTensor[${graph.tensors.length}]`, s.TfLiteEvalTensor * graph.tensors.length, p);
+  tail.allocate(() => `NodeAndRegistration[${graph.ops.length}]`, s.NodeAndRegistration * graph.ops.length, p);
 
   const nonStock: NonStockUse[] = [];
   const stockOps: { index: number; op: Op; tflm: Extract<TflmPersistent, { stock: true }>; ctx: OpContext }[] = [];
@@ -98,34 +110,35 @@ export function modelPersistent(graph: Graph, arch: TflmArch, offlineOffsets: In
 
   // PrepareNodeAndRegistrationDataFromFlatbuffer: each op's ParseXxx allocates its params struct.
   for (const { index, op, tflm } of stockOps) {
-    if (tflm.builtinData === null) continue;
-    const l = structLayout(tflm.builtinData, arch);
-    tail.allocate(`${tflm.builtinData.name} (${opLabel(index, op)} builtin data)`, l.sizeBytes, l.alignBytes);
+    const data = tflm.builtinData;
+    if (data === null) continue;
+    const l = structLayout(data, arch);
+    tail.allocate(() => `${data.name} (${opLabel(index, op)} builtin data)`, l.sizeBytes, l.alignBytes);
   }
   // InitSubgraphs: each kernel's Init, AllocatePersistentBuffer(sizeof(OpData)).
   for (const { index, op, tflm } of stockOps) {
-    if (tflm.opData === null) continue;
-    tail.allocate(`${tflm.opData.name} (${opLabel(index, op)} Init)`, structLayout(tflm.opData, arch).sizeBytes, ARENA_ALIGNMENT_BYTES);
+    const opData = tflm.opData;
+    if (opData === null) continue;
+    tail.allocate(() => `${opData.name} (${opLabel(index, op)} Init)`, structLayout(opData, arch).sizeBytes, ARENA_ALIGNMENT_BYTES);
   }
   // PrepareSubgraphs: each kernel's Prepare, its persistent buffers and scratch requests.
   let scratchCount = 0;
   for (const { index, op, tflm, ctx } of stockOps) {
     for (const b of tflm.prepareBuffers?.(ctx) ?? []) {
-      const what = typeof b === 'number' ? `${b} B buffer` : b.name;
-      tail.allocate(`${what} (${opLabel(index, op)} Prepare)`, typeof b === 'number' ? b : structLayout(b, arch).sizeBytes, ARENA_ALIGNMENT_BYTES);
+      tail.allocate(() => `${typeof b === 'number' ? `${b} B buffer` : b.name} (${opLabel(index, op)} Prepare)`, typeof b === 'number' ? b : structLayout(b, arch).sizeBytes, ARENA_ALIGNMENT_BYTES);
     }
     scratchCount += tflm.scratchRequests?.(ctx) ?? scratchRequests(graph, index).length;
   }
   // FinishModelAllocation: scratch buffer handles, then (CommitStaticMemoryPlan) variable tensors.
-  if (scratchCount > 0) tail.allocate(`ScratchBufferHandle[${scratchCount}]`, s.ScratchBufferHandle * scratchCount, p);
+  if (scratchCount > 0) tail.allocate(() => `ScratchBufferHandle[${scratchCount}]`, s.ScratchBufferHandle * scratchCount, p);
   graph.tensors.forEach((t, i) => {
     if (!t.isVariable) return;
     if (offlineOffsets !== null && (offlineOffsets[i] ?? -1) !== -1) return;
-    tail.allocate(`variable tensor ${i} buffer`, byteSize(t.dtype, t.shape), ARENA_ALIGNMENT_BYTES);
+    tail.allocate(() => `variable tensor ${i} buffer`, byteSize(t.dtype, t.shape), ARENA_ALIGNMENT_BYTES);
   });
   // MicroInterpreter::AllocateTensors: input / output TfLiteTensor* arrays and the tensors.
   for (const [what, list] of [['input', graph.inputs], ['output', graph.outputs]] as const) {
-    tail.allocate(`TfLiteTensor*[${list.length}] (${what}s)`, p * list.length, ARENA_ALIGNMENT_BYTES);
+    tail.allocate(() => `TfLiteTensor*[${list.length}] (${what}s)`, p * list.length, ARENA_ALIGNMENT_BYTES);
     list.forEach((t, k) => {
       const tensor = graph.tensors[t];
       if (tensor === undefined) throw new InternalError(`graph ${what} ${k} names missing tensor ${t}`);

@@ -8,8 +8,8 @@ import { kernelSpecOf, makeOpContext } from '../../kernels/index.ts';
 import type { TflmPersistent } from '../../kernels/index.ts';
 import type { TflmArch, TflmArchName } from './arch.ts';
 import { alignUp } from './struct-layout.ts';
-import { ARENA_ALIGNMENT_BYTES, modelPersistent } from './model-persistent.ts';
-import type { NonStockUse, TailAllocation } from './model-persistent.ts';
+import { ARENA_ALIGNMENT_BYTES, modelPersistentBytes } from './model-persistent.ts';
+import type { NonStockUse } from './model-persistent.ts';
 
 export type ArenaRuntime = 'tflm' | 'mcusim';
 
@@ -31,8 +31,6 @@ export interface ArenaReport {
 
 export interface WholeArena {
   readonly report: ArenaReport;
-  /** The stock-TFLM tail, block by block (empty for the mcusim runtime). */
-  readonly allocations: readonly TailAllocation[];
 }
 
 /**
@@ -46,13 +44,13 @@ export function wholeArena(
   offlineOffsets: Int32Array | null = null,
   runtime: 'auto' | 'mcusim' = 'auto',
 ): WholeArena {
-  const tflm = modelPersistent(graph, arch, offlineOffsets);
+  const tflm = modelPersistentBytes(graph, arch, offlineOffsets);
   if (tflm.nonStock.length === 0 && runtime === 'auto') {
     const report: ArenaReport = {
       arch: arch.name, runtime: 'tflm', plannedBytes, persistentBytes: tflm.persistentBytes,
       totalBytes: plannedBytes + tflm.persistentBytes, outsideArenaBytes: 0, nonStockOps: [],
     };
-    return { report, allocations: tflm.allocations };
+    return { report };
   }
   let persistentBytes = 0;
   let outsideArenaBytes = 0;
@@ -71,5 +69,5 @@ export function wholeArena(
     arch: arch.name, runtime: 'mcusim', plannedBytes, persistentBytes,
     totalBytes: plannedBytes + persistentBytes, outsideArenaBytes, nonStockOps: tflm.nonStock,
   };
-  return { report, allocations: [] };
+  return { report };
 }

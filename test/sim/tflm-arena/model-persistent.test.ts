@@ -1,12 +1,12 @@
 // The tail model's rules: AlignPointerDown placement (used = alignUp(used + size, align)), the order
 // of TFLM's allocations, I/O tensors with their quantization, scratch handles, variable tensors,
 // mcusim-only ops switching the report to mcusim's runtime, unknown --arch refused.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importTflite } from '../../../src/ir/index.ts';
 import type { Graph, Op } from '../../../src/ir/index.ts';
-import { CORTEX_M, HOST64, getTflmArch, modelPersistent, wholeArena } from '../../../src/sim/index.ts';
+import { CORTEX_M, HOST64, getTflmArch, modelPersistent, modelPersistentBytes, wholeArena } from '../../../src/sim/index.ts';
 import { ORACLE } from '../../oracle-paths.ts';
 
 const load = (name: string): Graph => importTflite(new Uint8Array(readFileSync(join(ORACLE, 'models', `${name}.tflite`)))).graph;
@@ -83,5 +83,19 @@ describe('wholeArena', () => {
 
   it('refuses an unknown arch with E_USAGE', () => {
     expect(() => getTflmArch('arm64')).toThrow(expect.objectContaining({ code: 'E_USAGE' }));
+  });
+});
+
+describe('modelPersistentBytes', () => {
+  it('gives modelPersistent\'s bytes and non-stock ops without naming the blocks, on every oracle model', () => {
+    const files = ['models', 'op-models'].flatMap((d) => readdirSync(join(ORACLE, d)).filter((f) => f.endsWith('.tflite')).map((f) => join(ORACLE, d, f)));
+    expect(files.length).toBeGreaterThan(20);
+    for (const f of files) {
+      const g = importTflite(new Uint8Array(readFileSync(f))).graph;
+      for (const arch of [HOST64, CORTEX_M]) {
+        const full = modelPersistent(g, arch);
+        expect(modelPersistentBytes(g, arch), f).toEqual({ persistentBytes: full.persistentBytes, nonStock: full.nonStock });
+      }
+    }
   });
 });
