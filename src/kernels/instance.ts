@@ -5,7 +5,7 @@
 import type { DType } from '../ir/index.ts';
 import { DTYPE_BYTES, InternalError } from '../ir/index.ts';
 import type { BinOp, Expr, Nest, Stmt } from './nest.ts';
-import { namesOf, readsOf } from './nest.ts';
+import { namesOf, nestId, readsOf } from './nest.ts';
 import { PRIMITIVES } from './primitives.ts';
 
 export interface BufferBinding {
@@ -35,6 +35,21 @@ export interface KernelInstance {
   readonly scalars: Readonly<Record<string, number>>;
   readonly arrays: Readonly<Record<string, Int32Array>>;
   readonly buffers: Readonly<Record<string, BufferBinding>>;
+}
+
+/**
+ * An instance without its placement, as cache-key text: the nest (by content), flags, scalars and
+ * each buffer's name, type and kind (arena, constant, storage) and the arrays' names; never
+ * offsets, tensor ids, the op index or constant bytes. `withData` adds each buffer's size and the
+ * arrays' contents, which a cost walk may read (loop bounds) and a lowering never does.
+ */
+export function placementFreeKey(inst: KernelInstance, withData: boolean): string {
+  const buffers = Object.entries(inst.buffers).map(([k, b]) => {
+    const kind = b.offsetBytes === null ? 'const' : (b.region ?? 'arena');
+    return withData ? [k, b.dtype, kind, b.sizeBytes] : [k, b.dtype, kind];
+  });
+  const arrays = withData ? Object.entries(inst.arrays).map(([k, a]) => [k, a.join(',')]) : Object.keys(inst.arrays);
+  return JSON.stringify([inst.name, nestId(inst.nest), inst.flags, inst.scalars, buffers, arrays]);
 }
 
 export function elementBytes(dtype: DType): number {

@@ -11,11 +11,11 @@
 // and running: wasm-kernels.ts.
 import { InternalError } from '../ir/index.ts';
 import type { BufferBinding, KernelInstance } from './instance.ts';
-import { checkNest, elementBytes, foldNest } from './instance.ts';
+import { checkNest, elementBytes, foldNest, placementFreeKey } from './instance.ts';
 import type { LoweringMode } from './lower-js.ts';
 import { fullUnrollTrips, loopFreeRun, TRACE_LOG_EVENTS, TRACE_WORDS_PER_EVENT } from './lower-js.ts';
 import type { Expr, Nest, Stmt } from './nest.ts';
-import { nestId, readsOf } from './nest.ts';
+import { readsOf } from './nest.ts';
 import { PRIMITIVES } from './primitives.ts';
 import type { OpName, ValType } from './wasm-binary.ts';
 import { encodeModule, OP, sleb, uleb } from './wasm-binary.ts';
@@ -715,14 +715,10 @@ export function lowerWasm(inst: KernelInstance, mode: 'fast' | 'traced'): Lowere
   return { bytes, key: Buffer.from(bytes).toString('latin1'), slots: g.slots, imports };
 }
 
-/**
- * What lowerWasm is a function of: the mode, the nest, its flags and scalars (folded), each buffer's
- * name, type and kind (arena, constant, storage) and the arrays' names. Not offsets, tensor ids or
- * the op index (passed-in slots the runtime resolves), nor constant or array contents (in memory).
- */
+/** What lowerWasm is a function of: the mode and the instance without its placement (offsets,
+ * tensor ids and the op index are slots the runtime resolves; constants and arrays are in memory). */
 export function loweringKey(inst: KernelInstance, mode: 'fast' | 'traced'): string {
-  const buffers = Object.entries(inst.buffers).map(([k, b]) => [k, b.dtype, b.offsetBytes === null ? 'const' : (b.region ?? 'arena')]);
-  return JSON.stringify([mode, inst.name, nestId(inst.nest), inst.flags, inst.scalars, buffers, Object.keys(inst.arrays)]);
+  return `${mode}:${placementFreeKey(inst, false)}`;
 }
 
 /** Lowerings by loweringKey for this process (a refusal as its message); bounded, as a search
@@ -730,9 +726,9 @@ export function loweringKey(inst: KernelInstance, mode: 'fast' | 'traced'): stri
 const LOWERED = new Map<string, LoweredWasm | string>();
 const MAX_LOWERED = 2048;
 
-/** lowerWasm, once per distinct loweringKey in this process (the same object for equal keys). */
-export function lowerWasmCached(inst: KernelInstance, mode: 'fast' | 'traced'): LoweredWasm {
-  const key = loweringKey(inst, mode);
+/** lowerWasm's lowering of `inst`, or the message of its refusal, once per key (its loweringKey)
+ * in this process: the same object for equal keys. */
+export function cachedLowering(inst: KernelInstance, mode: 'fast' | 'traced', key = loweringKey(inst, mode)): LoweredWasm | string {
   let r = LOWERED.get(key);
   if (r === undefined) {
     try {
@@ -744,6 +740,12 @@ export function lowerWasmCached(inst: KernelInstance, mode: 'fast' | 'traced'): 
     if (LOWERED.size >= MAX_LOWERED) LOWERED.clear();
     LOWERED.set(key, r);
   }
+  return r;
+}
+
+/** lowerWasm, once per distinct loweringKey in this process (a refusal is thrown again). */
+export function lowerWasmCached(inst: KernelInstance, mode: 'fast' | 'traced'): LoweredWasm {
+  const r = cachedLowering(inst, mode);
   if (typeof r === 'string') throw new WasmUnsupported(r);
   return r;
 }

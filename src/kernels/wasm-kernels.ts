@@ -12,7 +12,7 @@ import { elementBytes } from './instance.ts';
 import type { CompiledKernel, TraceSink } from './lower-js.ts';
 import { rethrowKernelErrors, traceHeader } from './lower-js.ts';
 import type { LoweredWasm, Slot } from './lower-wasm.ts';
-import { LOG_BYTES, loweringKey, lowerWasmCached, WasmUnsupported } from './lower-wasm.ts';
+import { cachedLowering, LOG_BYTES, loweringKey, lowerWasmCached, WasmUnsupported } from './lower-wasm.ts';
 import { primitiveFunctions } from './primitives.ts';
 
 // Compile every function with the optimizing tier when a module is made, before its first call.
@@ -193,7 +193,7 @@ export interface SharedWasmLowering {
 
 /**
  * The lowerings a model's runtimes used, by loweringKey: `lower` is lowerWasmCached and records
- * what it returns (or returns the record it was given); `share` hands the records and their
+ * what it returns or refuses (or returns the record it was given); `share` hands the records and their
  * compiled modules to another thread, whose WasmLowerings then lowers and compiles nothing for the
  * same model. A record is found by the instance's whole key, so it never applies to an instance
  * of another structure.
@@ -212,15 +212,8 @@ export class WasmLowerings {
     const key = loweringKey(inst, mode);
     let r = this.records.get(key);
     if (r === undefined) {
-      let lowered: LoweredWasm | null = null;
-      let unsupported = '';
-      try {
-        lowered = lowerWasmCached(inst, mode);
-      } catch (e) {
-        if (!(e instanceof WasmUnsupported)) throw e;
-        unsupported = e.message;
-      }
-      r = { key, lowered, unsupported, module: null };
+      const l = cachedLowering(inst, mode, key);
+      r = typeof l === 'string' ? { key, lowered: null, unsupported: l, module: null } : { key, lowered: l, unsupported: '', module: null };
       this.records.set(key, r);
     }
     if (r.lowered === null) throw new WasmUnsupported(r.unsupported);

@@ -5,7 +5,7 @@
 import type { Graph, Op, OpKind } from '../../ir/index.ts';
 import { DTYPE_BYTES, InternalError, ModelError, byteSize, elementCount } from '../../ir/index.ts';
 import type { CostCounts, KernelInstance } from '../../kernels/index.ts';
-import { countCost, countMacs, instantiateOp, nestId, prepareOp } from '../../kernels/index.ts';
+import { countCost, countMacs, instantiateOp, placementFreeKey, prepareOp } from '../../kernels/index.ts';
 import type { ElementKernelClass, KernelLibrary, MacKernelClass, TargetProfile } from '../targets/index.ts';
 
 /** How an op kind is costed. */
@@ -92,15 +92,10 @@ export interface OpCompute {
 /** Kinds whose nest reads an extra, storage-staged input: costed from shapes, not countCost. */
 const SHAPE_COSTED: ReadonlySet<OpKind> = new Set<OpKind>(['spill', 'fetching', 'fetchingConv2d']);
 
-/**
- * What countCost is a function of: the nest, its flags and scalars, each buffer's type, size and
- * kind (arena, constant, storage) and the arrays' contents (bounds may read params); not offsets,
- * tensor ids or constant bytes (the walk is data-independent by construction).
- */
+/** What countCost is a function of: the instance without its placement, with buffer sizes and
+ * the arrays' contents (bounds may read params); the walk is data-independent by construction. */
 export function costKey(inst: KernelInstance): string {
-  const buffers = Object.entries(inst.buffers).map(([k, b]) => [k, b.dtype, b.offsetBytes === null ? 'const' : (b.region ?? 'arena'), b.sizeBytes]);
-  const arrays = Object.entries(inst.arrays).map(([k, a]) => [k, a.join(',')]);
-  return JSON.stringify([inst.name, nestId(inst.nest), inst.flags, inst.scalars, buffers, arrays]);
+  return placementFreeKey(inst, true);
 }
 
 /** Counts by costKey, for this process: a sweep or a search costs the same ops again and again
