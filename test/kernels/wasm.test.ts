@@ -10,6 +10,7 @@ import type { KernelInstance, LoweredWasm, Nest } from '../../src/kernels/index.
 import { compileKernel, compileWasmKernels, For, loweringKey, lowerWasm, lowerWasmCached, makeArenaViews, Store, WasmUnsupported } from '../../src/kernels/index.ts';
 import { preparePlannedModel } from '../../src/optimizer/index.ts';
 import { collectTrace } from './replay-helpers.ts';
+import { ORACLE } from '../oracle-paths.ts';
 
 const EDGES = [0, 1, -1, 2, -2, 3, 7, 31, 32, 33, 127, -128, 255, 1 << 30, -(1 << 30), 0x7fffffff, -0x80000000, 0x40000001, -0x3fffffff, 123456789, -987654321];
 
@@ -85,7 +86,7 @@ describe('WebAssembly kernels == JS kernels at int32 edges', () => {
 const lowered = (l: LoweredWasm): string => JSON.stringify(l, (_, v: unknown) => (v instanceof Uint8Array ? [...v] : v));
 
 describe('every kernel of the oracle models lowers to WebAssembly', () => {
-  const root = join(import.meta.dirname, '../../../shared/oracle');
+  const root = ORACLE;
   const files = ['models', 'op-models'].flatMap((d) => readdirSync(join(root, d), { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.tflite')).map((f) => join(root, d, f)));
   it(`${files.length} models, fast and traced code; one lowering per loweringKey`, () => {

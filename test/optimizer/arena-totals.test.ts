@@ -10,9 +10,10 @@ import { buildZooModel, importTflite } from '../../src/ir/index.ts';
 import type { Model } from '../../src/ir/index.ts';
 import { arenaTotals, candidateTotals, runPipeline } from '../../src/optimizer/index.ts';
 import { getTflmArch } from '../../src/sim/index.ts';
+import { ORACLE_MODELS } from '../oracle-paths.ts';
 
 const personDetect = (): Model =>
-  importTflite(new Uint8Array(readFileSync(join(import.meta.dirname, '../../../shared/oracle/models/person_detect.tflite'))));
+  importTflite(new Uint8Array(readFileSync(join(ORACLE_MODELS, 'person_detect.tflite'))));
 
 describe('arenaTotals', () => {
   it('is inspect\'s whole arena for the model\'s runtime on each arch, total = planned + persistent', () => {

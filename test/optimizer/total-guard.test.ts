@@ -10,10 +10,11 @@ import { buildZooModel, importTflite } from '../../src/ir/index.ts';
 import type { Model } from '../../src/ir/index.ts';
 import type { PassResult } from '../../src/optimizer/index.ts';
 import { arenaTotals, candidateTotals, guardTotal, runPipeline } from '../../src/optimizer/index.ts';
+import { ORACLE_MODELS } from '../oracle-paths.ts';
 
 const n = (x: number): string => x.toLocaleString('en-US');
 const personDetect = (): Model =>
-  importTflite(new Uint8Array(readFileSync(join(import.meta.dirname, '../../../shared/oracle/models/person_detect.tflite'))));
+  importTflite(new Uint8Array(readFileSync(join(ORACLE_MODELS, 'person_detect.tflite'))));
 
 describe('guardTotal', () => {
   const cifar = buildZooModel('cifar10-cnn');

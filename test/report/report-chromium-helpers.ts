@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runMcusim, testTempDir } from '../cli/bin-helpers.ts';
+import { ORACLE_MODELS } from '../oracle-paths.ts';
 
 /** Browser launch, page load, evaluation and screenshot: each a few seconds idle. */
 const PUPPETEER_HANG_GUARD_MS = 300_000;
@@ -28,7 +29,7 @@ if (chromium === null) console.warn('report-chromium.test.ts: SKIPPED, no chromi
 const tmp = testTempDir('mcusim-report-');
 const shots = mkdtempSync(join(tmpdir(), 'mcusim-report-shots-'));
 
-export const MODELS = join(import.meta.dirname, '../../../shared/oracle/models');
+export const MODELS = ORACLE_MODELS;
 
 export interface ReportCase {
   readonly name: string;
