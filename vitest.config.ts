@@ -20,7 +20,8 @@ export default defineConfig({
   test: {
     globalSetup: ['./test/global-build.ts'],
     // A macrotask turn after every test, so vitest's worker RPC is answered (the file says why).
-    setupFiles: ['./test/yield-between-tests.ts'],
+    // V8's baseline tiers for kernel modules in the test processes (the file says why).
+    setupFiles: ['./test/yield-between-tests.ts', './test/wasm-baseline-tier.ts'],
     testTimeout: 900_000,
     hookTimeout: 900_000,
     pool: 'forks',

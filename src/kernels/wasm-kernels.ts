@@ -15,13 +15,29 @@ import type { LoweredWasm, Slot } from './lower-wasm.ts';
 import { cachedLowering, LOG_BYTES, loweringKey, lowerWasmCached, WasmUnsupported } from './lower-wasm.ts';
 import { primitiveFunctions } from './primitives.ts';
 
-// Compile every function with the optimizing tier when a module is made, before its first call.
-// V8's defaults (lazy compilation, the Liftoff baseline tier, then tier-up once hot) made a model's
-// first run 2-3x its steady run, since a kernel called once runs its whole loop nest in Liftoff
-// code; eager optimized compiles of the ~20 kernel modules of a model cost a few milliseconds each.
-// Process-wide flags (README, "WebAssembly kernels"); set before this process compiles any module.
-setFlagsFromString('--no-liftoff');
-setFlagsFromString('--no-wasm-lazy-compilation');
+/**
+ * How this process compiles kernel modules from now on (V8 flags are process-wide; README,
+ * "WebAssembly kernels"). 'optimizing', the default, set when this module loads: every function
+ * with the optimizing tier when its module is made, before its first call. V8's own defaults
+ * ('baseline': lazy compilation, the Liftoff tier, then tier-up once hot) made a model's first run
+ * 2-3x its steady run, since a kernel called once runs its whole loop nest in Liftoff code; eager
+ * optimized compiles of the ~20 kernel modules of a model cost a few milliseconds each. 'baseline'
+ * suits a process that compiles thousands of one-off kernels and runs each on a few bytes (the
+ * kernel property tests: a third less time): it compiles several times faster and runs slower.
+ * Either tier computes the same bytes: WebAssembly's integer and float semantics do not depend on
+ * how V8 compiles them. Modules already compiled keep their code.
+ */
+export type WasmTier = 'optimizing' | 'baseline';
+
+export function setWasmTier(tier: WasmTier): void {
+  const eager = tier === 'optimizing';
+  setFlagsFromString(eager ? '--no-liftoff' : '--liftoff');
+  setFlagsFromString(eager ? '--no-wasm-lazy-compilation' : '--wasm-lazy-compilation');
+  // --no-liftoff turned dynamic tier-up off by implication; --liftoff alone does not turn it back on.
+  if (!eager) setFlagsFromString('--wasm-dynamic-tiering');
+}
+
+setWasmTier('optimizing');
 
 /** The part of the WebAssembly JS API used here (the project's TS lib has no DOM types). */
 interface WasmApi {
