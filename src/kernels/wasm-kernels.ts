@@ -5,7 +5,6 @@
 // modules so another thread can open the same model without lowering or compiling again
 // (`verify --jobs`): lowering is cold JS (it runs once per op), V8 compiles cold code on background
 // threads, and two threads lowering at once on two cores each took 1.6-1.8x as long as one alone.
-import { setFlagsFromString } from 'node:v8';
 import { InternalError } from '../ir/index.ts';
 import type { KernelInstance } from './instance.ts';
 import { elementBytes } from './instance.ts';
@@ -14,30 +13,11 @@ import { rethrowKernelErrors, traceHeader } from './lower-js.ts';
 import type { LoweredWasm, Slot } from './lower-wasm.ts';
 import { cachedLowering, LOG_BYTES, loweringKey, lowerWasmCached, WasmUnsupported } from './lower-wasm.ts';
 import { primitiveFunctions } from './primitives.ts';
+import { ensureWasmTier } from './wasm-tier.ts';
 
-/**
- * How this process compiles kernel modules from now on (V8 flags are process-wide; README,
- * "WebAssembly kernels"). 'optimizing', the default, set when this module loads: every function
- * with the optimizing tier when its module is made, before its first call. V8's own defaults
- * ('baseline': lazy compilation, the Liftoff tier, then tier-up once hot) made a model's first run
- * 2-3x its steady run, since a kernel called once runs its whole loop nest in Liftoff code; eager
- * optimized compiles of the ~20 kernel modules of a model cost a few milliseconds each. 'baseline'
- * suits a process that compiles thousands of one-off kernels and runs each on a few bytes (the
- * kernel property tests: a third less time): it compiles several times faster and runs slower.
- * Either tier computes the same bytes: WebAssembly's integer and float semantics do not depend on
- * how V8 compiles them. Modules already compiled keep their code.
- */
-export type WasmTier = 'optimizing' | 'baseline';
-
-export function setWasmTier(tier: WasmTier): void {
-  const eager = tier === 'optimizing';
-  setFlagsFromString(eager ? '--no-liftoff' : '--liftoff');
-  setFlagsFromString(eager ? '--no-wasm-lazy-compilation' : '--wasm-lazy-compilation');
-  // --no-liftoff turned dynamic tier-up off by implication; --liftoff alone does not turn it back on.
-  if (!eager) setFlagsFromString('--wasm-dynamic-tiering');
-}
-
-setWasmTier('optimizing');
+// Kernel modules compile with the optimizing tier up front unless this process chose otherwise
+// (wasm-tier.ts says why).
+ensureWasmTier();
 
 /** The part of the WebAssembly JS API used here (the project's TS lib has no DOM types). */
 interface WasmApi {
