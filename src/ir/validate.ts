@@ -150,10 +150,11 @@ export function findModelIssues(model: Model): Issue[] {
     for (const t of op.outputs) {
       const tensor = g.tensors[t];
       if (tensor === undefined) continue;
-      const tw = { ...where, tensorIndex: t, tensorName: nameOf(t) };
-      if (producer[t] !== -1) add({ ...tw, code: 'E_MODEL_INVALID', message: `tensor is already produced by op ${producer[t]}` });
-      else if (tensor.data !== null) add({ ...tw, code: 'E_MODEL_INVALID', message: 'op writes a constant tensor' });
-      else if (isGraphInput[t] && !tensor.isVariable) add({ ...tw, code: 'E_MODEL_INVALID', message: 'op writes a graph input' });
+      const problem = producer[t] !== -1 ? `tensor is already produced by op ${producer[t]}`
+        : tensor.data !== null ? 'op writes a constant tensor'
+        : isGraphInput[t] && !tensor.isVariable ? 'op writes a graph input'
+        : null;
+      if (problem !== null) add({ ...where, tensorIndex: t, tensorName: nameOf(t), code: 'E_MODEL_INVALID', message: problem });
       producer[t] = opIndex;
       ready[t] = 1;
     }

@@ -66,6 +66,41 @@ export class CheckedByteBuffer extends ByteBuffer {
     this.charge(bytes / COPY_BYTES_PER_UNIT);
   }
 
+  /**
+   * The vector field at vtable offset `field` of the table at `tablePos` (the offset the generated
+   * accessors pass to __offset), its `width`-byte elements checked to lie in the file as a whole:
+   * its start and element count, or null when the field is absent. For readers of whole scalar
+   * vectors (per-channel quantization) that then read each element without a check of its own.
+   */
+  scalarVector(tablePos: number, field: number, width: number): { readonly start: number; readonly length: number } | null {
+    const o = this.__offset(tablePos, field);
+    if (o === 0) return null;
+    const length = this.__vector_len(tablePos + o);
+    const start = this.__vector(tablePos + o);
+    this.check(start, length * width, 'vector');
+    return { start, length };
+  }
+
+  /** `length` little-endian float32 values from `start`, inside a range scalarVector checked. */
+  float32s(start: number, length: number): number[] {
+    const out: number[] = [];
+    for (let i = 0; i < length; i++) out.push(super.readFloat32(start + 4 * i));
+    return out;
+  }
+
+  /** `length` little-endian int64 values from `start` (inside a range scalarVector checked) as
+   * numbers; a value outside the safe integers is NaN. */
+  int64sAsNumbers(start: number, length: number): number[] {
+    const out: number[] = [];
+    for (let i = 0; i < length; i++) {
+      const low = super.readUint32(start + 8 * i);
+      const high = super.readInt32(start + 8 * i + 4);
+      const value = high * 0x1_0000_0000 + low;
+      out.push(Number.isSafeInteger(value) ? value : NaN);
+    }
+    return out;
+  }
+
   /** `offset`, once [offset, offset + width) is known to lie inside the file. */
   private at(offset: number, width: number, what: string): number {
     this.check(offset, width, what);

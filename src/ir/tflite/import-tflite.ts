@@ -87,20 +87,22 @@ function str(s: string | Uint8Array | null): string {
   return typeof s === 'string' ? s : '';
 }
 
+/** QuantizationParameters' vtable offsets of scale and zero_point (schema fields 2 and 3), as
+ * schema-generated.ts reads them; flatbuffers never moves an existing field. */
+const QUANT_SCALE_FIELD = 8;
+const QUANT_ZERO_POINT_FIELD = 10;
+
 function readQuantization(bb: CheckedByteBuffer, q: S.QuantizationParameters | null, issue: (message: string) => void): Quantization | null {
   if (q === null) return null;
-  const ns = q.scaleLength();
-  if (ns === 0) return null;
-  const scale = readInts(bb, ns, (i) => q.scale(i));
-  const zeroPoint: number[] = [];
-  const nz = q.zeroPointLength();
-  bb.charge(nz);
-  for (let i = 0; i < nz; i++) {
-    const z = q.zeroPoint(i) ?? 0n;
-    const value = Number(z);
-    if (!Number.isSafeInteger(value)) issue(`zero point ${z} is out of range`);
-    zeroPoint.push(value);
-  }
+  // Whole vectors at once (a depthwise filter has one scale and zero point per channel).
+  const sv = bb.scalarVector(q.bb_pos, QUANT_SCALE_FIELD, 4);
+  if (sv === null || sv.length === 0) return null;
+  bb.charge(sv.length);
+  const scale = bb.float32s(sv.start, sv.length);
+  const zv = bb.scalarVector(q.bb_pos, QUANT_ZERO_POINT_FIELD, 8);
+  bb.charge(zv?.length ?? 0);
+  const zeroPoint = zv === null ? [] : bb.int64sAsNumbers(zv.start, zv.length);
+  zeroPoint.forEach((z, i) => Number.isNaN(z) && issue(`zero point ${bb.readInt64((zv?.start ?? 0) + 8 * i)} is out of range`));
   return { scale, zeroPoint, quantizedDimension: q.quantizedDimension() };
 }
 

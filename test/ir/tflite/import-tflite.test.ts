@@ -149,6 +149,24 @@ describe('importTflite: tensors', () => {
     }
   });
 
+  it('reads per-channel scales and zero points whole (negative, large, float bits kept) and names an out-of-range zero point', () => {
+    const scales = [0.01, 1e-30, 3.4e38, 1 / 3].map(Math.fround);
+    const zps = [-128, 127, -(2 ** 40), 2 ** 53 - 1];
+    const m = convModel();
+    const filter = { ...m.graph.tensors[1]!, quant: { scale: scales, zeroPoint: zps, quantizedDimension: 0 } };
+    const tensors = [...m.graph.tensors];
+    tensors[1] = filter;
+    const model = { ...m, graph: { ...m.graph, tensors } };
+    const q = importTflite(encodeTflite(model)).graph.tensors[1]?.quant;
+    expect(q?.scale).toEqual(scales);
+    expect(q?.zeroPoint).toEqual(zps);
+    const bad = { ...model, graph: { ...model.graph, tensors: tensors.map((t, i) => (i === 1 ? { ...filter, quant: { ...filter.quant, zeroPoint: [0, 2 ** 60, -(2 ** 60), 1] } } : t)) } };
+    const e = errorOf(() => importTflite(encodeTflite(bad)));
+    expect(e.message).toContain(`zero point ${2n ** 60n} is out of range`);
+    expect(e.message).toContain(`zero point ${-(2n ** 60n)} is out of range`);
+    expect(e.message).toContain("tensor 1 'filter'");
+  });
+
   it('refuses dynamic (-1) dims', () => {
     const raw = rawAddModel();
     const sg = raw.subgraphs[0]!;
