@@ -424,7 +424,7 @@ describe(`random single-op property cases (seed ${SEED})`, () => {
   // Quarters of the cases, one test each: no test holds the worker for the whole set (under load a
   // minute-long synchronous test makes vitest's worker RPC time out).
   const QUARTERS = [0, 1, 2, 3];
-  // Each case's fast-executor outputs (hex) once its quarter passed, for the C tests below: a case's
+  // Each case's fast-executor outputs (hex) once its checks passed, for the C tests below: a case's
   // wasm and JS outputs are equal there, so the C tests need not run it again (a case not recorded,
   // say under a test filter, is run there).
   const fastHex = new Map<Generated, string[]>();
