@@ -102,7 +102,8 @@ function readQuantization(bb: CheckedByteBuffer, q: S.QuantizationParameters | n
   const zv = bb.scalarVector(q.bb_pos, QUANT_ZERO_POINT_FIELD, 8);
   bb.charge(zv?.length ?? 0);
   const zeroPoint = zv === null ? [] : bb.int64sAsNumbers(zv.start, zv.length);
-  zeroPoint.forEach((z, i) => Number.isNaN(z) && issue(`zero point ${bb.readInt64((zv?.start ?? 0) + 8 * i)} is out of range`));
+  // An unsafe value is NaN here; the message names it as the file holds it.
+  if (zv !== null) zeroPoint.forEach((z, i) => Number.isNaN(z) && issue(`zero point ${bb.readInt64(zv.start + 8 * i)} is out of range`));
   return { scale, zeroPoint, quantizedDimension: q.quantizedDimension() };
 }
 
