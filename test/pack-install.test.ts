@@ -2,7 +2,8 @@
 // import 'mcusim' (every documented export present), run docs/examples' plain-Node script and
 // vitest file on the made-up depthwise O_s formula (200 seeded configurations), and the same with
 // the deliberately unsafe variant, which must fail naming the case and the clobber. Slow (npm
-// install from the registry or its cache): one run per suite, generous hang guards.
+// install from the registry or its cache): one run per suite, generous hang guards. Packs the
+// dist/ this run's global setup built (the prepack build is the same scripts/build.mjs).
 import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,7 +39,9 @@ describe('npm pack -> install -> import mcusim', () => {
   let tarball = '';
 
   beforeAll(async () => {
-    const pack = (await sh('npm', ['pack', '--silent', '--pack-destination', tmp], ROOT));
+    // --ignore-scripts: prepack and prepare would run scripts/build.mjs twice more (9 s of CPU);
+    // the global setup (test/global-build.ts) ran that same build at the start of this run.
+    const pack = (await sh('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', tmp], ROOT));
     expect(pack.code, pack.out).toBe(0);
     tarball = join(tmp, pack.out.trim().split('\n').pop() ?? '');
     mkdirSync(proj);
