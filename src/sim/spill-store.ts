@@ -14,7 +14,7 @@ import { InternalError, KernelError, byteSize } from '../ir/index.ts';
 import type { PreparedOp, StorageUse, TraceSink } from '../kernels/index.ts';
 import { STORAGE_IO_BYTES, decodeTraceEvent, storageUses, TRACE_WORDS_PER_EVENT, traceHeader } from '../kernels/index.ts';
 import type { StorageDevice } from './storage/index.ts';
-import { SPILL_HEADER_BYTES, alignToUnit, crc32Final, crc32Init, crc32Update, decompressMfv, fetchBlock, mfvEncodedBytes, sectorsCovering, spillFootprintBytes } from './storage/index.ts';
+import { SPILL_HEADER_BYTES, alignToUnit, crc32Final, crc32Init, crc32Update, crc32UpdateByte, decompressMfv, fetchBlock, mfvEncodedBytes, sectorsCovering, spillFootprintBytes } from './storage/index.ts';
 import type { DeviceCursor, IoWindow } from './storage-stream.ts';
 import { ChunkCache, deviceCursor, histogramMostFrequent, OpEvents, payloadStream } from './storage-stream.ts';
 
@@ -162,12 +162,8 @@ export class SpillStore {
     hv.setUint32(8, length, true);
     // Pass 1: the CRC (it heads the block), over the payload generated from the arena tensor.
     let crc = crc32Update(crc32Init(), head.subarray(0, 12));
-    const one = new Uint8Array(1);
     const first = payloadStream(t, rep, ev);
-    for (let i = 0; i < length; i++) {
-      one[0] = first();
-      crc = crc32Update(crc, one);
-    }
+    for (let i = 0; i < length; i++) crc = crc32UpdateByte(crc, first());
     hv.setUint32(12, crc32Final(crc), true);
     const dev = this.device;
     const foot = alignToUnit(SPILL_HEADER_BYTES + length, dev.geometry.programUnitBytes);

@@ -6,6 +6,10 @@ import {
   RemoteHost,
   SPILL_HEADER_BYTES,
   crc32,
+  crc32Final,
+  crc32Init,
+  crc32Update,
+  crc32UpdateByte,
   fetchBlock,
   spillBlock,
   spillSectors,
@@ -43,6 +47,25 @@ describe('crc32', () => {
   it('matches the standard check value', () => {
     expect(crc32(new TextEncoder().encode('123456789'))).toBe(0xcbf43926);
     expect(crc32(new Uint8Array(0))).toBe(0);
+  });
+
+  it('gives the same value over parts, a byte at a time and in one piece (seeded random data)', () => {
+    const rng = seedrandom(SEED);
+    for (const n of [1, 2, 255, 256, 4097]) {
+      const bytes = randomBytes(rng, n);
+      const cut = Math.floor(rng() * n);
+      let byByte = crc32Init();
+      for (const b of bytes) byByte = crc32UpdateByte(byByte, b);
+      const whole = crc32(bytes);
+      expect(crc32Final(byByte), `${n} bytes`).toBe(whole);
+      expect(crc32Final(crc32Update(crc32Update(crc32Init(), bytes.subarray(0, cut)), bytes.subarray(cut))), `${n} bytes cut at ${cut}`).toBe(whole);
+      expect(crc32(bytes.subarray(0, cut), bytes.subarray(cut))).toBe(whole);
+    }
+    // A different byte anywhere changes it.
+    const bytes = randomBytes(rng, 300);
+    const before = crc32(bytes);
+    bytes[Math.floor(rng() * 300)] ^= 0x10;
+    expect(crc32(bytes)).not.toBe(before);
   });
 });
 
