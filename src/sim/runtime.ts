@@ -1,11 +1,11 @@
 // Runs a planned graph op by op in one arena: every op is validated, prepared and compiled once
-// (kernel code from its spec: WebAssembly, or JS for storage-op graphs; kernels/lower-wasm.ts);
+// (kernel code from its spec: WebAssembly, JS for the storage ops; kernels/lower-wasm.ts);
 // inputs are copied in at their plan offsets, outputs copied out.
 // Planning happens elsewhere: the runtime takes per-tensor offsets and per-op scratch offsets.
 import type { Graph } from '../ir/index.ts';
 import { byteSize, UsageError } from '../ir/index.ts';
 import type { CompiledKernel, KernelInstance, PreparedOp, TraceSink, WasmLowering } from '../kernels/index.ts';
-import { compileKernel, compileWasmKernels, instantiateOp, instantiateStorageOp, isStorageOp, makeArenaViews, prepareGraph } from '../kernels/index.ts';
+import { compileKernel, compileWasmKernels, instantiateOp, instantiateStorageOp, isStorageOp, lowerWasmCached, makeArenaViews, prepareGraph, WasmUnsupported } from '../kernels/index.ts';
 import { Arena } from './arena.ts';
 import { SpillStore } from './spill-store.ts';
 import type { StorageDevice } from './storage/index.ts';
@@ -27,8 +27,8 @@ export interface RuntimeOptions {
   readonly specializeAfterRuns?: number;
   /**
    * Kernel code: 'wasm' (default; WebAssembly, compiled before the first run and shared by worker
-   * threads) or 'js' (generated JS, tiered shared -> specialized). Graphs with storage ops (TinySeg)
-   * run on 'js': their kernels read the storage device's mapped image, which is not in linear memory.
+   * threads) or 'js' (generated JS, tiered shared -> specialized). Storage ops (TinySeg) always run
+   * on 'js': their kernels read the storage device's mapped image, which is not in linear memory.
    */
   readonly kernels?: 'wasm' | 'js';
   /** How WebAssembly kernels are lowered (default lowerWasmCached; a WasmLowerings' `lower` records or replays them). */
@@ -40,6 +40,16 @@ export interface RunOptions {
   readonly trace?: TraceSink;
   /** Called after each op (progress). */
   readonly onOp?: (opIndex: number) => void;
+}
+
+/** `lower`, except that storage ops (Spill, Fetching, FetchingConv2D) have no WebAssembly lowering. */
+function jsForStorageOps(graph: Graph, lower: WasmLowering): WasmLowering {
+  if (!graph.ops.some(isStorageOp)) return lower;
+  return (inst, mode) => {
+    const op = graph.ops[inst.opIndex];
+    if (op !== undefined && isStorageOp(op)) throw new WasmUnsupported(`storage op ${op.kind}`);
+    return lower(inst, mode);
+  };
 }
 
 export class Runtime {
@@ -68,36 +78,31 @@ export class Runtime {
     this.offsets = opts.tensorOffsets;
     const scratchOffsets = graph.ops.map((_, i) => opts.scratchOffsets?.[i] ?? []);
     this.specializeAfterRuns = opts.specializeAfterRuns;
-    if ((opts.kernels ?? 'wasm') === 'wasm' && !graph.ops.some(isStorageOp)) {
-      // Kernels on WebAssembly: the arena is the start of their linear memory.
-      this.instances = this.prepared.map((p, i) => instantiateOp(graph, p, opts.tensorOffsets, scratchOffsets[i] ?? []));
-      const wasm = compileWasmKernels(this.instances, opts.arenaBytes, opts.wasmLowering);
-      this.arena = new Arena(opts.arenaBytes, wasm.buffer);
-      this.spillStore = null;
-      this.mappedViews = undefined;
-      this.kernels = this.instances.map((inst, i) => wasm.kernels[i] ?? compileKernel(inst, this.arena.views, undefined, opts.specializeAfterRuns));
-    } else {
-      // The arena is the whole simulated RAM: spilled tensors live only on the storage device, and
-      // the storage ops' I/O buffers and histograms are planned scratch buffers inside it.
-      this.arena = new Arena(opts.arenaBytes);
-      const store = graph.ops.some(isStorageOp)
-        ? new SpillStore({
-          graph, device: opts.storage ?? createStorage(getTarget(DEFAULT_TARGET_NAME), 'internal'), compress: opts.compress ?? false,
-          arena: this.arena.bytes, tensorOffsets: opts.tensorOffsets, scratchOffsets, prepared: this.prepared,
-        })
-        : null;
-      this.spillStore = store;
-      this.instances = this.prepared.map((p, i) => {
-        const use = store?.useOf(i);
-        const scratch = scratchOffsets[i] ?? [];
-        return store !== null && use !== undefined
-          ? instantiateStorageOp(graph, p, use, opts.tensorOffsets, scratch, store.payloadAddrOf(i), use.direction === 'fetch' && store.streamsFetch(i))
-          : instantiateOp(graph, p, opts.tensorOffsets, scratch);
-      });
-      const mapped = store === null ? undefined : makeArenaViews(store.mapped.buffer as ArrayBuffer);
-      this.mappedViews = mapped;
-      this.kernels = this.instances.map((inst) => compileKernel(inst, this.arena.views, mapped, opts.specializeAfterRuns));
-    }
+    // The arena is the whole simulated RAM: spilled tensors live only on the storage device, and
+    // the storage ops' I/O buffers and histograms are planned scratch buffers inside it.
+    const store = graph.ops.some(isStorageOp)
+      ? new SpillStore({
+        graph, device: opts.storage ?? createStorage(getTarget(DEFAULT_TARGET_NAME), 'internal'), compress: opts.compress ?? false,
+        tensorOffsets: opts.tensorOffsets, scratchOffsets, prepared: this.prepared,
+      })
+      : null;
+    this.spillStore = store;
+    this.instances = this.prepared.map((p, i) => {
+      const use = store?.useOf(i);
+      const scratch = scratchOffsets[i] ?? [];
+      return store !== null && use !== undefined
+        ? instantiateStorageOp(graph, p, use, opts.tensorOffsets, scratch, store.payloadAddrOf(i), use.direction === 'fetch' && store.streamsFetch(i))
+        : instantiateOp(graph, p, opts.tensorOffsets, scratch);
+    });
+    // Kernels on WebAssembly: the arena is the start of their linear memory. Storage ops stay on
+    // the JS lowering (they read the device's mapped image, which is not in linear memory, and the
+    // runtime drives their transfers), over the same buffer.
+    const wasm = (opts.kernels ?? 'wasm') === 'wasm' ? compileWasmKernels(this.instances, opts.arenaBytes, jsForStorageOps(graph, opts.wasmLowering ?? lowerWasmCached)) : null;
+    this.arena = new Arena(opts.arenaBytes, wasm?.buffer);
+    store?.attach(this.arena.bytes);
+    const mapped = store === null ? undefined : makeArenaViews(store.mapped.buffer as ArrayBuffer);
+    this.mappedViews = mapped;
+    this.kernels = this.instances.map((inst, i) => wasm?.kernels[i] ?? compileKernel(inst, this.arena.views, mapped, opts.specializeAfterRuns));
     this.outsideArenaBytes = this.arena.sizeBytes - opts.arenaBytes;
     this.resetVariables();
   }

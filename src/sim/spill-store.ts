@@ -50,8 +50,6 @@ export interface SpillStoreOptions {
   readonly graph: Graph;
   readonly device: StorageDevice;
   readonly compress: boolean;
-  /** The arena bytes (the whole simulated RAM). */
-  readonly arena: Uint8Array;
   readonly tensorOffsets: readonly (number | null)[];
   readonly scratchOffsets: readonly (readonly number[])[];
   readonly prepared: readonly PreparedOp[];
@@ -95,6 +93,8 @@ export class SpillStore {
   private readonly shadow = new Map<number, Stored>();
   /** Per fetching op: device time of its last block read-back (for its log entry). */
   private readonly readUs = new Map<number, number>();
+  /** The arena bytes (the whole simulated RAM), once the runtime has laid out its memory (attach). */
+  private arenaBytes: Uint8Array | null = null;
 
   constructor(opts: SpillStoreOptions) {
     const { graph, device } = opts;
@@ -109,6 +109,21 @@ export class SpillStore {
     this.slots = storageSlots(graph, device);
     const end = this.slots.reduce((m, s) => Math.max(m, s.addr + spillFootprintBytes(device, s.sizeBytes + Math.ceil(s.sizeBytes / 8) + 1)), 8);
     this.mapped = new Uint8Array(alignToUnit(end, 8)).fill(0xff);
+  }
+
+  /**
+   * Give the store the arena it streams from and into. The runtime attaches it once, after it has
+   * laid out the kernels' memory (the arena is the start of the WebAssembly kernels' memory, and
+   * those kernels are compiled from instances that need this store's slot addresses).
+   */
+  attach(arena: Uint8Array): void {
+    if (this.arenaBytes !== null) throw new InternalError('spill store: arena attached twice');
+    this.arenaBytes = arena;
+  }
+
+  private get arena(): Uint8Array {
+    if (this.arenaBytes === null) throw new InternalError('spill store: no arena attached');
+    return this.arenaBytes;
   }
 
   useOf(opIndex: number): StorageUse | undefined {
@@ -146,7 +161,7 @@ export class SpillStore {
     const [ioOff, histOff] = this.opts.scratchOffsets[opIndex] ?? [];
     if (inOff === null || inOff === undefined || ioOff === undefined) throw new InternalError(`spill op ${opIndex} has no arena input or I/O buffer`);
     const ev = new OpEvents(trace, opIndex);
-    const t = { arena: this.opts.arena, offset: inOff, sizeBytes: s.sizeBytes, id: input };
+    const t = { arena: this.arena, offset: inOff, sizeBytes: s.sizeBytes, id: input };
     let rep: number | null = null;
     let length = s.sizeBytes;
     if (this.compress) {
@@ -170,7 +185,7 @@ export class SpillStore {
     let eraseUs = 0;
     if (dev.needsErase && !dev.isErased(s.addr, foot)) for (const sec of sectorsCovering(dev.geometry, s.addr, foot)) eraseUs += dev.erase(sec);
     // Pass 2: header + payload + 0xFF padding, one device unit at a time through the I/O buffer.
-    const arena = this.opts.arena;
+    const arena = this.arena;
     const second = payloadStream(t, rep, ev);
     let programUs = 0;
     let chunks = 0;
@@ -239,7 +254,7 @@ export class SpillStore {
     const ev = new OpEvents(trace, opIndex);
     let chunks = 0;
     const src = this.payloadSource(s, prior, io, ev, () => void chunks++);
-    const arena = this.opts.arena;
+    const arena = this.arena;
     let filled = 0;
     const fill = (upTo: number): void => {
       for (; filled < upTo; filled++) {
@@ -322,7 +337,7 @@ export class SpillStore {
         const line = cache.access(e.address, e.widthBytes);
         const at = io + line.way * cache.lineBytes;
         if (line.miss) {
-          this.opts.arena.set(this.mapped.subarray(line.base, line.base + line.len), at);
+          this.arena.set(this.mapped.subarray(line.base, line.base + line.len), at);
           for (let j = 0; j < line.len; j++) push(traceHeader('store', 1, -1), at + j);
           this.remoteReads++;
         }
@@ -346,7 +361,7 @@ export class SpillStore {
     const start = s.addr + SPILL_HEADER_BYTES;
     const end = start + prior.storedBytes;
     const mapped = this.memoryMapped();
-    const window = (offset: number, bytes: number): IoWindow | null => (mapped ? null : { arena: this.opts.arena, offset: io + offset, id: -1, unit: Math.min(this.device.ioUnitBytes, bytes) });
+    const window = (offset: number, bytes: number): IoWindow | null => (mapped ? null : { arena: this.arena, offset: io + offset, id: -1, unit: Math.min(this.device.ioUnitBytes, bytes) });
     if (!prior.compressed) return deviceCursor(this.mapped, start, end, window(0, STORAGE_IO_BYTES), ev, onChunk);
     const half = STORAGE_IO_BYTES / 2;
     const bitmapBytes = Math.ceil(s.sizeBytes / 8);
@@ -384,7 +399,7 @@ export class SpillStore {
     const src = this.payloadSource(s, prior, io, ev, () => void chunks++);
     for (let i = 0; i < s.sizeBytes; i++) {
       const at = outOff + Math.floor(i / copy) * row + slab + (i % copy);
-      this.opts.arena[at] = src.next();
+      this.arena[at] = src.next();
       ev.add('store', out, at, 1);
     }
     ev.flush();
