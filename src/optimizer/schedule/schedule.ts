@@ -56,34 +56,45 @@ export function reorderGraph(graph: Graph, order: readonly number[]): Graph {
 /**
  * Exact DP over executed-op sets (ideals): best[S ∪ {v}] = min over the last op v of
  * max(best[S], step bytes of v after S). Optimal for any DAG; exponential in the graph's width,
- * so it gives up (null) past `maxStates` states or the deadline.
+ * so it gives up (null) past `maxStates` states or the deadline, checked as each layer grows (one
+ * layer of a wide graph can hold millions of states). A set is a bigint (its Map key);
+ * each state's set is unpacked once into a membership array, so the ready and freed checks are
+ * plain array reads (they were bigint masks, several allocations per op and state: 8 s of an
+ * `auto` search on person_detect).
  */
 export function scheduleExactDp(model: MemoryModel, maxStates: number, deadline: number): { order: number[]; peakBytes: number } | null {
   const n = model.opCount;
-  const bit = (i: number): bigint => 1n << BigInt(i);
-  const predMask = model.preds.map((ps) => ps.reduce((m, p) => m | bit(p), 0n));
-  const consumerMask = model.tensors.map((t) => t.consumers.reduce((m, c) => m | bit(c), 0n));
+  const bits = Array.from({ length: n }, (_, i) => 1n << BigInt(i));
+  const { preds, tensors, touches, outBytes, scratchBytes } = model;
+  const member = new Uint8Array(n);
   interface State { readonly cost: number; readonly resident: number; readonly prev: bigint; readonly last: number }
   let layer = new Map<bigint, State>([[0n, { cost: model.initialBytes, resident: model.initialBytes, prev: -1n, last: -1 }]]);
   const history: Map<bigint, State>[] = [layer];
   let states = 1;
   for (let k = 0; k < n; k++) {
     const next = new Map<bigint, State>();
+    let visited = 0;
     for (const [set, s] of layer) {
+      // Give up as soon as the layer is sure to pass the cap or the deadline has passed (the layer's
+      // end would say the same: its size only grows, time only passes), not after building it all.
+      if (states + next.size > maxStates || ((++visited & 255) === 0 && performance.now() > deadline)) return null;
+      unpackSet(set, member);
       for (let v = 0; v < n; v++) {
-        const b = bit(v);
-        if ((set & b) !== 0n || ((predMask[v] ?? 0n) & ~set) !== 0n) continue;
-        const after = set | b;
+        if (member[v] === 1 || !allIn(preds[v] ?? [], member)) continue;
+        // v runs: a tensor it touches is freed once every consumer has run (v included).
+        member[v] = 1;
         let freed = 0;
-        for (const e of model.touches[v] ?? []) {
-          const t = model.tensors[e];
-          if (t && !t.pinned && ((consumerMask[e] ?? 0n) & ~after) === 0n) freed += t.bytes;
+        for (const e of touches[v] ?? []) {
+          const t = tensors[e];
+          if (t && !t.pinned && allIn(t.consumers, member)) freed += t.bytes;
         }
-        const step = s.resident + (model.outBytes[v] ?? 0) + (model.scratchBytes[v] ?? 0);
+        member[v] = 0;
+        const after = set | (bits[v] as bigint);
+        const step = s.resident + (outBytes[v] ?? 0) + (scratchBytes[v] ?? 0);
         const cost = Math.max(s.cost, step);
         const old = next.get(after);
         if (old === undefined || cost < old.cost) {
-          next.set(after, { cost, resident: s.resident + (model.outBytes[v] ?? 0) - freed, prev: set, last: v });
+          next.set(after, { cost, resident: s.resident + (outBytes[v] ?? 0) - freed, prev: set, last: v });
         }
       }
     }
@@ -103,6 +114,21 @@ export function scheduleExactDp(model: MemoryModel, maxStates: number, deadline:
     cur = s.prev;
   }
   return { order: order.reverse(), peakBytes: final.cost };
+}
+
+/** member[i] = bit i of `set` (one hex digit, four ops, at a time). */
+function unpackSet(set: bigint, member: Uint8Array): void {
+  member.fill(0);
+  const hex = set.toString(16);
+  for (let d = 0; d < hex.length; d++) {
+    const nibble = parseInt(hex.charAt(hex.length - 1 - d), 16);
+    for (let b = 0; b < 4; b++) if ((nibble >> b) & 1) member[4 * d + b] = 1;
+  }
+}
+
+function allIn(ops: readonly number[], member: Uint8Array): boolean {
+  for (const o of ops) if (member[o] !== 1) return false;
+  return true;
 }
 
 export const DEFAULT_SCHEDULE_TIME_BUDGET_MS = 2000;
