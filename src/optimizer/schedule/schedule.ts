@@ -64,6 +64,8 @@ export function reorderGraph(graph: Graph, order: readonly number[]): Graph {
  */
 export function scheduleExactDp(model: MemoryModel, maxStates: number, deadline: number): { order: number[]; peakBytes: number } | null {
   const n = model.opCount;
+  // The DP visits every ideal once: when there are surely more than the cap, it would give up.
+  if (idealsLowerBound(model, maxStates) > maxStates) return null;
   const bits = Array.from({ length: n }, (_, i) => 1n << BigInt(i));
   const { preds, tensors, touches, outBytes, scratchBytes } = model;
   const member = new Uint8Array(n);
@@ -114,6 +116,39 @@ export function scheduleExactDp(model: MemoryModel, maxStates: number, deadline:
     cur = s.prev;
   }
   return { order: order.reverse(), peakBytes: final.cost };
+}
+
+/**
+ * A lower bound on the number of ideals (executed-op sets the DP visits, the empty one included),
+ * stopping once past `cap`. Ops at one depth (longest path from a source) are pairwise unordered,
+ * and the ops below depth d plus any subset of those at depth d form an ideal: at least
+ * 1 + sum over depths of (2^width - 1). Widths past 52 count as past any cap.
+ */
+export function idealsLowerBound(model: MemoryModel, cap: number): number {
+  const n = model.opCount;
+  const depth = new Array<number>(n).fill(-1);
+  const width: number[] = [];
+  // Kahn's order: an op's depth is one more than its deepest predecessor's.
+  const waiting = model.preds.map((ps) => ps.length);
+  const ready = waiting.flatMap((w, i) => (w === 0 ? [i] : []));
+  for (let k = 0; k < ready.length; k++) {
+    const v = ready[k] as number;
+    const d = (model.preds[v] ?? []).reduce((m, p) => Math.max(m, (depth[p] ?? 0) + 1), 0);
+    depth[v] = d;
+    width[d] = (width[d] ?? 0) + 1;
+    for (const w of model.succs[v] ?? []) {
+      const left = (waiting[w] ?? 0) - 1;
+      waiting[w] = left;
+      if (left === 0) ready.push(w);
+    }
+  }
+  if (ready.length !== n) return 1; // not a DAG: the DP finds no order by itself
+  let bound = 1;
+  for (const w of width) {
+    bound += w > 52 ? cap + 1 : 2 ** w - 1;
+    if (bound > cap) return bound;
+  }
+  return bound;
 }
 
 /** member[i] = bit i of `set` (one hex digit, four ops, at a time). */

@@ -7,10 +7,12 @@ import type { Graph, Op, Tensor } from '../../../src/ir/index.ts';
 import {
   buildMemoryModel,
   computeBufferRequests,
+  idealsLowerBound,
   isTopologicalOrder,
   lowerBoundBytes,
   reorderGraph,
   scheduleAndReorder,
+  scheduleExactDp,
   scheduleGraph,
   scheduleHillValley,
   schedulePeakBytes,
@@ -150,6 +152,34 @@ describe('scheduleGraph', () => {
       const model = buildMemoryModel(graph);
       expect(res.peakBytes, seed).toBeLessThanOrEqual(schedulePeakBytes(model, scheduleHillValley(model)));
     }
+  });
+
+  it('exact DP: gives up exactly when the graph has more ideals than its cap; the ideals bound never overstates', () => {
+    // Ideals (executed-op sets closed under predecessors), counted by brute force over all subsets.
+    const ideals = (graph: Graph): number => {
+      const model = buildMemoryModel(graph);
+      let count = 0;
+      for (let set = 0; set < 1 << model.opCount; set++) {
+        if (model.preds.every((ps, v) => !((set >> v) & 1) || ps.every((p) => (set >> p) & 1))) count++;
+      }
+      return count;
+    };
+    let pruned = 0;
+    for (let k = 0; k < 40; k++) {
+      const seed = `ideals-${k}`;
+      const graph = k % 2 === 0 ? randomSpGraph(seed, 14, true) : randomDag(seed, 12);
+      if (graph.ops.length > 14) continue;
+      const model = buildMemoryModel(graph);
+      const count = ideals(graph);
+      expect(idealsLowerBound(model, Infinity), seed).toBeLessThanOrEqual(count);
+      for (const cap of [count - 1, count, Math.floor(count / 2), 8]) {
+        const dp = scheduleExactDp(model, cap, Infinity);
+        expect(dp === null, `${seed} cap ${cap} of ${count} ideals`).toBe(count > cap);
+        if (idealsLowerBound(model, cap) > cap) pruned++;
+      }
+    }
+    // The bound alone settled some of them (without it, every case would still agree).
+    expect(pruned).toBeGreaterThan(10);
   });
 
   it('reorders a graph and rejects an order that is not topological', () => {
