@@ -44,7 +44,6 @@ export interface RunOptions {
 
 /** `lower`, except that storage ops (Spill, Fetching, FetchingConv2D) have no WebAssembly lowering. */
 function jsForStorageOps(graph: Graph, lower: WasmLowering): WasmLowering {
-  if (!graph.ops.some(isStorageOp)) return lower;
   return (inst, mode) => {
     const op = graph.ops[inst.opIndex];
     if (op !== undefined && isStorageOp(op)) throw new WasmUnsupported(`storage op ${op.kind}`);
@@ -97,7 +96,8 @@ export class Runtime {
     // Kernels on WebAssembly: the arena is the start of their linear memory. Storage ops stay on
     // the JS lowering (they read the device's mapped image, which is not in linear memory, and the
     // runtime drives their transfers), over the same buffer.
-    const wasm = (opts.kernels ?? 'wasm') === 'wasm' ? compileWasmKernels(this.instances, opts.arenaBytes, jsForStorageOps(graph, opts.wasmLowering ?? lowerWasmCached)) : null;
+    const lower = opts.wasmLowering ?? lowerWasmCached;
+    const wasm = (opts.kernels ?? 'wasm') === 'wasm' ? compileWasmKernels(this.instances, opts.arenaBytes, store === null ? lower : jsForStorageOps(graph, lower)) : null;
     this.arena = new Arena(opts.arenaBytes, wasm?.buffer);
     store?.attach(this.arena.bytes);
     const mapped = store === null ? undefined : makeArenaViews(store.mapped.buffer as ArrayBuffer);

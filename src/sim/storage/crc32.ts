@@ -18,10 +18,8 @@ const TABLE = makeTable();
 /** Continues a CRC over `bytes`; start with `crc32Init()` and finish with `crc32Final()`. */
 export function crc32Update(state: number, bytes: Uint8Array): number {
   let c = state;
-  for (let i = 0; i < bytes.length; i++) {
-    c = (TABLE[(c ^ (bytes[i] as number)) & 0xff] as number) ^ (c >>> 8);
-  }
-  return c >>> 0;
+  for (let i = 0; i < bytes.length; i++) c = crc32UpdateByte(c, bytes[i] as number);
+  return c;
 }
 
 /** Continues a CRC over one byte (a block streamed a byte at a time). */
