@@ -1,6 +1,6 @@
-// Whole-model inference time with the TFLM greedy plan: the fast JS executor and the traced one
-// (every arena access reported to a sink that only counts), for person_detect (shared oracle)
-// and zoo models. A model whose ops have no kernel yet is reported as skipped with the reason.
+// Whole-model inference time with the TFLM greedy plan: the fast JS executor, the traced one
+// (every arena access reported to a sink that does nothing) and the checked one (the traced run
+// into the memory tracer, as `verify` runs it), for person_detect (shared oracle) and zoo models. A model whose ops have no kernel yet is reported as skipped with the reason.
 import { readFileSync } from 'node:fs';
 import { Bench } from 'tinybench';
 import type { Model } from '../src/ir/index.ts';
@@ -8,6 +8,7 @@ import { McusimError, buildZooModel, importTflite } from '../src/ir/index.ts';
 import { countMacs } from '../src/kernels/index.ts';
 import type { TraceSink } from '../src/kernels/index.ts';
 import { preparePlannedModel, randomInputs, runPlanned } from '../src/optimizer/index.ts';
+import { Tracer } from '../src/sim/index.ts';
 
 const WARMUP_RUNS = 4;
 
@@ -21,6 +22,9 @@ export interface ModelResult {
   readonly fastMs?: number;
   readonly tracedMs?: number;
   readonly tracedSlowdown?: number;
+  /** The traced run into a Tracer (reset before each run). */
+  readonly checkedMs?: number;
+  readonly checkedSlowdown?: number;
   readonly traceEvents?: number;
 }
 
@@ -51,17 +55,25 @@ export async function benchModel(c: ModelCase, timeMs: number): Promise<ModelRes
   runPlanned(pm, { inputs, trace: counting });
   const traceEvents = events;
   const sink: TraceSink = () => {};
+  const tracer = new Tracer({ graph, tensorOffsets: pm.tensorOffsets, scratchOffsets: pm.scratchOffsets, arenaBytes: pm.arenaBytes });
+  const checked = (): void => {
+    tracer.reset();
+    runtime.run(inputs, { trace: tracer.sink });
+  };
   // A cold run costs 10-30x a warm one (every op's generated function is tiered up by V8
   // separately): warm both executors up untimed so the table shows steady state.
   for (let k = 0; k < WARMUP_RUNS; k++) {
     runtime.run(inputs);
     runtime.run(inputs, { trace: sink });
+    checked();
   }
   const bench = new Bench({ time: timeMs, iterations: 5, warmup: false });
   bench.add('fast', () => void runtime.run(inputs));
   bench.add('traced', () => void runtime.run(inputs, { trace: sink }));
+  bench.add('checked', checked);
   await bench.run();
-  const [fastMs, tracedMs] = bench.tasks.map((t) => t.result?.latency.mean ?? NaN);
+  if (tracer.violations().length > 0) throw new Error(`${c.name}: the tracer found ${tracer.violations()[0]?.message ?? ''}`);
+  const [fastMs, tracedMs, checkedMs] = bench.tasks.map((t) => t.result?.latency.mean ?? NaN);
   return {
     name: c.name,
     status: 'ok',
@@ -71,6 +83,8 @@ export async function benchModel(c: ModelCase, timeMs: number): Promise<ModelRes
     fastMs: fastMs ?? NaN,
     tracedMs: tracedMs ?? NaN,
     tracedSlowdown: (tracedMs ?? NaN) / (fastMs ?? NaN),
+    checkedMs: checkedMs ?? NaN,
+    checkedSlowdown: (checkedMs ?? NaN) / (fastMs ?? NaN),
     traceEvents,
   };
 }

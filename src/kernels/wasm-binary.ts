@@ -8,7 +8,7 @@ const VAL: Readonly<Record<ValType, number>> = { i32: 0x7f, i64: 0x7e, f32: 0x7d
 /** Opcodes by the spec's instruction names. */
 export const OP = {
   unreachable: 0x00, block: 0x02, loop: 0x03, if: 0x04, else: 0x05, end: 0x0b, br: 0x0c, br_if: 0x0d,
-  call: 0x10, drop: 0x1a, select: 0x1b,
+  return: 0x0f, call: 0x10, drop: 0x1a, select: 0x1b,
   'local.get': 0x20, 'local.set': 0x21, 'local.tee': 0x22,
   'i32.load': 0x28, 'f32.load': 0x2a, 'i32.load8_s': 0x2c, 'i32.load8_u': 0x2d, 'i32.load16_s': 0x2e, 'i32.load16_u': 0x2f,
   'i32.store': 0x36, 'f32.store': 0x38, 'i32.store8': 0x3a, 'i32.store16': 0x3b,

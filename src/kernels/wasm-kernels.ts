@@ -20,7 +20,7 @@ import { ensureWasmTier } from './wasm-tier.ts';
 ensureWasmTier();
 
 /** The part of the WebAssembly JS API used here (the project's TS lib has no DOM types). */
-interface WasmApi {
+export interface WasmApi {
   readonly Module: new (bytes: Uint8Array) => WasmModule;
   readonly Instance: new (m: WasmModule, imports: object) => { readonly exports: Readonly<Record<string, unknown>> };
   readonly Memory: new (d: { readonly initial: number; readonly maximum: number }) => { readonly buffer: ArrayBuffer };
@@ -28,6 +28,8 @@ interface WasmApi {
 /** A compiled module (opaque). */
 export type WasmModule = object;
 const WASM = (globalThis as unknown as { readonly WebAssembly: WasmApi }).WebAssembly;
+/** The WebAssembly API, typed (for the tracer's shadow-memory check, sim/shadow-scan.ts). */
+export const wasmApi: WasmApi = WASM;
 
 /** Compiled modules by bytes: instances of one structure share the module V8 compiled. */
 const MODULES = new Map<string, WasmModule>();

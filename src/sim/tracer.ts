@@ -2,11 +2,16 @@
 // per arena byte (owning buffer key and the op that last stored it), fed by the traced executor's
 // event log. Reports clobbers (a load of a byte last stored by another buffer), loads of
 // never-written bytes, accesses outside the arena and outside the buffer the kernel addresses.
-// Graph inputs (and variables) count as written by a pseudo-step before op 0.
+// Graph inputs (and variables) count as written by a pseudo-step before op 0. The shadow memory
+// lives in a WebAssembly memory and a WebAssembly function checks the events (shadow-scan.ts), the
+// JavaScript check below taking each event that breaks a rule (it reports) and every event when
+// the shadow memory is too big for it.
 import type { Graph } from '../ir/index.ts';
 import { byteSize } from '../ir/index.ts';
 import type { TraceSink } from '../kernels/index.ts';
 import { prepareOp } from '../kernels/index.ts';
+import type { WasmShadow } from './shadow-scan.ts';
+import { makeWasmShadow, SCAN_LOG_EVENTS, SCAN_SCRATCH } from './shadow-scan.ts';
 
 export type TraceViolationKind = 'clobber' | 'uninitialized' | 'out-of-arena' | 'out-of-tensor';
 
@@ -49,6 +54,11 @@ export interface TracerOptions {
   readonly arenaBytes: number;
   /** Keep every event for events() (memory grows with the trace; dumps can stream instead). */
   readonly record?: boolean;
+  /**
+   * Where events are checked: 'webassembly' (the default; JavaScript when the shadow memory would
+   * pass 1 GiB) or 'javascript' (for cross-checks: both find the same violations).
+   */
+  readonly check?: 'webassembly' | 'javascript';
 }
 
 const NONE = -0x7fffffff;
@@ -70,6 +80,10 @@ export class Tracer {
   private readonly storeOp: Int32Array;
   private readonly tLo: Int32Array;
   private readonly tHi: Int32Array;
+  /** The shadow memory's WebAssembly home and check (null: JS arrays, JS check). */
+  private readonly wasm: WasmShadow | null;
+  /** Scratch ranges of the current op the WebAssembly check places. */
+  private nScratch = 0;
   private readonly scratchOffsets: readonly (readonly number[])[];
   private readonly scratchBytes: readonly (readonly number[])[];
   private sLo: number[] = [];
@@ -85,11 +99,12 @@ export class Tracer {
   constructor(opts: TracerOptions) {
     this.graph = opts.graph;
     this.arenaBytes = opts.arenaBytes;
-    this.owner = new Int32Array(opts.arenaBytes).fill(NONE);
-    this.storeOp = new Int32Array(opts.arenaBytes).fill(-1);
     const n = opts.graph.tensors.length;
-    this.tLo = new Int32Array(n).fill(0);
-    this.tHi = new Int32Array(n).fill(0);
+    this.wasm = opts.check === 'javascript' ? null : makeWasmShadow(opts.arenaBytes, n);
+    this.owner = (this.wasm?.owner ?? new Int32Array(opts.arenaBytes)).fill(NONE);
+    this.storeOp = (this.wasm?.storeOp ?? new Int32Array(opts.arenaBytes)).fill(-1);
+    this.tLo = this.wasm?.tLo ?? new Int32Array(n);
+    this.tHi = this.wasm?.tHi ?? new Int32Array(n);
     opts.graph.tensors.forEach((t, i) => {
       const off = opts.tensorOffsets[i];
       if (off === undefined || off === null || t.data !== null) return;
@@ -178,6 +193,13 @@ export class Tracer {
     const sizes = this.scratchBytes[op] ?? [];
     this.sLo = offs.slice();
     this.sHi = offs.map((o, k) => o + (sizes[k] ?? 0));
+    if (this.wasm !== null) {
+      this.nScratch = Math.min(this.sLo.length, SCAN_SCRATCH);
+      for (let k = 0; k < this.nScratch; k++) {
+        this.wasm.sLo[k] = this.sLo[k] as number;
+        this.wasm.sHi[k] = this.sHi[k] as number;
+      }
+    }
   }
 
   private consume(op: number, log: Int32Array, count: number): void {
@@ -186,57 +208,72 @@ export class Tracer {
     this.step = this.scan(op, log, count, this.step);
   }
 
-  /**
-   * Check `count` events of op `op` numbered from `firstStep`; returns the next step number. The
-   * loop is alone in its function: the first chunk is long enough for on-stack replacement to
-   * optimize the loop before the function ever returned, and a field store after the loop (no type
-   * feedback yet) then deoptimized that code at the end of every chunk (2,000 times per mobilenet
-   * run). Every field the loop reads is a local for the same reason.
-   */
+  /** Check `count` events of op `op` numbered from `firstStep`; returns the next step number. */
   private scan(op: number, log: Int32Array, count: number, firstStep: number): number {
-    const { owner, storeOp, tLo, tHi, arenaBytes, sLo, sHi } = this;
+    const w = this.wasm;
+    if (w === null) return this.scanJs(op, log, count, firstStep);
     const scratchBase = -(1 + op * SCRATCH_SLOTS);
-    let nextStep = firstStep;
-    for (let i = 0; i < count; i++) {
-      const h = log[2 * i] as number;
-      const addr = log[2 * i + 1] as number;
-      const w = h & 7;
-      const id = h >> 4;
-      const isStore = (h & 8) !== 0;
-      const step = nextStep++;
-      if (addr < 0 || addr + w > arenaBytes) {
-        this.reportAt('out-of-arena', step, op, isStore, addr, w, id, null);
-        continue;
-      }
-      let lo: number;
-      let hi: number;
-      let key: number;
-      if (id >= 0) {
-        lo = tLo[id] ?? 0;
-        hi = tHi[id] ?? 0;
-        key = id;
-      } else {
-        const k = -id - 1;
-        lo = sLo[k] ?? 0;
-        hi = sHi[k] ?? 0;
-        key = scratchBase - k;
-      }
-      if (addr < lo || addr + w > hi) this.reportAt('out-of-tensor', step, op, isStore, addr, w, id, null);
-      if (isStore) {
-        for (let b = 0; b < w; b++) {
-          owner[addr + b] = key;
-          storeOp[addr + b] = op;
-        }
-      } else {
-        for (let b = 0; b < w; b++) {
-          const o = owner[addr + b] as number;
-          if (o === key) continue;
-          this.reportAt(o === NONE ? 'uninitialized' : 'clobber', step, op, false, addr + b, w - b, id, o);
-          break;
-        }
+    for (let from = 0; from < count; from += SCAN_LOG_EVENTS) {
+      const piece = Math.min(SCAN_LOG_EVENTS, count - from);
+      w.log.set(log.subarray(2 * from, 2 * (from + piece)));
+      // The WebAssembly check stops at each event that breaks a rule; the JS check reports it.
+      for (let i = w.scan(0, piece, op, scratchBase, this.nScratch); i < piece; i = w.scan(i + 1, piece, op, scratchBase, this.nScratch)) {
+        this.check(op, w.log[2 * i] as number, w.log[2 * i + 1] as number, firstStep + from + i, scratchBase);
       }
     }
-    return nextStep;
+    return firstStep + count;
+  }
+
+  /**
+   * The JS check of `count` events (shadow memory past the WebAssembly check's size). The loop is
+   * alone in its function: the first chunk is long enough for on-stack replacement to optimize the
+   * loop before the function ever returned, and a field store after the loop (no type feedback
+   * yet) then deoptimized that code at the end of every chunk.
+   */
+  private scanJs(op: number, log: Int32Array, count: number, firstStep: number): number {
+    const scratchBase = -(1 + op * SCRATCH_SLOTS);
+    for (let i = 0; i < count; i++) this.check(op, log[2 * i] as number, log[2 * i + 1] as number, firstStep + i, scratchBase);
+    return firstStep + count;
+  }
+
+  /** Check one event (header `h`, address `addr`) of op `op` at step `step`: report what it breaks,
+   * then record a store's bytes as its buffer's. */
+  private check(op: number, h: number, addr: number, step: number, scratchBase: number): void {
+    const w = h & 7;
+    const id = h >> 4;
+    const isStore = (h & 8) !== 0;
+    if (addr < 0 || addr + w > this.arenaBytes) {
+      this.reportAt('out-of-arena', step, op, isStore, addr, w, id, null);
+      return;
+    }
+    let lo: number;
+    let hi: number;
+    let key: number;
+    if (id >= 0) {
+      lo = this.tLo[id] ?? 0;
+      hi = this.tHi[id] ?? 0;
+      key = id;
+    } else {
+      const k = -id - 1;
+      lo = this.sLo[k] ?? 0;
+      hi = this.sHi[k] ?? 0;
+      key = scratchBase - k;
+    }
+    if (addr < lo || addr + w > hi) this.reportAt('out-of-tensor', step, op, isStore, addr, w, id, null);
+    const { owner, storeOp } = this;
+    if (isStore) {
+      for (let b = 0; b < w; b++) {
+        owner[addr + b] = key;
+        storeOp[addr + b] = op;
+      }
+      return;
+    }
+    for (let b = 0; b < w; b++) {
+      const o = owner[addr + b] as number;
+      if (o === key) continue;
+      this.reportAt(o === NONE ? 'uninitialized' : 'clobber', step, op, false, addr + b, w - b, id, o);
+      return;
+    }
   }
 
   private keep(op: number, log: Int32Array, count: number): void {

@@ -1,13 +1,16 @@
 // The Valgrind-style tracer: each violation kind on hand-made event logs, a clean trace of a real
 // one-op run, dumps (JSON lines / CSV) and the SVG plot, and person_detect traced clean under the
-// TFLM greedy plan.
+// TFLM greedy plan; the WebAssembly check against the JavaScript one on seeded logs that break every
+// rule, and on a whole traced model.
 import { describe, expect, it } from 'vitest';
 import type { Graph, Tensor } from '../../src/ir/index.ts';
 import { importTflite } from '../../src/ir/index.ts';
 import { traceHeader } from '../../src/kernels/index.ts';
 import { buildSingleOpGraph, layoutOp, preparePlannedModel, runLayout, runPlanned } from '../../src/optimizer/index.ts';
 import { TracePlot, Tracer, formatTraceChunk, renderTraceSvg, traceFormatForPath } from '../../src/sim/index.ts';
+import { makeWasmShadow } from '../../src/sim/shadow-scan.ts';
 import { readFileSync } from 'node:fs';
+import seedrandom from 'seedrandom';
 import { ORACLE_MODELS } from '../oracle-paths.ts';
 
 const act = (name: string, n: number): Tensor => ({ name, dtype: 'int8', shape: [n], quant: null, data: null, isVariable: false });
@@ -140,5 +143,93 @@ describe('Tracer', () => {
     t.finish();
     expect(t.violations()).toEqual([]);
     expect(t.eventCount()).toBeGreaterThan(1_000_000);
+  });
+
+  describe('the WebAssembly check finds what the JavaScript check finds', () => {
+    // Op 0 has two scratch buffers ([24, 28) and [28, 32)), op 1 none; tensor ids 0-2 exist, 3 and 9
+    // do not (no range); scratch 2 of op 0 and every scratch of op 1 have none.
+    const scratchOffsets = [[24, 28], []];
+    const scratchBytes = [[4, 4], []];
+    const both = (): Tracer[] => (['webassembly', 'javascript'] as const).map((check) => new Tracer({ graph, tensorOffsets: offsets, scratchOffsets, scratchBytes, arenaBytes: 32, record: true, check }));
+    const findings = (t: Tracer): unknown => {
+      t.finish();
+      return { violations: t.violations(), counts: t.violationCounts(), events: t.eventCount(), log: t.events() };
+    };
+
+    /** `count` events: mostly in range, width 1, on the op's own buffers; else any rule broken. */
+    function randomLog(rng: seedrandom.PRNG, op: number, count: number): Int32Array {
+      const ranges: Record<number, [number, number]> = { 0: [0, 8], 1: [8, 16], 2: [16, 24], [-1]: [24, 28], [-2]: [28, 32] };
+      const ids = op === 0 ? [0, 1, -1, -2] : [1, 2];
+      const l = new Int32Array(2 * count);
+      for (let i = 0; i < count; i++) {
+        const odd = rng() < 0.05;
+        const id = odd && rng() < 0.3 ? [3, 9, -3, -1, 2][Math.floor(rng() * 5)] as number : ids[Math.floor(rng() * ids.length)] as number;
+        const [lo, hi] = ranges[id] ?? [0, 32];
+        const width = odd && rng() < 0.3 ? Math.floor(rng() * 8) : 1;
+        const addr = odd && rng() < 0.4 ? Math.floor(rng() * 48) - 8 : lo + Math.floor(rng() * (hi - lo));
+        l[2 * i] = traceHeader(rng() < 0.5 ? 'load' : 'store', width, id);
+        l[2 * i + 1] = addr;
+      }
+      return l;
+    }
+
+    it('the WebAssembly function checks clean events itself and stops at each one that breaks a rule', () => {
+      const w = makeWasmShadow(32, 3);
+      if (w === null) throw new Error('no WebAssembly shadow for a 32-byte arena');
+      w.owner.fill(-0x7fffffff);
+      w.tLo.set([0, 8, 16]);
+      w.tHi.set([8, 16, 24]);
+      w.sLo[0] = 24;
+      w.sHi[0] = 28;
+      const events = log(['store', 8, 1, 2], ['load', 9, 1], ['store', 24, -1, 4], ['load', 27, -1], ['load', 8, 0], ['load', 12, 1], ['store', 30, 1], ['load', 40, 1], ['store', 16, 2]);
+      w.log.set(events);
+      const opIndex = 7;
+      const scratchBase = -100;
+      // Stores set owner keys (tensor id; scratch base - k) and the op; loads of own bytes pass.
+      expect(w.scan(0, 9, opIndex, scratchBase, 1)).toBe(4); // load of tensor 1's byte as tensor 0: out of tensor
+      expect([...w.owner.subarray(8, 10)]).toEqual([1, 1]);
+      expect([...w.owner.subarray(24, 28)]).toEqual([scratchBase, scratchBase, scratchBase, scratchBase]);
+      expect([...w.storeOp.subarray(8, 10)]).toEqual([opIndex, opIndex]);
+      expect(w.scan(5, 9, opIndex, scratchBase, 1)).toBe(5); // never written
+      expect(w.scan(6, 9, opIndex, scratchBase, 1)).toBe(6); // outside tensor 1's range
+      expect(w.scan(7, 9, opIndex, scratchBase, 1)).toBe(7); // outside the arena
+      expect(w.scan(8, 9, opIndex, scratchBase, 1)).toBe(9);
+      expect(w.owner[16]).toBe(2);
+      expect(w.scan(2, 3, opIndex, scratchBase, 0)).toBe(2); // scratch 0 unknown when the op has none placed
+    });
+
+    it('on seeded logs with every violation kind, in chunks longer than its log', () => {
+      for (const seed of ['a', 'b', 'c']) {
+        const rng = seedrandom(`tracer-check-${seed}`);
+        const [w, j] = both() as [Tracer, Tracer];
+        for (let chunk = 0; chunk < 12; chunk++) {
+          const op = chunk < 6 ? 0 : 1;
+          const count = chunk % 4 === 3 ? 20_000 : 1 + Math.floor(rng() * 3000);
+          const l = randomLog(rng, op, count);
+          w.sink(op, l, count);
+          j.sink(op, l, count);
+        }
+        const found = findings(w);
+        expect(found).toEqual(findings(j));
+        const counts = (found as { counts: Record<string, number> }).counts;
+        for (const kind of ['clobber', 'uninitialized', 'out-of-arena', 'out-of-tensor']) expect(counts[kind]).toBeGreaterThan(0);
+      }
+    });
+
+    it('on a whole traced model (person_detect), as planned and with one tensor told one byte off', () => {
+      const model = importTflite(readFileSync(`${ORACLE_MODELS}/person_detect.tflite`));
+      const pm = preparePlannedModel(model, { planner: 'tflm-greedy' });
+      const moved = pm.graph.ops[3]?.outputs[0] as number;
+      for (const tensorOffsets of [pm.tensorOffsets, pm.tensorOffsets.map((o, i) => (i === moved && o !== null ? o + 1 : o))]) {
+        const [w, j] = (['webassembly', 'javascript'] as const).map((check) => new Tracer({ graph: pm.graph, tensorOffsets, scratchOffsets: pm.scratchOffsets, arenaBytes: pm.arenaBytes, check })) as [Tracer, Tracer];
+        runPlanned(pm, { seed: 1, trace: (op, l, n) => {
+          w.sink(op, l, n);
+          j.sink(op, l, n);
+        } });
+        expect(findings(w)).toEqual(findings(j));
+        expect(w.eventCount()).toBeGreaterThan(1_000_000);
+        expect(w.violations().length).toBe(tensorOffsets === pm.tensorOffsets ? 0 : 2);
+      }
+    });
   });
 });

@@ -1,0 +1,288 @@
+// The tracer's shadow memory in a WebAssembly memory, and its event check as one small hand-written
+// WebAssembly function (tracer.ts). A traced run of a mobilenet makes ~60 million events; checking
+// them in JavaScript cost ~10 ns each, 70% of the traced run. The function does what the tracer's
+// check does for an event that breaks no rule (a store sets the bytes' owner and storing op, a load
+// finds its own buffer as owner) and stops at the first event that breaks one, or that it cannot
+// place (a buffer id without a range): the tracer checks that event in JavaScript, which reports
+// it, and calls the function again from the next.
+import type { ValType } from '../kernels/index.ts';
+import { encodeModule, OP, sleb, uleb, wasmApi } from '../kernels/index.ts';
+
+/** Events the function reads per call: the tracer copies a chunk of the log into its memory. */
+export const SCAN_LOG_EVENTS = 8192;
+/** Scratch buffers of one op the function places (SCRATCH_SLOTS of tracer.ts); more take the JS check. */
+export const SCAN_SCRATCH = 64;
+/** Largest memory made (1 GiB): shadow memory is 8 bytes per arena byte; past it, the JS check. */
+const MAX_BYTES = 2 ** 30;
+const PAGE = 65536;
+
+/**
+ * `scan(from, count, op, scratchBase, nScratch)`: the index of the first event of the copied log
+ * in [from, count) that the JS check must see, or `count`.
+ */
+export type ScanFn = (from: number, count: number, op: number, scratchBase: number, nScratch: number) => number;
+
+/** Shadow memory and log views over one WebAssembly memory, and the check over them. */
+export interface WasmShadow {
+  readonly owner: Int32Array;
+  readonly storeOp: Int32Array;
+  readonly tLo: Int32Array;
+  readonly tHi: Int32Array;
+  /** This op's scratch ranges (the first SCAN_SCRATCH). */
+  readonly sLo: Int32Array;
+  readonly sHi: Int32Array;
+  /** SCAN_LOG_EVENTS events, two words each (header, address), as a traced kernel logs them. */
+  readonly log: Int32Array;
+  readonly scan: ScanFn;
+}
+
+// Parameters of the exported function, then its locals (all i32).
+const P = { from: 0, count: 1, op: 2, scratchBase: 3, nScratch: 4, arena: 5, nTensors: 6, storeOp: 7, tLo: 8, tHi: 9, sLo: 10, sHi: 11, log: 12 } as const;
+const L = { h: 13, addr: 14, w: 15, id: 16, lo: 17, hi: 18, key: 19, p: 20, end: 21, q: 22 } as const;
+const PARAMS = 13;
+const LOCALS = 10;
+
+/** The function's body: the tracer's check (tracer.ts) of one event after another; the owner
+ * array is at address 0, so an arena byte's owner is at 4 * its address. */
+function scanCode(): number[] {
+  const c: number[] = [];
+  const op = (...names: (keyof typeof OP)[]): void => {
+    for (const n of names) c.push(OP[n]);
+  };
+  const get = (i: number): void => {
+    c.push(OP['local.get']);
+    uleb(c, i);
+  };
+  const set = (i: number): void => {
+    c.push(OP['local.set']);
+    uleb(c, i);
+  };
+  const tee = (i: number): void => {
+    c.push(OP['local.tee']);
+    uleb(c, i);
+  };
+  const k = (v: number): void => {
+    c.push(OP['i32.const']);
+    sleb(c, v);
+  };
+  const mem = (name: 'i32.load' | 'i32.store', offset = 0): void => {
+    c.push(OP[name], 2);
+    uleb(c, offset);
+  };
+  /** `if (cond) return from;` with the condition on the stack. */
+  const bailIf = (): void => {
+    c.push(OP.if, 0x40);
+    get(P.from);
+    c.push(OP.return);
+    op('end');
+  };
+  /** lo, hi from the range arrays at `loBase`, `hiBase` at index local `p`. */
+  const range = (loBase: number, hiBase: number): void => {
+    get(L.p);
+    k(2);
+    op('i32.shl');
+    set(L.p);
+    get(loBase);
+    get(L.p);
+    op('i32.add');
+    mem('i32.load');
+    set(L.lo);
+    get(hiBase);
+    get(L.p);
+    op('i32.add');
+    mem('i32.load');
+    set(L.hi);
+  };
+
+  c.push(OP.loop, 0x40);
+  // Past the last event: return count.
+  get(P.from);
+  get(P.count);
+  op('i32.ge_s');
+  c.push(OP.if, 0x40);
+  get(P.count);
+  c.push(OP.return);
+  op('end');
+  // h, addr of event `from`; w = h & 7 (a zero width goes to the JS check), id = h >> 4.
+  get(P.log);
+  get(P.from);
+  k(3);
+  op('i32.shl');
+  op('i32.add');
+  tee(L.p);
+  mem('i32.load');
+  set(L.h);
+  get(L.p);
+  mem('i32.load', 4);
+  set(L.addr);
+  get(L.h);
+  k(7);
+  op('i32.and');
+  tee(L.w);
+  op('i32.eqz');
+  bailIf();
+  get(L.h);
+  k(4);
+  op('i32.shr_s');
+  set(L.id);
+  // Outside the arena: addr < 0 or addr + w > arena.
+  get(L.addr);
+  k(0);
+  op('i32.lt_s');
+  get(L.addr);
+  get(P.arena);
+  get(L.w);
+  op('i32.sub');
+  op('i32.gt_s');
+  op('i32.or');
+  bailIf();
+  // The buffer's range and owner key: tensor id, or scratch k = -id - 1 with key scratchBase - k.
+  get(L.id);
+  k(0);
+  op('i32.ge_s');
+  c.push(OP.if, 0x40);
+  get(L.id);
+  get(P.nTensors);
+  op('i32.ge_s');
+  bailIf();
+  get(L.id);
+  set(L.key);
+  get(L.id);
+  set(L.p);
+  range(P.tLo, P.tHi);
+  op('else');
+  k(-1);
+  get(L.id);
+  op('i32.sub');
+  tee(L.p);
+  get(P.nScratch);
+  op('i32.ge_s');
+  bailIf();
+  get(P.scratchBase);
+  get(L.p);
+  op('i32.sub');
+  set(L.key);
+  range(P.sLo, P.sHi);
+  op('end');
+  // Outside the buffer: addr < lo or addr + w > hi.
+  get(L.addr);
+  get(L.lo);
+  op('i32.lt_s');
+  get(L.addr);
+  get(L.hi);
+  get(L.w);
+  op('i32.sub');
+  op('i32.gt_s');
+  op('i32.or');
+  bailIf();
+  // p .. end: the owner words of the event's bytes.
+  get(L.addr);
+  k(2);
+  op('i32.shl');
+  tee(L.p);
+  get(L.w);
+  k(2);
+  op('i32.shl');
+  op('i32.add');
+  set(L.end);
+  get(L.h);
+  k(8);
+  op('i32.and');
+  /** `do { body; p += 4 } while (p < end)`: once per byte of the event. */
+  const perByte = (body: () => void): void => {
+    c.push(OP.loop, 0x40);
+    body();
+    get(L.p);
+    k(4);
+    op('i32.add');
+    tee(L.p);
+    get(L.end);
+    op('i32.lt_s');
+    c.push(OP.br_if, 0);
+    op('end');
+  };
+  c.push(OP.if, 0x40);
+  // Store: each byte's owner is the key, its storing op this op (at q, storeOp's word of p).
+  get(P.storeOp);
+  get(L.p);
+  op('i32.add');
+  set(L.q);
+  perByte(() => {
+    get(L.p);
+    get(L.key);
+    mem('i32.store');
+    get(L.q);
+    get(P.op);
+    mem('i32.store');
+    get(L.q);
+    k(4);
+    op('i32.add');
+    set(L.q);
+  });
+  op('else');
+  // Load: each byte's owner must be the key.
+  perByte(() => {
+    get(L.p);
+    mem('i32.load');
+    get(L.key);
+    op('i32.ne');
+    bailIf();
+  });
+  op('end');
+  get(P.from);
+  k(1);
+  op('i32.add');
+  set(P.from);
+  c.push(OP.br, 0);
+  op('end');
+  get(P.count);
+  return c;
+}
+
+let compiled: object | null = null;
+
+/** The check's module, encoded and compiled once per thread. */
+function scanModule(): object {
+  compiled ??= new wasmApi.Module(encodeModule({
+    importFuncs: [],
+    memory: { module: 'm', field: 'mem', minPages: 1 },
+    funcs: [{
+      type: { params: Array<ValType>(PARAMS).fill('i32'), results: ['i32'] },
+      locals: Array<ValType>(LOCALS).fill('i32'),
+      code: scanCode(),
+      export: 'scan',
+    }],
+  }));
+  return compiled;
+}
+
+/**
+ * Shadow memory for an arena of `arenaBytes` and `tensors` tensors, with the WebAssembly check over
+ * it; null when it would pass MAX_BYTES (the tracer then keeps JS arrays and checks in JS).
+ * Layout: owner and storing op (one word per arena byte each), the tensors' [lo, hi), the current
+ * op's scratch [lo, hi), the log chunk.
+ */
+export function makeWasmShadow(arenaBytes: number, tensors: number): WasmShadow | null {
+  const storeOpAt = 4 * arenaBytes;
+  const tLoAt = 8 * arenaBytes;
+  const tHiAt = tLoAt + 4 * tensors;
+  const sLoAt = tHiAt + 4 * tensors;
+  const sHiAt = sLoAt + 4 * SCAN_SCRATCH;
+  const logAt = sHiAt + 4 * SCAN_SCRATCH;
+  const bytes = logAt + 8 * SCAN_LOG_EVENTS;
+  if (bytes > MAX_BYTES) return null;
+  const pages = Math.ceil(bytes / PAGE);
+  const memory = new wasmApi.Memory({ initial: pages, maximum: pages });
+  const buffer = memory.buffer;
+  const fn = new wasmApi.Instance(scanModule(), { m: { mem: memory } }).exports['scan'] as (...a: number[]) => number;
+  return {
+    owner: new Int32Array(buffer, 0, arenaBytes),
+    storeOp: new Int32Array(buffer, storeOpAt, arenaBytes),
+    tLo: new Int32Array(buffer, tLoAt, tensors),
+    tHi: new Int32Array(buffer, tHiAt, tensors),
+    sLo: new Int32Array(buffer, sLoAt, SCAN_SCRATCH),
+    sHi: new Int32Array(buffer, sHiAt, SCAN_SCRATCH),
+    log: new Int32Array(buffer, logAt, 2 * SCAN_LOG_EVENTS),
+    scan: (from, count, op, scratchBase, nScratch) => fn(from, count, op, scratchBase, nScratch, arenaBytes, tensors, storeOpAt, tLoAt, tHiAt, sLoAt, sHiAt, logAt),
+  };
+}
