@@ -39,7 +39,7 @@ function markdown(layers: readonly LayerResult[], models: readonly ModelResult[]
     '',
     'Traced: every arena access logged to a sink that does nothing; checked: logged into the memory tracer (what `verify` runs).',
     '',
-    '| model | status | ops | MACs | events | peak B | fast ms | traced ms | traced slowdown | checked ms | checked slowdown | ns per checked event | mcusim MMAC/s |',
+    '| model | status | ops | MACs | events | peak B | fast ms | traced ms | traced slowdown | checked ms | checked slowdown | tracer ns per event (checked - traced) | mcusim MMAC/s |',
     '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...models.map((m) =>
       m.status === 'ok'
