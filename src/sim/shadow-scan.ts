@@ -36,14 +36,28 @@ export interface WasmShadow {
   readonly scan: ScanFn;
 }
 
-// Parameters of the exported function, then its locals (all i32).
+// Parameters of the exported function, then its locals (all i32). The last event's header and what
+// it decoded to are kept: most events repeat the header before them (a kernel loops over one
+// buffer), and for those the check is one range compare and the owner words.
 const P = { from: 0, count: 1, op: 2, scratchBase: 3, nScratch: 4, arena: 5, nTensors: 6, storeOp: 7, tLo: 8, tHi: 9, sLo: 10, sHi: 11, log: 12 } as const;
-const L = { h: 13, addr: 14, w: 15, id: 16, lo: 17, hi: 18, key: 19, p: 20, end: 21, q: 22 } as const;
+const L = {
+  h: 13, addr: 14, w: 15, id: 16, lo: 17, hi: 18, p: 19, end: 20, q: 21,
+  // The decoded header (set only once a header decodes whole): owner key, first address, count.
+  lastH: 22, key: 23, first: 24, len: 25, w4: 26, store: 27,
+  // The same while a new header decodes.
+  newKey: 28, newFirst: 29,
+} as const;
 const PARAMS = 13;
-const LOCALS = 10;
+const LOCALS = 17;
 
-/** The function's body: the tracer's check (tracer.ts) of one event after another; the owner
- * array is at address 0, so an arena byte's owner is at 4 * its address. */
+/**
+ * The function's body: the tracer's check (tracer.ts) of one event after another; the owner array
+ * is at address 0, so an arena byte's owner is at 4 * its address. An event passes when its width
+ * is 1-7, its buffer has a range here, and its bytes lie inside both the arena and that range: its
+ * address is in [first, first + len) with first = max(0, lo) and first + len - 1 = min(arena, hi) - w.
+ * Decoded per new header (the cache starts empty: len 0 sends every event to the JS check until a
+ * header decodes).
+ */
 function scanCode(): number[] {
   const c: number[] = [];
   const op = (...names: (keyof typeof OP)[]): void => {
@@ -93,6 +107,29 @@ function scanCode(): number[] {
     mem('i32.load');
     set(L.hi);
   };
+  /** `x = a > b ? a : b` or the smaller, of two locals. */
+  const pick = (x: number, a: number, b: number, larger: boolean): void => {
+    get(a);
+    get(b);
+    get(a);
+    get(b);
+    op(larger ? 'i32.gt_s' : 'i32.lt_s');
+    op('select');
+    set(x);
+  };
+  /** `do { body; p += 4 } while (p < end)`: once per byte of the event. */
+  const perByte = (body: () => void): void => {
+    c.push(OP.loop, 0x40);
+    body();
+    get(L.p);
+    k(4);
+    op('i32.add');
+    tee(L.p);
+    get(L.end);
+    op('i32.lt_s');
+    c.push(OP.br_if, 0);
+    op('end');
+  };
 
   c.push(OP.loop, 0x40);
   // Past the last event: return count.
@@ -103,7 +140,7 @@ function scanCode(): number[] {
   get(P.count);
   c.push(OP.return);
   op('end');
-  // h, addr of event `from`; w = h & 7 (a zero width goes to the JS check), id = h >> 4.
+  // h, addr of event `from`.
   get(P.log);
   get(P.from);
   k(3);
@@ -115,6 +152,13 @@ function scanCode(): number[] {
   get(L.p);
   mem('i32.load', 4);
   set(L.addr);
+  // A new header: decode it (w = h & 7, zero goes to the JS check; id = h >> 4), find the buffer's
+  // range and owner key (tensor id, or scratch k = -id - 1 with key scratchBase - k) and the
+  // addresses that pass; any of these missing goes to the JS check, which reports.
+  get(L.h);
+  get(L.lastH);
+  op('i32.ne');
+  c.push(OP.if, 0x40);
   get(L.h);
   k(7);
   op('i32.and');
@@ -125,18 +169,6 @@ function scanCode(): number[] {
   k(4);
   op('i32.shr_s');
   set(L.id);
-  // Outside the arena: addr < 0 or addr + w > arena.
-  get(L.addr);
-  k(0);
-  op('i32.lt_s');
-  get(L.addr);
-  get(P.arena);
-  get(L.w);
-  op('i32.sub');
-  op('i32.gt_s');
-  op('i32.or');
-  bailIf();
-  // The buffer's range and owner key: tensor id, or scratch k = -id - 1 with key scratchBase - k.
   get(L.id);
   k(0);
   op('i32.ge_s');
@@ -146,7 +178,7 @@ function scanCode(): number[] {
   op('i32.ge_s');
   bailIf();
   get(L.id);
-  set(L.key);
+  set(L.newKey);
   get(L.id);
   set(L.p);
   range(P.tLo, P.tHi);
@@ -161,46 +193,59 @@ function scanCode(): number[] {
   get(P.scratchBase);
   get(L.p);
   op('i32.sub');
-  set(L.key);
+  set(L.newKey);
   range(P.sLo, P.sHi);
   op('end');
-  // Outside the buffer: addr < lo or addr + w > hi.
-  get(L.addr);
-  get(L.lo);
-  op('i32.lt_s');
-  get(L.addr);
+  // first = max(0, lo); last = min(arena, hi) - w (kept in hi); none when last < first.
+  k(0);
+  set(L.newFirst);
+  pick(L.newFirst, L.lo, L.newFirst, true);
+  pick(L.hi, L.hi, P.arena, false);
   get(L.hi);
   get(L.w);
   op('i32.sub');
-  op('i32.gt_s');
-  op('i32.or');
+  tee(L.hi);
+  get(L.newFirst);
+  op('i32.lt_s');
+  bailIf();
+  // Decoded whole: it becomes the kept header.
+  get(L.hi);
+  get(L.newFirst);
+  op('i32.sub');
+  k(1);
+  op('i32.add');
+  set(L.len);
+  get(L.newFirst);
+  set(L.first);
+  get(L.newKey);
+  set(L.key);
+  get(L.w);
+  k(2);
+  op('i32.shl');
+  set(L.w4);
+  get(L.h);
+  k(8);
+  op('i32.and');
+  set(L.store);
+  get(L.h);
+  set(L.lastH);
+  op('end');
+  // Outside the arena or the buffer: (addr - first) >= len, unsigned.
+  get(L.addr);
+  get(L.first);
+  op('i32.sub');
+  get(L.len);
+  op('i32.ge_u');
   bailIf();
   // p .. end: the owner words of the event's bytes.
   get(L.addr);
   k(2);
   op('i32.shl');
   tee(L.p);
-  get(L.w);
-  k(2);
-  op('i32.shl');
+  get(L.w4);
   op('i32.add');
   set(L.end);
-  get(L.h);
-  k(8);
-  op('i32.and');
-  /** `do { body; p += 4 } while (p < end)`: once per byte of the event. */
-  const perByte = (body: () => void): void => {
-    c.push(OP.loop, 0x40);
-    body();
-    get(L.p);
-    k(4);
-    op('i32.add');
-    tee(L.p);
-    get(L.end);
-    op('i32.lt_s');
-    c.push(OP.br_if, 0);
-    op('end');
-  };
+  get(L.store);
   c.push(OP.if, 0x40);
   // Store: each byte's owner is the key, its storing op this op (at q, storeOp's word of p).
   get(P.storeOp);

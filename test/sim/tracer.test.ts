@@ -196,6 +196,11 @@ describe('Tracer', () => {
       expect(w.scan(8, 9, opIndex, scratchBase, 1)).toBe(9);
       expect(w.owner[16]).toBe(2);
       expect(w.scan(2, 3, opIndex, scratchBase, 0)).toBe(2); // scratch 0 unknown when the op has none placed
+      // A header that decodes but fits no address (5 bytes in a 4-byte scratch buffer) goes to the
+      // JS check; the next call decodes afresh and checks the loads after it as tensor 1's.
+      w.log.set(log(['store', 10, 1], ['store', 24, -1, 5], ['load', 10, 1], ['load', 11, 1]));
+      expect(w.scan(0, 4, opIndex, scratchBase, 1)).toBe(1);
+      expect(w.scan(2, 4, opIndex, scratchBase, 1)).toBe(3); // byte 11 never written
     });
 
     it('on seeded logs with every violation kind, in chunks longer than its log', () => {
