@@ -62,6 +62,18 @@ export interface TracerOptions {
 }
 
 const NONE = -0x7fffffff;
+
+interface Found { readonly v: TraceViolation; n: number }
+interface RecentFound {
+  readonly kind: TraceViolationKind;
+  readonly op: number;
+  readonly id: number;
+  readonly owner: number | null;
+  readonly ownerOp: number | null;
+  readonly found: Found;
+}
+const RECENT_SLOTS = 256;
+const KIND_CODE: Readonly<Record<TraceViolationKind, number>> = { clobber: 0, uninitialized: 1, 'out-of-arena': 2, 'out-of-tensor': 3 };
 /** Scratch keys: -(1 + op * SCRATCH_SLOTS + k), unique per (op, k). */
 const SCRATCH_SLOTS = 64;
 
@@ -90,7 +102,10 @@ export class Tracer {
   private sHi: number[] = [];
   private currentOp = -1;
   private step = 0;
-  private readonly found = new Map<string, { v: TraceViolation; n: number }>();
+  private readonly found = new Map<string, Found>();
+  /** Recent violation signatures (direct-mapped by a hash of their fields): a broken plan repeats a
+   * few signatures millions of times, and building each one's text key cost ~1.5 us. */
+  private readonly recent: (RecentFound | undefined)[] = new Array<RecentFound | undefined>(RECENT_SLOTS);
   private readonly counts: Record<TraceViolationKind, number> = { clobber: 0, uninitialized: 0, 'out-of-arena': 0, 'out-of-tensor': 0 };
   private readonly recordOn: boolean;
   private rec: Int32Array = new Int32Array(0);
@@ -126,6 +141,7 @@ export class Tracer {
     this.currentOp = -1;
     this.step = 0;
     this.found.clear();
+    this.recent.fill(undefined);
     for (const k of Object.keys(this.counts) as TraceViolationKind[]) this.counts[k] = 0;
     this.rec = new Int32Array(0);
     this.recN = 0;
@@ -303,10 +319,17 @@ export class Tracer {
     this.counts[kind]++;
     const owner = ownerKey === null || ownerKey === NONE ? null : ownerKey >= 0 ? ownerKey : -(((-ownerKey - 1) % SCRATCH_SLOTS) + 1);
     const ownerOp = owner === null ? null : (this.storeOp[addr] ?? null);
+    const slot = (KIND_CODE[kind] + 31 * op + 131 * id + 521 * (owner ?? -7) + 1031 * (ownerOp ?? -3)) & (RECENT_SLOTS - 1);
+    const r = this.recent[slot];
+    if (r !== undefined && r.kind === kind && r.op === op && r.id === id && r.owner === owner && r.ownerOp === ownerOp) {
+      r.found.n++;
+      return;
+    }
     const sig = `${kind}|${op}|${id}|${owner}|${ownerOp}`;
     const prev = this.found.get(sig);
     if (prev) {
       prev.n++;
+      this.recent[slot] = { kind, op, id, owner, ownerOp, found: prev };
       return;
     }
     const opKind = this.graph.ops[op]?.kind ?? '?';
@@ -320,10 +343,12 @@ export class Tracer {
       'out-of-tensor': `outside the buffer's planned range ${range}`,
     };
     const message = `${kind}: ${note ? `${note}: ` : ''}${where}: ${detail[kind]}`;
-    this.found.set(sig, {
+    const found: Found = {
       v: { kind, step: this.step, opIndex: op, opKind, access, address: addr, width: w, buffer: id, owner, ownerOp, occurrences: 1, message },
       n: 1,
-    });
+    };
+    this.found.set(sig, found);
+    this.recent[slot] = { kind, op, id, owner, ownerOp, found };
   }
 
   private tensorName(t: number): string {

@@ -217,7 +217,12 @@ describe('Tracer', () => {
         const found = findings(w);
         expect(found).toEqual(findings(j));
         const counts = (found as { counts: Record<string, number> }).counts;
-        for (const kind of ['clobber', 'uninitialized', 'out-of-arena', 'out-of-tensor']) expect(counts[kind]).toBeGreaterThan(0);
+        for (const kind of ['clobber', 'uninitialized', 'out-of-arena', 'out-of-tensor']) {
+          expect(counts[kind]).toBeGreaterThan(0);
+          // Every violation is folded into exactly one signature of its kind.
+          expect(w.violations().filter((v) => v.kind === kind).reduce((a, v) => a + v.occurrences, 0)).toBe(counts[kind]);
+        }
+        expect(new Set(w.violations().map((v) => `${v.kind}|${v.opIndex}|${v.buffer}|${v.owner}|${v.ownerOp}`)).size).toBe(w.violations().length);
       }
     });
 
