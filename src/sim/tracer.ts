@@ -63,7 +63,9 @@ export interface TracerOptions {
 
 const NONE = -0x7fffffff;
 
+/** A violation signature's first occurrence and how many it has. */
 interface Found { readonly v: TraceViolation; n: number }
+/** A slot of the recent-signature table: the signature's fields and its Found. */
 interface RecentFound {
   readonly kind: TraceViolationKind;
   readonly op: number;
@@ -74,6 +76,7 @@ interface RecentFound {
 }
 const RECENT_SLOTS = 256;
 const KIND_CODE: Readonly<Record<TraceViolationKind, number>> = { clobber: 0, uninitialized: 1, 'out-of-arena': 2, 'out-of-tensor': 3 };
+
 /** Scratch keys: -(1 + op * SCRATCH_SLOTS + k), unique per (op, k). */
 const SCRATCH_SLOTS = 64;
 
