@@ -35,11 +35,15 @@ export interface VerifyJobsResult {
   readonly model: string;
   readonly seeds: number;
   readonly jobs: number;
+  /** Medians over the pairs. */
   readonly oneJobMs: number;
   readonly nJobsMs: number;
   readonly speedup: number;
+  /** Each pair: `--jobs 1` then `--jobs N`, back to back (the host's speed drifts within minutes). */
+  readonly pairs: readonly { readonly oneJobMs: number; readonly nJobsMs: number; readonly speedup: number }[];
   readonly identical: boolean;
 }
+
 
 // Runs in a child: load, prepare, then `runs` runs of seed-1 inputs on the default (WebAssembly)
 // kernels; then, for comparison, the JS kernels until they run specialized code. One JSON line.
@@ -119,9 +123,18 @@ export function benchVerifyJobs(quick = false): VerifyJobsResult {
     const opt = join(dir, 'dmo.tflite');
     process.stderr.write(`verify ${model} --seeds ${seeds} --jobs 1 / ${jobs} ...\n`);
     execFileSync(process.execPath, [BIN, 'optimize', model, '--passes', 'dmo', '-o', opt], { stdio: 'ignore' });
-    const one = wallMs([BIN, 'verify', model, opt, '--seeds', String(seeds), '--jobs', '1', '--json']);
-    const n = wallMs([BIN, 'verify', model, opt, '--seeds', String(seeds), '--jobs', String(jobs), '--json']);
-    return { model, seeds, jobs, oneJobMs: one.ms, nJobsMs: n.ms, speedup: one.ms / n.ms, identical: one.stdout !== '' && one.stdout === n.stdout };
+    const pairs: { oneJobMs: number; nJobsMs: number; speedup: number }[] = [];
+    let identical = true;
+    for (let k = 0; k < (quick ? 1 : 3); k++) {
+      const one = wallMs([BIN, 'verify', model, opt, '--seeds', String(seeds), '--jobs', '1', '--json']);
+      const n = wallMs([BIN, 'verify', model, opt, '--seeds', String(seeds), '--jobs', String(jobs), '--json']);
+      identical &&= one.stdout !== '' && one.stdout === n.stdout;
+      pairs.push({ oneJobMs: one.ms, nJobsMs: n.ms, speedup: one.ms / n.ms });
+    }
+    return {
+      model, seeds, jobs, pairs, identical,
+      oneJobMs: median(pairs.map((p) => p.oneJobMs)), nJobsMs: median(pairs.map((p) => p.nJobsMs)), speedup: median(pairs.map((p) => p.speedup)),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -140,6 +153,8 @@ export function coldMarkdown(rows: readonly ColdRow[], v: VerifyJobsResult): str
       : `| ${r.name} | skipped (model file missing) | | | | | | | |`),
     '',
     `## verify throughput (${v.model} after --passes dmo, ${v.seeds} seeds; target --jobs 2 >= ${TARGET_VERIFY_SPEEDUP}x --jobs 1)`,
+    '',
+    `Medians of ${v.pairs.length} back-to-back pair(s); each pair's speedup: ${v.pairs.map((p) => `${fix(p.speedup, 2)}x`).join(', ')}.`,
     '',
     '| --jobs 1 ms | --jobs ' + v.jobs + ' ms | speedup | seeds/s (1) | seeds/s (' + v.jobs + ') | reports identical |',
     '| ---: | ---: | ---: | ---: | ---: | --- |',
