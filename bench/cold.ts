@@ -1,8 +1,8 @@
 // Cold vs steady whole-model runs (WebAssembly kernels, the default; the JS kernels' steady time beside) and verify throughput with 1 and N jobs, each in fresh Node
 // processes on the compiled dist/ (what users run): a model's first run in a process against its
 // steady per-run time in the same process (median of the later runs), wall and CPU time; and
-// `mcusim verify --jobs 1` vs `--jobs N` on the same DMO-optimized model, reports compared byte
-// for byte. Run after a build (bench/startup.ts builds). Ratios, never asserted in tests.
+// `mcusim verify --jobs 1` vs `--jobs N` on the same DMO-optimized model (three back-to-back
+// pairs, medians; one in quick mode), reports compared byte for byte. Run after a build (bench/startup.ts builds). Ratios, never asserted in tests.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
