@@ -12,7 +12,7 @@
 import type { Graph } from '../ir/index.ts';
 import { InternalError, KernelError, byteSize } from '../ir/index.ts';
 import type { PreparedOp, StorageUse, TraceSink } from '../kernels/index.ts';
-import { STORAGE_IO_BYTES, decodeTraceEvent, storageUses, TRACE_WORDS_PER_EVENT, traceHeader } from '../kernels/index.ts';
+import { STORAGE_IO_BYTES, storageUses, TRACE_WORDS_PER_EVENT, traceHeader } from '../kernels/index.ts';
 import type { StorageDevice } from './storage/index.ts';
 import { SPILL_HEADER_BYTES, alignToUnit, crc32Final, crc32Init, crc32Update, crc32UpdateByte, decompressMfv, fetchBlock, mfvEncodedBytes, sectorsCovering, spillFootprintBytes } from './storage/index.ts';
 import type { DeviceCursor, IoWindow } from './storage-stream.ts';
@@ -286,29 +286,44 @@ export class SpillStore {
    * arena and traced) and forwards every arena event to `inner`.
    */
   traceFilter(inner: TraceSink): TraceSink {
-    let buf = new Int32Array(2 * TRACE_WORDS_PER_EVENT);
+    const words = TRACE_WORDS_PER_EVENT;
+    let buf = new Int32Array(2 * words);
     let n = 0;
     // At most 100 storage reports per run (per filter), so a run's reports never depend on earlier runs.
     let reported = 0;
+    const room = (events: number): void => {
+      if (buf.length >= (n + events) * words) return;
+      const grown = new Int32Array(Math.max(2 * buf.length, (n + events) * words));
+      grown.set(buf.subarray(0, n * words));
+      buf = grown;
+    };
     const push = (header: number, address: number): void => {
-      if (buf.length < (n + 1) * TRACE_WORDS_PER_EVENT) {
-        const grown = new Int32Array(2 * buf.length);
-        grown.set(buf);
-        buf = grown;
-      }
-      buf[n * TRACE_WORDS_PER_EVENT] = header;
-      buf[n * TRACE_WORDS_PER_EVENT + 1] = address;
+      room(1);
+      buf[n * words] = header;
+      buf[n * words + 1] = address;
       n++;
+    };
+    /** Arena events [from, to) of `log`, copied as they are. */
+    const pushRun = (log: Int32Array, from: number, to: number): void => {
+      room(to - from);
+      buf.set(log.subarray(from * words, to * words), n * words);
+      n += to - from;
     };
     const remote = !this.memoryMapped();
     let op = -1;
     let cache: ChunkCache | null = null;
     const sid = this.storageId;
-    const words = TRACE_WORDS_PER_EVENT;
     return (opIndex, log, count) => {
       if (opIndex !== op) [op, cache] = [opIndex, null];
       // A chunk without storage-region events (every op but the fetches) goes on as it is: no
-      // per-event copy of the arena events (a traced Tiny U-Net run makes 78 million).
+      // per-event copy of the arena events (a traced Tiny U-Net run makes 78 million). Only a
+      // storage op's kernel has a buffer with the storage id (graph tensors and scratch have
+      // others, and an event's id is its buffer's), so another op's chunks are not even scanned.
+      const use = this.uses.get(opIndex);
+      if (use === undefined) {
+        inner(opIndex, log, count);
+        return;
+      }
       let first = 0;
       while (first < count && (log[words * first] as number) >> 4 !== sid) first++;
       if (first === count) {
@@ -316,33 +331,38 @@ export class SpillStore {
         return;
       }
       n = 0;
-      for (let i = 0; i < count; i++) {
-        const e = decodeTraceEvent(log, i);
-        if (e.bufferId !== this.storageId) {
-          push(log[i * TRACE_WORDS_PER_EVENT] ?? 0, log[i * TRACE_WORDS_PER_EVENT + 1] ?? 0);
-          continue;
-        }
-        const use = this.uses.get(opIndex);
-        const s = use === undefined ? undefined : this.slots.find((x) => x.slot === use.slot);
-        const start = s === undefined ? 0 : s.addr + SPILL_HEADER_BYTES;
-        const inside = s !== undefined && e.address >= start && e.address + e.widthBytes <= start + s.sizeBytes;
-        if (!inside || use?.direction !== 'fetch' || e.kind !== 'load') {
-          if (reported++ < 100) this.violations.push(`op ${opIndex}: storage ${e.kind} of ${e.widthBytes} B at device ${e.address} outside its slot or in the wrong direction`);
+      // The op's slot payload: where its storage loads must fall.
+      const s = this.slots.find((x) => x.slot === use.slot);
+      const start = s === undefined ? 0 : s.addr + SPILL_HEADER_BYTES;
+      // Arena events between storage events are copied a run at a time.
+      let run = 0;
+      for (let i = first; i < count; i++) {
+        const h = log[words * i] as number;
+        if (h >> 4 !== sid) continue;
+        if (i > run) pushRun(log, run, i);
+        run = i + 1;
+        const address = log[words * i + 1] as number;
+        const width = h & 7;
+        const kind = h & 8 ? 'store' : 'load';
+        const inside = s !== undefined && address >= start && address + width <= start + s.sizeBytes;
+        if (!inside || use.direction !== 'fetch' || kind !== 'load') {
+          if (reported++ < 100) this.violations.push(`op ${opIndex}: storage ${kind} of ${width} B at device ${address} outside its slot or in the wrong direction`);
           continue;
         }
         if (!remote || s === undefined) continue;
         // Remote host: the kernel's read is served from a line of the I/O buffer, refilled by request.
         cache ??= new ChunkCache(Math.min(this.device.ioUnitBytes, STORAGE_IO_BYTES), 1, start, start + s.sizeBytes);
         const io = (this.opts.scratchOffsets[opIndex]?.[0] ?? 0);
-        const line = cache.access(e.address, e.widthBytes);
+        const line = cache.access(address, width);
         const at = io + line.way * cache.lineBytes;
         if (line.miss) {
           this.arena.set(this.mapped.subarray(line.base, line.base + line.len), at);
           for (let j = 0; j < line.len; j++) push(traceHeader('store', 1, -1), at + j);
           this.remoteReads++;
         }
-        push(traceHeader('load', e.widthBytes, -1), at + (e.address - line.base));
+        push(traceHeader('load', width, -1), at + (address - line.base));
       }
+      if (count > run) pushRun(log, run, count);
       if (n > 0) inner(opIndex, buf, n);
     };
   }

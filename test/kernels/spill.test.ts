@@ -189,6 +189,25 @@ describe('storage I/O through planned buffers (no staging)', () => {
     store.traceFilter(() => undefined)(1, log, 2);
     expect(store.violations).toHaveLength(2);
   });
+
+  it('the filter hands on the arena events in order, without the storage events', () => {
+    const pm = preparePlannedModel(model(fetchGraph));
+    const store = pm.runtime.spillStore;
+    if (store === null) throw new Error('no spill store');
+    const id = pm.graph.tensors.length;
+    const at = store.payloadAddrOf(1);
+    const got: number[][] = [];
+    const filter = store.traceFilter((op, l, n) => got.push([op, ...l.subarray(0, 2 * n)]));
+    // The fetch op (1): arena events around and between storage loads inside its slot.
+    const log = Int32Array.of((0 << 4) | 1, 3, (id << 4) | 1, at, (id << 4) | 1, at + 1, (1 << 4) | 8 | 1, 5, (1 << 4) | 1, 5, (id << 4) | 1, at + 2, (2 << 4) | 1, 8);
+    filter(1, log, 7);
+    expect(got).toEqual([[1, (0 << 4) | 1, 3, (1 << 4) | 8 | 1, 5, (1 << 4) | 1, 5, (2 << 4) | 1, 8]]);
+    // Another op's chunk goes on as it is.
+    const plain = Int32Array.of((1 << 4) | 1, 7, (2 << 4) | 8 | 1, 9);
+    filter(2, plain, 2);
+    expect(got[1]).toEqual([2, ...plain]);
+    expect(store.violations).toEqual([]);
+  });
 });
 
 describe('FetchingConv2D row window (fused fetching over a compressed slot)', () => {
