@@ -235,9 +235,15 @@ export class Tracer {
     for (let from = 0; from < count; from += SCAN_LOG_EVENTS) {
       const piece = Math.min(SCAN_LOG_EVENTS, count - from);
       w.log.set(log.subarray(2 * from, 2 * (from + piece)));
-      // The WebAssembly check stops at each event that breaks a rule; the JS check reports it.
-      for (let i = w.scan(0, piece, op, scratchBase, this.nScratch); i < piece; i = w.scan(i + 1, piece, op, scratchBase, this.nScratch)) {
-        this.check(op, w.log[2 * i] as number, w.log[2 * i + 1] as number, firstStep + from + i, scratchBase);
+      // The WebAssembly check stops at each event that breaks a rule; the JS check reports it, and
+      // the events after it while they break rules too (a broken plan breaks them by the million,
+      // and a call back into WebAssembly per event cost more than the check), then the first one
+      // that breaks none; the WebAssembly check goes on after that.
+      let i = w.scan(0, piece, op, scratchBase, this.nScratch);
+      while (i < piece) {
+        let j = i;
+        while (j < piece && this.check(op, w.log[2 * j] as number, w.log[2 * j + 1] as number, firstStep + from + j, scratchBase)) j++;
+        i = j + 1 >= piece ? piece : w.scan(j + 1, piece, op, scratchBase, this.nScratch);
       }
     }
     return firstStep + count;
@@ -256,14 +262,14 @@ export class Tracer {
   }
 
   /** Check one event (header `h`, address `addr`) of op `op` at step `step`: report what it breaks,
-   * then record a store's bytes as its buffer's. */
-  private check(op: number, h: number, addr: number, step: number, scratchBase: number): void {
+   * then record a store's bytes as its buffer's. True when it broke a rule. */
+  private check(op: number, h: number, addr: number, step: number, scratchBase: number): boolean {
     const w = h & 7;
     const id = h >> 4;
     const isStore = (h & 8) !== 0;
     if (addr < 0 || addr + w > this.arenaBytes) {
       this.reportAt('out-of-arena', step, op, isStore, addr, w, id, null);
-      return;
+      return true;
     }
     let lo: number;
     let hi: number;
@@ -278,21 +284,23 @@ export class Tracer {
       hi = this.sHi[k] ?? 0;
       key = scratchBase - k;
     }
-    if (addr < lo || addr + w > hi) this.reportAt('out-of-tensor', step, op, isStore, addr, w, id, null);
+    const outside = addr < lo || addr + w > hi;
+    if (outside) this.reportAt('out-of-tensor', step, op, isStore, addr, w, id, null);
     const { owner, storeOp } = this;
     if (isStore) {
       for (let b = 0; b < w; b++) {
         owner[addr + b] = key;
         storeOp[addr + b] = op;
       }
-      return;
+      return outside;
     }
     for (let b = 0; b < w; b++) {
       const o = owner[addr + b] as number;
       if (o === key) continue;
       this.reportAt(o === NONE ? 'uninitialized' : 'clobber', step, op, false, addr + b, w - b, id, o);
-      return;
+      return true;
     }
+    return outside;
   }
 
   private keep(op: number, log: Int32Array, count: number): void {
