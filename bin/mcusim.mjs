@@ -13,14 +13,17 @@ for (const stream of [process.stdout, process.stderr]) {
     process.exit(process.exitCode ?? 0);
   });
 }
-const entry = new URL('../dist/cli/bundle/main.js', import.meta.url);
+// The CLI is one CommonJS bundle loaded with its V8 code cache (src/cli/bundle-loader.ts).
+const loader = new URL('../dist/cli/bundle-loader.js', import.meta.url);
+const bundle = new URL('../dist/cli/bundle/main.cjs', import.meta.url);
 let main;
 try {
-  ({ main } = await import(entry.href));
+  const { loadBundle } = await import(loader.href);
+  ({ main } = loadBundle('main'));
 } catch (e) {
-  const missing = e?.code === 'ERR_MODULE_NOT_FOUND' && String(e.message).includes(entry.pathname);
+  const missing = (e?.code === 'ERR_MODULE_NOT_FOUND' && String(e.message).includes(loader.pathname)) || (e?.code === 'ENOENT' && e.path === bundle.pathname);
   process.stderr.write(missing
-    ? `E_INTERNAL: mcusim is not built (${entry.pathname} is missing): run \`npm run build\` in ${new URL('..', import.meta.url).pathname}\n`
+    ? `E_INTERNAL: mcusim is not built (${e?.code === 'ENOENT' ? bundle.pathname : loader.pathname} is missing): run \`npm run build\` in ${new URL('..', import.meta.url).pathname}\n`
     : `E_INTERNAL: mcusim failed to start: ${e instanceof Error ? e.message : String(e)}\n`);
   process.exit(70);
 }

@@ -58,8 +58,13 @@ describe('npm pack -> install -> import mcusim', () => {
     expect(files).toContain('package/dist/index.js');
     expect(files).toContain('package/dist/index.d.ts');
     expect(files).toContain('package/bin/mcusim.mjs');
-    // The bin runs the esbuild bundle of the CLI and its worker threads (scripts/build.mjs).
-    for (const f of ['main', 'verify-worker', 'pool-worker']) expect(files).toContain(`package/dist/cli/bundle/${f}.js`);
+    // The bin runs the esbuild bundles of the CLI and its worker threads with their V8 code caches
+    // (scripts/build.mjs); a worker starts from its stub.
+    for (const f of ['main', 'verify-worker', 'pool-worker']) {
+      expect(files).toContain(`package/dist/cli/bundle/${f}.cjs`);
+      expect(files).toContain(`package/dist/cli/bundle/${f}.cjs.cache`);
+    }
+    for (const f of ['verify-worker', 'pool-worker']) expect(files).toContain(`package/dist/cli/bundle/${f}.js`);
     expect(files).toContain('package/docs/api.md');
     expect(files.filter((f) => f.startsWith('package/src/') || f.startsWith('package/test/') || f.endsWith('.tsbuildinfo'))).toEqual([]);
   });
@@ -72,6 +77,12 @@ describe('npm pack -> install -> import mcusim', () => {
     const documented = [...doc.matchAll(/^### (.*)$/gm)].flatMap((h) => [...(h[1] as string).matchAll(/`(\w+)`/g)].map((m) => m[1] as string)).sort();
     expect(names).toEqual(documented);
     for (const k of ['checkOverlapFormula', 'safeOverlap', 'verify', 'estimateLatency', 'loadModel', 'planModel', 'runModel', 'Tracer']) expect(names).toContain(k);
+  });
+
+  it('V8 takes the installed bundles\' code caches (made where the package was built)', async () => {
+    const loader = join(proj, 'node_modules/mcusim/dist/cli/bundle-loader.js');
+    const r = (await sh('node', ['--input-type=module', '-e', `const { compileBundle } = await import(${JSON.stringify(loader)}); for (const n of ['main', 'verify-worker', 'pool-worker']) console.log(n, compileBundle(n).state);`], proj));
+    expect(r).toEqual({ code: 0, out: 'main accepted\nverify-worker accepted\npool-worker accepted\n' });
   });
 
   it('the installed bin runs the compiled CLI', async () => {

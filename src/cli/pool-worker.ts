@@ -16,16 +16,6 @@ const data = workerData as PoolWorkerData;
 const port: MessagePort = data.port;
 const started = new Int32Array(data.startup);
 let evaluate: Evaluate = optimizer.evaluateCandidate;
-try {
-  if (data.evaluatorModule !== null) evaluate = ((await import(data.evaluatorModule)) as { evaluateCandidate: Evaluate }).evaluateCandidate;
-  port.on('message', runBatch);
-} catch (e) {
-  const reply: PoolReply = { batch: -1, kind: 'startup-error', index: -1, error: toWorkerError(e) };
-  port.postMessage(reply);
-} finally {
-  Atomics.add(started, 0, 1);
-  Atomics.notify(started, 0);
-}
 let context: { readonly id: number; readonly value: unknown } | null = null;
 
 function runBatch(b: PoolBatch): void {
@@ -50,3 +40,19 @@ function runBatch(b: PoolBatch): void {
   }
 }
 
+/** Loads the evaluator, then listens; counts itself started either way. (Not top-level await: the
+ * CLI's bundle of this thread is CommonJS, scripts/build.mjs.) */
+async function start(): Promise<void> {
+  try {
+    if (data.evaluatorModule !== null) evaluate = ((await import(data.evaluatorModule)) as { evaluateCandidate: Evaluate }).evaluateCandidate;
+    port.on('message', runBatch);
+  } catch (e) {
+    const reply: PoolReply = { batch: -1, kind: 'startup-error', index: -1, error: toWorkerError(e) };
+    port.postMessage(reply);
+  } finally {
+    Atomics.add(started, 0, 1);
+    Atomics.notify(started, 0);
+  }
+}
+
+void start();

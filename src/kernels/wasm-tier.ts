@@ -11,7 +11,9 @@
 // one-off kernels and runs each on a few bytes (the kernel property test: a third less time): it
 // compiles several times faster and runs slower. Either tier computes the same bytes: WebAssembly
 // fixes every integer and float result, a NaN's payload bits aside, whatever compiles it. Modules
-// already compiled keep their code (README, "WebAssembly kernels").
+// already compiled keep their code (README, "WebAssembly kernels"). scripts/bundle-cache.mjs
+// records 'baseline' (V8's defaults) before the CLI bundle runs, so V8's flags stay as the process
+// started: the code cache it makes is only taken under the same flags.
 import { setFlagsFromString } from 'node:v8';
 
 export type WasmTier = 'optimizing' | 'baseline';

@@ -1,0 +1,53 @@
+// Makes the V8 code caches of the CLI bundles (src/cli/bundle-loader.ts says why), run by
+// scripts/build.mjs in a fresh process: `node scripts/bundle-cache.mjs DIR`.
+//
+// main: the bundle runs a few small commands on built-in models (inspect, run, optimize, verify,
+// latency, on a .tflite file too), then V8 serializes the bytecode of every function they compiled.
+// Worker bundles: the code compiled before they run (their functions are mostly main's, and a
+// worker's session comes from the parent's kernels). A code cache is tied to the V8 flags it was
+// made under, so this process leaves them as they start: the WebAssembly tier is recorded as V8's
+// default ('baseline', wasm-tier.ts) before the bundle runs, so the kernels' setFlagsFromString call
+// is never made, and every command runs on this thread (--jobs 1: a worker thread would set the
+// flags for the whole process). Caches go to DIR/NAME.cjs.cache; the commands' output goes to this
+// process's stdout and stderr, which build.mjs shows only when something fails.
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cacheFileBytes, compileBundle, runBundle } from '../dist/cli/bundle-loader.js';
+
+const dir = process.argv[2];
+if (!dir) throw new Error('usage: node scripts/bundle-cache.mjs BUNDLE_DIR');
+
+// Written beside, then renamed: a CLI process starting meanwhile reads the old cache or the new one.
+const write = (script, file) => {
+  writeFileSync(`${file}.cache.tmp`, cacheFileBytes(readFileSync(file), script.createCachedData()));
+  renameSync(`${file}.cache.tmp`, `${file}.cache`);
+};
+
+for (const name of ['verify-worker', 'pool-worker']) {
+  const { script, file } = compileBundle(name, dir);
+  write(script, file);
+}
+
+globalThis[Symbol.for('mcusim.wasmTier')] = 'baseline';
+const { script, file } = compileBundle('main', dir);
+const { main } = runBundle(script, file);
+const tmp = mkdtempSync(join(tmpdir(), 'mcusim-cache-'));
+const dmo = join(tmp, 'dmo.tflite');
+const workload = [
+  ['inspect', 'zoo:ds-cnn-kws'],
+  ['run', 'zoo:ds-cnn-kws', '--seed', '1', '--out', join(tmp, 'out')],
+  ['optimize', 'zoo:ds-cnn-kws', '--passes', 'dmo', '-o', dmo, '--jobs', '1'],
+  ['inspect', dmo, '--json'],
+  ['verify', 'zoo:ds-cnn-kws', dmo, '--seeds', '1', '--jobs', '1', '--json'],
+  ['latency', dmo],
+];
+try {
+  for (const args of workload) {
+    const code = await main(['node', 'mcusim', ...args]);
+    if (code !== 0) throw new Error(`bundle cache: \`mcusim ${args.join(' ')}\` exited with ${code}`);
+  }
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
+write(script, file);

@@ -1,0 +1,71 @@
+// The CLI bundles' V8 code caches (src/cli/bundle-loader.ts, scripts/build.mjs): a fresh Node
+// process takes each cache the build made; a cache of other source is not used, even when the
+// source keeps its length (V8 alone compares only lengths); a missing cache and one V8 rejects
+// (other V8 flags) leave the bundle compiled from source, and the CLI works the same.
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { testTempDir } from './bin-helpers.ts';
+
+const DIST = join(import.meta.dirname, '../../dist/cli');
+const LOADER = pathToFileURL(join(DIST, 'bundle-loader.js')).href;
+const BUNDLE = join(DIST, 'bundle');
+const BIN = join(import.meta.dirname, '../../bin/mcusim.mjs');
+const NAMES = ['main', 'verify-worker', 'pool-worker'];
+
+/** `node ...args` in a fresh process (this test process's V8 flags are not the CLI's). */
+function node(args: readonly string[]): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (s: string) => { out += s; });
+    child.stderr.setEncoding('utf8').on('data', (s: string) => { out += s; });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, out }));
+  });
+}
+
+/** Each bundle's cache state when compiled in a fresh process from DIR, with extra node ARGS. */
+async function states(dir: string, args: readonly string[] = []): Promise<Record<string, string>> {
+  const r = await node([...args, '--input-type=module', '-e', `const { compileBundle } = await import(${JSON.stringify(LOADER)});
+for (const n of ${JSON.stringify(NAMES)}) console.log(n, compileBundle(n, ${JSON.stringify(dir)}).state);`]);
+  expect(r.code, r.out).toBe(0);
+  return Object.fromEntries(r.out.trim().split('\n').map((l) => l.split(' ')));
+}
+
+describe('bundle code caches', () => {
+  const tmp = testTempDir('mcusim-bundle-cache-');
+  it('V8 takes every cache the build made', async () => {
+    expect(await states(BUNDLE)).toEqual({ main: 'accepted', 'verify-worker': 'accepted', 'pool-worker': 'accepted' });
+  });
+
+  it('a cache made from other source is stale, also when the source keeps its length', async () => {
+    const dir = join(tmp, 'edited');
+    mkdirSync(dir);
+    for (const n of NAMES) for (const ext of ['.cjs', '.cjs.cache']) copyFileSync(join(BUNDLE, n + ext), join(dir, n + ext));
+    const main = readFileSync(join(dir, 'main.cjs'), 'utf8');
+    const edited = main.replace('int8 TinyML models', 'int8 TinyML Models');
+    expect(edited.length).toBe(main.length);
+    expect(edited).not.toBe(main);
+    writeFileSync(join(dir, 'main.cjs'), edited);
+    writeFileSync(join(dir, 'pool-worker.cjs.cache'), Buffer.alloc(16));
+    expect(await states(dir)).toEqual({ main: 'stale', 'verify-worker': 'accepted', 'pool-worker': 'stale' });
+  });
+
+  it('with other V8 flags V8 rejects the caches and the CLI runs the same', async () => {
+    expect(await states(BUNDLE, ['--stack-size=2000'])).toEqual({ main: 'rejected', 'verify-worker': 'rejected', 'pool-worker': 'rejected' });
+    const plain = await node([BIN, 'inspect', 'zoo:ds-cnn-kws']);
+    const flagged = await node(['--stack-size=2000', BIN, 'inspect', 'zoo:ds-cnn-kws']);
+    expect(plain.code, plain.out).toBe(0);
+    expect(flagged).toEqual(plain);
+  });
+
+  it('a missing cache is reported as missing', async () => {
+    const dir = join(tmp, 'uncached');
+    mkdirSync(dir);
+    for (const n of NAMES) copyFileSync(join(BUNDLE, `${n}.cjs`), join(dir, `${n}.cjs`));
+    expect(await states(dir)).toEqual({ main: 'missing', 'verify-worker': 'missing', 'pool-worker': 'missing' });
+  });
+});
