@@ -2,12 +2,12 @@
 // (ESM + declarations, tsconfig.build.json, incremental), then deletes dist files whose source is
 // gone (renamed or removed modules) so they are never packed. Never empties dist/ first: tests
 // may be running the compiled bin at the same time. Then bundles the CLI and its worker threads
-// with esbuild into dist/cli/bundle/ (what bin/mcusim.mjs runs): one CommonJS file per entry
-// (NAME.cjs, loaded by src/cli/bundle-loader.ts with node:vm) and its V8 code cache
-// (NAME.cjs.cache, scripts/bundle-cache.mjs), plus an ES-module stub per worker thread
-// (NAME.js, the file the CLI starts a worker with). A bundle loads in about half the time of the
-// ~250 modules of dist/ (`mcusim run person_detect` 0.57 -> 0.39 s), and the code cache takes
-// another ~0.1 s off (0.30-0.39 -> 0.20-0.30 s). The library import (`mcusim`) stays
+// with esbuild into dist/cli/bundle/ (what bin/mcusim.mjs runs): CommonJS files (NAME.cjs: main,
+// commands, verify-worker, pool-worker; loaded by src/cli/bundle-loader.ts with node:vm), each
+// with its V8 code cache (NAME.cjs.cache, scripts/bundle-cache.mjs), plus an ES-module stub per
+// worker thread (NAME.js, the file the CLI starts a worker with). Bundles load in about half the
+// time of the ~250 modules of dist/ (`mcusim run person_detect` 0.57 -> 0.39 s), and the code
+// caches take another ~0.05 s off (README, "Startup"). The library import (`mcusim`) stays
 // dist/index.js. Dependencies stay external.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,16 +34,32 @@ for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true }))
 const { build } = await import('esbuild');
 const next = `${bundleDir}.next`;
 rmSync(next, { recursive: true, force: true });
-const entries = ['main', 'verify-worker', 'pool-worker'];
-await build({
-  entryPoints: entries.map((n) => join(dist, 'cli', `${n}.js`)),
-  bundle: true, format: 'cjs', platform: 'node', target: 'node20', outdir: next, outExtension: { '.js': '.cjs' },
-  packages: 'external', logLevel: 'warning',
-  // The bundle's import.meta.url (worker-pool.ts finds the worker stubs beside it) is its file's URL.
+const entries = ['main', 'commands', 'verify-worker', 'pool-worker'];
+const commandModules = readdirSync(join(dist, 'cli', 'commands')).filter((f) => f.endsWith('.js')).map((f) => f.slice(0, -3));
+const common = {
+  bundle: true, format: 'cjs', platform: 'node', target: 'node20', packages: 'external', logLevel: 'warning',
+  // A bundle's import.meta.url (worker-pool.ts finds the worker stubs beside it) is its file's URL.
   define: { 'import.meta.url': '__bundleUrl' },
   banner: { js: 'var __bundleUrl = require("node:url").pathToFileURL(__filename).href;' },
+};
+// main: the command table and commander only. Its dynamic imports of a command module or errors.js
+// take that module's exports from the commands bundle (loaded once, by bundle-loader.ts's loadBundle
+// under its global symbol), so `--version` and `--help` load neither the commands nor the library,
+// and every command and the error formatting share one copy of the library.
+const fromCommandsBundle = {
+  name: 'from-commands-bundle',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/(commands\/[\w-]+|errors)\.js$/ }, (a) => (a.kind === 'dynamic-import' ? { path: a.path.slice(2, -3).replace('commands/', ''), namespace: 'commands-bundle' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'commands-bundle' }, (a) => ({ loader: 'js', contents: `module.exports = globalThis[Symbol.for('mcusim.loadBundle')]('commands')[${JSON.stringify(a.path)}];` }));
+  },
+};
+await build({ ...common, entryPoints: [join(dist, 'cli', 'main.js')], outfile: join(next, 'main.cjs'), plugins: [fromCommandsBundle] });
+await build({
+  ...common, outfile: join(next, 'commands.cjs'),
+  stdin: { resolveDir: join(dist, 'cli'), sourcefile: 'commands.js', contents: [...commandModules.map((m) => `export * as ${m} from './commands/${m}.js';`), "export * as errors from './errors.js';"].join('\n') },
 });
-for (const worker of entries.slice(1)) {
+await build({ ...common, entryPoints: ['verify-worker', 'pool-worker'].map((n) => join(dist, 'cli', `${n}.js`)), outdir: next, outExtension: { '.js': '.cjs' } });
+for (const worker of ['verify-worker', 'pool-worker']) {
   writeFileSync(join(next, `${worker}.js`), `// The ${worker} thread: the bundle ${worker}.cjs, with its code cache (scripts/build.mjs).\nimport { loadBundle } from '../bundle-loader.js';\n\nloadBundle('${worker}');\n`);
 }
 const files = (dir) => (existsSync(dir) ? readdirSync(dir).sort() : []);

@@ -1,8 +1,9 @@
 // Makes the V8 code caches of the CLI bundles (src/cli/bundle-loader.ts says why), run by
 // scripts/build.mjs in a fresh process: `node scripts/bundle-cache.mjs DIR`.
 //
-// main: the bundle runs a few small commands on built-in models (inspect, run, optimize, verify,
-// latency, on a .tflite file too), then V8 serializes the bytecode of every function they compiled.
+// main and commands: main runs a few small commands on built-in models (inspect, run, optimize,
+// verify, latency, on a .tflite file too), then V8 serializes the bytecode of every function they
+// compiled in each.
 // Worker bundles: the code compiled before they run (their functions are mostly main's, and a
 // worker's session comes from the parent's kernels). A code cache is tied to the V8 flags it was
 // made under, so this process leaves them as they start: the WebAssembly tier is recorded as V8's
@@ -30,8 +31,17 @@ for (const name of ['verify-worker', 'pool-worker']) {
 }
 
 globalThis[Symbol.for('mcusim.wasmTier')] = 'baseline';
-const { script, file } = compileBundle('main', dir);
-const { main } = runBundle(script, file);
+// The bundles of DIR, each loaded once, for main and for main's imports of the commands bundle.
+const loaded = new Map();
+const load = (name) => {
+  if (!loaded.has(name)) {
+    const { script, file } = compileBundle(name, dir);
+    loaded.set(name, { script, file, exports: runBundle(script, file) });
+  }
+  return loaded.get(name).exports;
+};
+globalThis[Symbol.for('mcusim.loadBundle')] = load;
+const { main } = load('main');
 const tmp = mkdtempSync(join(tmpdir(), 'mcusim-cache-'));
 const dmo = join(tmp, 'dmo.tflite');
 const workload = [
@@ -50,4 +60,8 @@ try {
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }
-write(script, file);
+for (const name of ['main', 'commands']) {
+  const b = loaded.get(name);
+  if (b === undefined) throw new Error(`bundle cache: the commands never loaded the ${name} bundle`);
+  write(b.script, b.file);
+}

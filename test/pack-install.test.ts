@@ -60,7 +60,7 @@ describe('npm pack -> install -> import mcusim', () => {
     expect(files).toContain('package/bin/mcusim.mjs');
     // The bin runs the esbuild bundles of the CLI and its worker threads with their V8 code caches
     // (scripts/build.mjs); a worker starts from its stub.
-    for (const f of ['main', 'verify-worker', 'pool-worker']) {
+    for (const f of ['main', 'commands', 'verify-worker', 'pool-worker']) {
       expect(files).toContain(`package/dist/cli/bundle/${f}.cjs`);
       expect(files).toContain(`package/dist/cli/bundle/${f}.cjs.cache`);
     }
@@ -81,8 +81,8 @@ describe('npm pack -> install -> import mcusim', () => {
 
   it('V8 takes the installed bundles\' code caches (made where the package was built)', async () => {
     const loader = join(proj, 'node_modules/mcusim/dist/cli/bundle-loader.js');
-    const r = (await sh('node', ['--input-type=module', '-e', `const { compileBundle } = await import(${JSON.stringify(loader)}); for (const n of ['main', 'verify-worker', 'pool-worker']) console.log(n, compileBundle(n).state);`], proj));
-    expect(r).toEqual({ code: 0, out: 'main accepted\nverify-worker accepted\npool-worker accepted\n' });
+    const r = (await sh('node', ['--input-type=module', '-e', `const { compileBundle } = await import(${JSON.stringify(loader)}); for (const n of ['main', 'commands', 'verify-worker', 'pool-worker']) console.log(n, compileBundle(n).state);`], proj));
+    expect(r).toEqual({ code: 0, out: 'main accepted\ncommands accepted\nverify-worker accepted\npool-worker accepted\n' });
   });
 
   it('the installed bin runs the compiled CLI', async () => {

@@ -1,15 +1,17 @@
-// Loads the CLI's esbuild bundles (dist/cli/bundle/NAME.cjs: `main` for bin/mcusim.mjs, and each
+// Loads the CLI's esbuild bundles (dist/cli/bundle/NAME.cjs: `main`, what bin/mcusim.mjs runs, and
+// `commands`, every command with the library, which main loads on its first command import; each
 // worker thread's) with V8's code cache (NAME.cjs.cache, made by `npm run build`, scripts/build.mjs):
-// the bytecode of the functions a few commands compiled, so a process neither parses ~1.2 MB of
-// JavaScript nor compiles those functions again (`mcusim run person_detect` 0.30-0.39 -> 0.20-0.30 s
-// for the whole process). Node 20 has no module compile cache, so the bundle is CommonJS, compiled
-// with node:vm's Script, which takes a code cache.
+// the bytecode of the functions a few commands compiled, so a process neither parses ~1 MB of
+// JavaScript nor compiles those functions again. Node 20 has no module compile cache, so the
+// bundles are CommonJS, compiled with node:vm's Script, which takes a code cache. Loading this
+// module registers loadBundle under a global symbol: the main bundle reaches the commands bundle
+// through it (scripts/build.mjs).
 //
 // A cache file starts with the SHA-256 of the bundle it was made from: V8 itself only compares the
 // source's length, and a cache of other source would run stale bytecode. V8 rejects a cache made by
 // another V8 version or under other V8 flags (NODE_OPTIONS=--max-old-space-size=..., say); the
 // bundle is then compiled from source, as without a cache: slower to start, the same results.
-// `bundleCache(name)` says which happened.
+// compileBundle's `state` says which happened.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire, Module } from 'node:module';
@@ -22,8 +24,10 @@ import { constants as vmConstants, Script } from 'node:vm';
 export type BundleCacheState = 'accepted' | 'rejected' | 'stale' | 'missing';
 
 const HASH_BYTES = 32;
-const STATES = Symbol.for('mcusim.bundleCache');
-type Holder = { [STATES]?: Map<string, BundleCacheState> };
+const LOADED = Symbol.for('mcusim.bundles');
+const LOAD = Symbol.for('mcusim.loadBundle');
+type Exports = Record<string, unknown>;
+type Holder = { [LOADED]?: Map<string, Exports>; [LOAD]?: (name: string) => Exports };
 
 /** The folder of the bundles: dist/cli/bundle, beside this file's compiled dist/cli/bundle-loader.js. */
 export function bundleDir(): string {
@@ -71,21 +75,23 @@ export function compileBundle(name: string, dir = bundleDir()): { script: Script
 }
 
 /** Runs a compiled bundle as a CommonJS module and returns its exports. */
-export function runBundle(script: Script, file: string): Record<string, unknown> {
-  const module = { exports: {} as Record<string, unknown> };
+export function runBundle(script: Script, file: string): Exports {
+  const module = { exports: {} as Exports };
   const wrapper = script.runInThisContext() as (exports: object, require: NodeJS.Require, module: object, filename: string, dirname: string) => void;
   wrapper(module.exports, createRequire(file), module, file, dirname(file));
   return module.exports;
 }
 
-/** Loads the bundle NAME (compiled with its code cache when it fits) and returns its exports. */
-export function loadBundle(name: string): Record<string, unknown> {
-  const { script, file, state } = compileBundle(name);
-  ((globalThis as Holder)[STATES] ??= new Map()).set(name, state);
-  return runBundle(script, file);
+/** Loads the bundle NAME once per thread (compiled with its code cache when it fits) and returns its exports. */
+export function loadBundle(name: string): Exports {
+  const loaded = ((globalThis as Holder)[LOADED] ??= new Map());
+  let exports = loaded.get(name);
+  if (exports === undefined) {
+    const { script, file } = compileBundle(name);
+    exports = runBundle(script, file);
+    loaded.set(name, exports);
+  }
+  return exports;
 }
 
-/** How this thread's load of bundle NAME used its code cache (undefined: not loaded here). */
-export function bundleCache(name: string): BundleCacheState | undefined {
-  return (globalThis as Holder)[STATES]?.get(name);
-}
+(globalThis as Holder)[LOAD] ??= loadBundle;

@@ -1,7 +1,9 @@
 // mcusim's command line: builds the commander program (one file per command under commands/),
 // runs it, and turns every outcome into an exit code; see errors.ts for the mapping. Only the
 // invoked command's module is imported (each pulls in the library layers), so `--version` and
-// `--help` load commander and this table alone; COMMANDS holds the help line of the others.
+// `--help` load commander and this table alone; COMMANDS holds the help line of the others. (In the
+// CLI's bundle, a command import loads the commands bundle, every command and the library, once:
+// scripts/build.mjs.)
 import { Command, CommanderError } from 'commander';
 import { EXIT_BAD_INPUT, EXIT_OK } from './exit-codes.ts';
 

@@ -1,7 +1,8 @@
-// The CLI bundles' V8 code caches (src/cli/bundle-loader.ts, scripts/build.mjs): a fresh Node
-// process takes each cache the build made; a cache of other source is not used, even when the
-// source keeps its length (V8 alone compares only lengths); a missing cache and one V8 rejects
-// (other V8 flags) leave the bundle compiled from source, and the CLI works the same.
+// The CLI bundles and their V8 code caches (src/cli/bundle-loader.ts, scripts/build.mjs): main is
+// small and the library sits in the commands bundle once; a fresh Node process takes each cache
+// the build made; a cache of other source is not used, even when the source keeps its length (V8
+// alone compares only lengths); a missing cache and one V8 rejects (other V8 flags) leave the
+// bundle compiled from source, and the CLI works the same.
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +14,7 @@ const DIST = join(import.meta.dirname, '../../dist/cli');
 const LOADER = pathToFileURL(join(DIST, 'bundle-loader.js')).href;
 const BUNDLE = join(DIST, 'bundle');
 const BIN = join(import.meta.dirname, '../../bin/mcusim.mjs');
-const NAMES = ['main', 'verify-worker', 'pool-worker'];
+const NAMES = ['main', 'commands', 'verify-worker', 'pool-worker'];
 
 /** `node ...args` in a fresh process (this test process's V8 flags are not the CLI's). */
 function node(args: readonly string[]): Promise<{ code: number | null; out: string }> {
@@ -38,7 +39,16 @@ for (const n of ${JSON.stringify(NAMES)}) console.log(n, compileBundle(n, ${JSON
 describe('bundle code caches', () => {
   const tmp = testTempDir('mcusim-bundle-cache-');
   it('V8 takes every cache the build made', async () => {
-    expect(await states(BUNDLE)).toEqual({ main: 'accepted', 'verify-worker': 'accepted', 'pool-worker': 'accepted' });
+    expect(await states(BUNDLE)).toEqual({ main: 'accepted', commands: 'accepted', 'verify-worker': 'accepted', 'pool-worker': 'accepted' });
+  });
+
+  it('main holds the command table and commander only: the library is in the commands bundle, once', () => {
+    const main = readFileSync(join(BUNDLE, 'main.cjs'), 'utf8');
+    const commands = readFileSync(join(BUNDLE, 'commands.cjs'), 'utf8');
+    expect(main.length).toBeLessThan(64 * 1024);
+    // esbuild writes a class as `var Name = class ...`.
+    expect(main).not.toMatch(/\bUsageError = class\b/);
+    expect(commands.match(/\bUsageError = class\b/g)?.length).toBe(1);
   });
 
   it('a cache made from other source is stale, also when the source keeps its length', async () => {
@@ -51,11 +61,11 @@ describe('bundle code caches', () => {
     expect(edited).not.toBe(main);
     writeFileSync(join(dir, 'main.cjs'), edited);
     writeFileSync(join(dir, 'pool-worker.cjs.cache'), Buffer.alloc(16));
-    expect(await states(dir)).toEqual({ main: 'stale', 'verify-worker': 'accepted', 'pool-worker': 'stale' });
+    expect(await states(dir)).toEqual({ main: 'stale', commands: 'accepted', 'verify-worker': 'accepted', 'pool-worker': 'stale' });
   });
 
   it('with other V8 flags V8 rejects the caches and the CLI runs the same', async () => {
-    expect(await states(BUNDLE, ['--stack-size=2000'])).toEqual({ main: 'rejected', 'verify-worker': 'rejected', 'pool-worker': 'rejected' });
+    expect(await states(BUNDLE, ['--stack-size=2000'])).toEqual({ main: 'rejected', commands: 'rejected', 'verify-worker': 'rejected', 'pool-worker': 'rejected' });
     const plain = await node([BIN, 'inspect', 'zoo:ds-cnn-kws']);
     const flagged = await node(['--stack-size=2000', BIN, 'inspect', 'zoo:ds-cnn-kws']);
     expect(plain.code, plain.out).toBe(0);
@@ -66,6 +76,6 @@ describe('bundle code caches', () => {
     const dir = join(tmp, 'uncached');
     mkdirSync(dir);
     for (const n of NAMES) copyFileSync(join(BUNDLE, `${n}.cjs`), join(dir, `${n}.cjs`));
-    expect(await states(dir)).toEqual({ main: 'missing', 'verify-worker': 'missing', 'pool-worker': 'missing' });
+    expect(await states(dir)).toEqual({ main: 'missing', commands: 'missing', 'verify-worker': 'missing', 'pool-worker': 'missing' });
   });
 });
