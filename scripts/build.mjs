@@ -84,11 +84,13 @@ function runNode(args) {
   return r.stdout;
 }
 
-/** Whether V8, in a fresh process, takes every bundle's code cache in DIR; else which it does not. */
+/** Whether V8, in a fresh process, takes every bundle's code cache in DIR as the CLI loads them
+ * (bundleCacheStates); else which it does not. */
 function cachesTaken(dir) {
-  const check = `import { compileBundle } from ${JSON.stringify(pathToFileURL(join(dist, 'cli', 'bundle-loader.js')).href)};
-for (const n of ${JSON.stringify(entries)}) console.log(n, compileBundle(n, ${JSON.stringify(dir)}).state);`;
-  const bad = runNode(['--input-type=module', '-e', check]).trim().split('\n').filter((l) => !l.endsWith(' accepted'));
+  const check = `import { bundleCacheStates } from ${JSON.stringify(pathToFileURL(join(dist, 'cli', 'bundle-loader.js')).href)};
+console.log(JSON.stringify(bundleCacheStates(${JSON.stringify(dir)})));`;
+  const states = JSON.parse(runNode(['--input-type=module', '-e', check]));
+  const bad = entries.filter((n) => states[n] !== 'accepted').map((n) => `${n} ${states[n]}`);
   return bad.length === 0 ? true : bad;
 }
 
@@ -96,7 +98,8 @@ for (const n of ${JSON.stringify(entries)}) console.log(n, compileBundle(n, ${JS
  * build, with its output) and checks them. A cache V8 will not take leaves the CLI working, only
  * slower to start: the build says so and goes on (test/cli/bundle-cache.test.ts fails on it). */
 function makeCaches(dir) {
-  runNode([join(root, 'scripts', 'bundle-cache.mjs'), dir]);
+  runNode([join(root, 'scripts', 'bundle-cache.mjs'), dir, 'commands']);
+  runNode([join(root, 'scripts', 'bundle-cache.mjs'), dir, 'workers']);
   const taken = cachesTaken(dir);
   if (taken !== true) process.stderr.write(`build: V8 does not take these bundles' code caches: ${taken.join(', ')}\n`);
 }

@@ -82,6 +82,24 @@ export function runBundle(script: Script, file: string): Exports {
   return module.exports;
 }
 
+/** The bundles a worker thread runs (the CLI starts them after the commands bundle has loaded). */
+export const WORKER_BUNDLES = ['verify-worker', 'pool-worker'] as const;
+
+/**
+ * Each bundle's cache state in DIR as the CLI meets it: main and commands compiled under the
+ * process's starting V8 flags, the worker bundles after the commands bundle has run (it sets the
+ * WebAssembly tier's flags, process-wide, before any worker starts). Runs the commands bundle, so
+ * it is for a fresh process of its own (the build's check and the tests).
+ */
+export function bundleCacheStates(dir = bundleDir()): Record<string, BundleCacheState> {
+  const states: Record<string, BundleCacheState> = { main: compileBundle('main', dir).state };
+  const commands = compileBundle('commands', dir);
+  states['commands'] = commands.state;
+  runBundle(commands.script, commands.file);
+  for (const n of WORKER_BUNDLES) states[n] = compileBundle(n, dir).state;
+  return states;
+}
+
 /** Loads the bundle NAME once per thread (compiled with its code cache when it fits) and returns its exports. */
 export function loadBundle(name: string): Exports {
   const loaded = ((globalThis as Holder)[LOADED] ??= new Map());

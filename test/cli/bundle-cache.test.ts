@@ -4,11 +4,10 @@
 // alone compares only lengths); a missing cache and one V8 rejects (other V8 flags) leave the
 // bundle compiled from source, and the CLI works the same.
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { describe, expect, it } from 'vitest';
-import { testTempDir } from './bin-helpers.ts';
+import { afterAll, describe, expect, it } from 'vitest';
 
 const DIST = join(import.meta.dirname, '../../dist/cli');
 const LOADER = pathToFileURL(join(DIST, 'bundle-loader.js')).href;
@@ -28,17 +27,24 @@ function node(args: readonly string[]): Promise<{ code: number | null; out: stri
   });
 }
 
-/** Each bundle's cache state when compiled in a fresh process from DIR, with extra node ARGS. */
+/** Each bundle's cache state in DIR as the CLI meets it (bundleCacheStates: the worker bundles
+ * compile after the commands bundle has set the WebAssembly tier's V8 flags), in a fresh process
+ * with extra node ARGS. */
 async function states(dir: string, args: readonly string[] = []): Promise<Record<string, string>> {
-  const r = await node([...args, '--input-type=module', '-e', `const { compileBundle } = await import(${JSON.stringify(LOADER)});
-for (const n of ${JSON.stringify(NAMES)}) console.log(n, compileBundle(n, ${JSON.stringify(dir)}).state);`]);
+  const r = await node([...args, '--input-type=module', '-e', `const { bundleCacheStates } = await import(${JSON.stringify(LOADER)});
+console.log(JSON.stringify(bundleCacheStates(${JSON.stringify(dir)})));`]);
   expect(r.code, r.out).toBe(0);
-  return Object.fromEntries(r.out.trim().split('\n').map((l) => l.split(' ')));
+  return JSON.parse(r.out) as Record<string, string>;
 }
 
 describe('bundle code caches', () => {
-  const tmp = testTempDir('mcusim-bundle-cache-');
-  it('V8 takes every cache the build made', async () => {
+  // Copies of the bundles live under the project's node_modules/.cache: the commands bundle runs
+  // there (bundleCacheStates) and requires its dependencies from node_modules, as in dist/.
+  const cache = join(import.meta.dirname, '../../node_modules/.cache');
+  mkdirSync(cache, { recursive: true });
+  const tmp = mkdtempSync(join(cache, 'mcusim-bundle-cache-'));
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+  it('V8 takes every cache the build made, the workers\' under the flags the commands bundle sets', async () => {
     expect(await states(BUNDLE)).toEqual({ main: 'accepted', commands: 'accepted', 'verify-worker': 'accepted', 'pool-worker': 'accepted' });
   });
 
