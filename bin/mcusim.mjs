@@ -13,7 +13,8 @@ for (const stream of [process.stdout, process.stderr]) {
     process.exit(process.exitCode ?? 0);
   });
 }
-// The CLI is one CommonJS bundle loaded with its V8 code cache (src/cli/bundle-loader.ts).
+// The CLI runs from CommonJS bundles loaded with their V8 code caches (src/cli/bundle-loader.ts):
+// main, then the commands bundle on its first command import.
 const loader = new URL('../dist/cli/bundle-loader.js', import.meta.url);
 const bundle = new URL('../dist/cli/bundle/main.cjs', import.meta.url);
 let main;

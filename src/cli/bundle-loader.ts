@@ -30,11 +30,11 @@ type Exports = Record<string, unknown>;
 type Holder = { [LOADED]?: Map<string, Exports>; [LOAD]?: (name: string) => Exports };
 
 /** The folder of the bundles: dist/cli/bundle, beside this file's compiled dist/cli/bundle-loader.js. */
-export function bundleDir(): string {
+function bundleDir(): string {
   return join(dirname(fileURLToPath(import.meta.url)), 'bundle');
 }
 
-export function bundleFile(name: string, dir = bundleDir()): string {
+function bundleFile(name: string, dir = bundleDir()): string {
   return join(dir, `${name}.cjs`);
 }
 
