@@ -17,7 +17,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire, Module } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { constants as vmConstants, Script } from 'node:vm';
+import * as vm from 'node:vm';
 
 /** How a bundle's code cache was used: `accepted` by V8, `rejected` by V8 (other V8 version or
  * flags), `stale` (made from other source), `missing`. */
@@ -60,22 +60,23 @@ function readCache(file: string, source: Buffer): { data: Buffer | undefined; st
 }
 
 /** The compiled, not yet run, bundle NAME (its code cache applied when it fits) and the cache's state. */
-export function compileBundle(name: string, dir = bundleDir()): { script: Script; file: string; state: BundleCacheState } {
+export function compileBundle(name: string, dir = bundleDir()): { script: vm.Script; file: string; state: BundleCacheState } {
   const file = bundleFile(name, dir);
   const source = readFileSync(file);
   const cache = readCache(file, source);
-  const script = new Script(Module.wrap(source.toString('utf8')), {
+  const script = new vm.Script(Module.wrap(source.toString('utf8')), {
     filename: file,
     cachedData: cache.data,
     // A dynamic import() in the bundle (the evaluator pool's test-only evaluator module) goes to
-    // Node's own loader, as in a file Node loads itself.
-    importModuleDynamically: vmConstants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    // Node's own loader, as in a file Node loads itself. vm.constants came with Node 20.12: read
+    // through the namespace, so older Node 20 still loads this module (only such an import fails).
+    importModuleDynamically: (vm as { constants?: typeof vm.constants }).constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   return { script, file, state: cache.data !== undefined && script.cachedDataRejected === true ? 'rejected' : cache.state };
 }
 
 /** Runs a compiled bundle as a CommonJS module and returns its exports. */
-export function runBundle(script: Script, file: string): Exports {
+export function runBundle(script: vm.Script, file: string): Exports {
   const module = { exports: {} as Exports };
   const wrapper = script.runInThisContext() as (exports: object, require: NodeJS.Require, module: object, filename: string, dirname: string) => void;
   wrapper(module.exports, createRequire(file), module, file, dirname(file));
