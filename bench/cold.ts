@@ -2,7 +2,8 @@
 // processes on the compiled dist/ (what users run): a model's first run in a process against its
 // steady per-run time in the same process (median of the later runs), wall and CPU time; and
 // `mcusim verify --jobs 1` vs `--jobs N` on the same DMO-optimized model (three back-to-back
-// pairs, medians; one in quick mode), reports compared byte for byte. Run after a build (bench/startup.ts builds). Ratios, never asserted in tests.
+// pairs, medians; one in quick mode), reports compared byte for byte. Run after a build
+// (bench/startup.ts builds). Ratios, never asserted in tests.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -43,7 +44,6 @@ export interface VerifyJobsResult {
   readonly pairs: readonly { readonly oneJobMs: number; readonly nJobsMs: number; readonly speedup: number }[];
   readonly identical: boolean;
 }
-
 
 // Runs in a child: load, prepare, then `runs` runs of seed-1 inputs on the default (WebAssembly)
 // kernels; then, for comparison, the JS kernels until they run specialized code. One JSON line.

@@ -1,6 +1,7 @@
 // Whole-model inference time with the TFLM greedy plan: the fast JS executor, the traced one
 // (every arena access reported to a sink that does nothing) and the checked one (the traced run
-// into the memory tracer, as `verify` runs it), for person_detect (shared oracle) and zoo models. A model whose ops have no kernel yet is reported as skipped with the reason.
+// into the memory tracer, as `verify` runs it), for person_detect (shared oracle) and zoo models.
+// A model whose ops have no kernel yet is reported as skipped with the reason.
 import { readFileSync } from 'node:fs';
 import { Bench } from 'tinybench';
 import type { Model } from '../src/ir/index.ts';

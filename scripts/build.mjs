@@ -32,9 +32,10 @@ for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true }))
 // rebuilds while other test files run the bin, and a process that starts while the directory is
 // swapped fails to load. The caches are made in the new directory before the swap.
 const { build } = await import('esbuild');
+const { WORKER_BUNDLES } = await import(pathToFileURL(join(dist, 'cli', 'bundle-loader.js')).href);
 const next = `${bundleDir}.next`;
 rmSync(next, { recursive: true, force: true });
-const entries = ['main', 'commands', 'verify-worker', 'pool-worker'];
+const entries = ['main', 'commands', ...WORKER_BUNDLES];
 const commandModules = readdirSync(join(dist, 'cli', 'commands')).filter((f) => f.endsWith('.js')).map((f) => f.slice(0, -3));
 const common = {
   bundle: true, format: 'cjs', platform: 'node', target: 'node20', packages: 'external', logLevel: 'warning',
@@ -58,8 +59,8 @@ await build({
   ...common, outfile: join(next, 'commands.cjs'),
   stdin: { resolveDir: join(dist, 'cli'), sourcefile: 'commands.js', contents: [...commandModules.map((m) => `export * as ${m} from './commands/${m}.js';`), "export * as errors from './errors.js';"].join('\n') },
 });
-await build({ ...common, entryPoints: ['verify-worker', 'pool-worker'].map((n) => join(dist, 'cli', `${n}.js`)), outdir: next, outExtension: { '.js': '.cjs' } });
-for (const worker of ['verify-worker', 'pool-worker']) {
+await build({ ...common, entryPoints: WORKER_BUNDLES.map((n) => join(dist, 'cli', `${n}.js`)), outdir: next, outExtension: { '.js': '.cjs' } });
+for (const worker of WORKER_BUNDLES) {
   writeFileSync(join(next, `${worker}.js`), `// The ${worker} thread: the bundle ${worker}.cjs, with its code cache (scripts/build.mjs).\nimport { loadBundle } from '../bundle-loader.js';\n\nloadBundle('${worker}');\n`);
 }
 const files = (dir) => (existsSync(dir) ? readdirSync(dir).sort() : []);
