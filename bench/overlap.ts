@@ -1,13 +1,17 @@
 // Safe-overlap O_s computation time per method (DMO paper §III-B/C/D: trace, algorithmic minR/maxW,
 // analytic closed form) for the largest op of each kind across the zoo models (largest by the
 // bytes of its input + output buffers). Median of several runs; the analytic method is timed in
-// batches because one call takes microseconds. Writes bench/results/overlap.json and overlap.md
+// batches because one call takes microseconds. The algorithmic method is timed without its per-op
+// cache (the walk itself), beside the same reduction as a sink over the walk's event log
+// (walkAddresses + algorithmicReduction, what safeOverlap ran before the reduction was folded into
+// the walk), as a ratio. Writes bench/results/overlap.json and overlap.md
 // and prints the table. Run alone (`node --import tsx bench/overlap.ts`) or from `npm run bench`.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Graph } from '../src/ir/index.ts';
-import { buildZooModel, listZooModels } from '../src/ir/index.ts';
+import { buildZooModel, byteSize, listZooModels } from '../src/ir/index.ts';
+import { instantiateOp, prepareOp, walkAddresses } from '../src/kernels/index.ts';
 import type { OverlapMethod } from '../src/optimizer/index.ts';
-import { OVERLAP_METHODS, safeOverlap, safeOverlapReport } from '../src/optimizer/index.ts';
+import { OVERLAP_METHODS, algorithmicReduction, clearAlgorithmicOverlapCache, layoutOp, safeOverlap, safeOverlapReport, singleOpGraph } from '../src/optimizer/index.ts';
 
 const RUNS = Number(process.env.BENCH_OVERLAP_RUNS ?? 5);
 const ANALYTIC_BATCH = 200;
@@ -36,6 +40,8 @@ interface OverlapRow {
   readonly inputBytes: number;
   readonly outputBytes: number;
   readonly methods: Readonly<Record<OverlapMethod, MethodTiming>>;
+  /** The algorithmic reduction as a sink over the walk's event log. */
+  readonly logSink: MethodTiming;
 }
 
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
@@ -61,16 +67,34 @@ function largestOps(): Candidate[] {
   return [...best.values()].sort((a, b) => b.inputBytes + b.outputBytes - (a.inputBytes + a.outputBytes));
 }
 
-function timeMethod(c: Candidate, method: OverlapMethod): MethodTiming {
-  const batch = method === 'analytic' ? ANALYTIC_BATCH : 1;
-  let os = safeOverlap(c.graph, c.opIndex, { method }); // warm-up
+function timed(batch: number, f: () => number, before: () => void = () => undefined): MethodTiming {
+  before();
+  let os = f(); // warm-up
   const times: number[] = [];
   for (let r = 0; r < RUNS; r++) {
+    before();
     const t0 = performance.now();
-    for (let k = 0; k < batch; k++) os = safeOverlap(c.graph, c.opIndex, { method });
+    for (let k = 0; k < batch; k++) os = f();
     times.push(((performance.now() - t0) * 1000) / batch);
   }
   return { os, medianUs: median(times) };
+}
+
+function timeMethod(c: Candidate, method: OverlapMethod): MethodTiming {
+  return timed(method === 'analytic' ? ANALYTIC_BATCH : 1, () => safeOverlap(c.graph, c.opIndex, { method }), method === 'algorithmic' ? clearAlgorithmicOverlapCache : undefined);
+}
+
+/** O_s from walkAddresses' event log through algorithmicReduction's sink (int8 element sizes). */
+function timeLogSink(c: Candidate): MethodTiming {
+  const l = layoutOp(singleOpGraph(c.graph, c.opIndex), null);
+  const w = (t: number): number => byteSize(l.graph.tensors[t]?.dtype ?? 'int8', [1]);
+  const s = { inOff: l.inputOffset, inW: w(l.input), inB: w(l.input), outOff: l.outputOffset, outW: w(l.output), outB: w(l.output) };
+  const ob = byteSize(l.graph.tensors[l.output]?.dtype ?? 'int8', l.graph.tensors[l.output]?.shape ?? []);
+  return timed(1, () => {
+    const r = algorithmicReduction(s, l.input, l.output);
+    walkAddresses(instantiateOp(l.graph, prepareOp(l.graph, 0), l.tensorOffsets, l.scratchOffsets[0] ?? []), r.sink);
+    return Math.max(0, Math.min(ob, ob + r.minDiff()));
+  });
 }
 
 function shape(g: Graph, t: number | undefined): string {
@@ -91,12 +115,14 @@ function markdown(rows: readonly OverlapRow[], env: Record<string, string>): str
     '',
     `Largest op of each kind across the zoo models (by input + output bytes, int8), median of ${RUNS} runs`,
     `(analytic: median of ${RUNS} batches of ${ANALYTIC_BATCH} calls). O_s in bytes; trace = algorithmic >= analytic.`,
+    'Algorithmic: the walk with the reduction folded in (safeOverlap, uncached); "log + sink": the same',
+    'reduction over the walk\'s event log; "fold gain" = log + sink time / algorithmic time.',
     '',
-    '| kind | model | op | input -> output | in B | out B | O_s trace | O_s algorithmic | O_s analytic | trace time | algorithmic time | analytic time |',
-    '| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| kind | model | op | input -> output | in B | out B | O_s trace | O_s algorithmic | O_s analytic | trace time | algorithmic time | log + sink time | fold gain | analytic time |',
+    '| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows.map((r) => {
       const m = r.methods;
-      return `| ${r.kind} | ${r.model} | ${r.op} | ${r.input} -> ${r.output} | ${r.inputBytes} | ${r.outputBytes} | ${m.trace.os} | ${m.algorithmic.os} | ${m.analytic.os} | ${time(m.trace.medianUs)} | ${time(m.algorithmic.medianUs)} | ${time(m.analytic.medianUs)} |`;
+      return `| ${r.kind} | ${r.model} | ${r.op} | ${r.input} -> ${r.output} | ${r.inputBytes} | ${r.outputBytes} | ${m.trace.os} | ${m.algorithmic.os} | ${m.analytic.os} | ${time(m.trace.medianUs)} | ${time(m.algorithmic.medianUs)} | ${time(r.logSink.medianUs)} | ${(r.logSink.medianUs / m.algorithmic.medianUs).toFixed(1)}x | ${time(m.analytic.medianUs)} |`;
     }),
     '',
   ].join('\n');
@@ -109,6 +135,8 @@ function main(): void {
     process.stderr.write(`overlap ${c.kind} (${c.model} op ${c.opIndex}) ...\n`);
     const op = c.graph.ops[c.opIndex];
     const methods = Object.fromEntries(OVERLAP_METHODS.map((m) => [m, timeMethod(c, m)])) as Record<OverlapMethod, MethodTiming>;
+    const logSink = timeLogSink(c);
+    if (logSink.os !== methods.algorithmic.os) throw new Error(`${c.kind}: O_s ${logSink.os} through the log and sink, ${methods.algorithmic.os} by the folded walk`);
     rows.push({
       kind: c.kind,
       model: c.model,
@@ -118,6 +146,7 @@ function main(): void {
       inputBytes: c.inputBytes,
       outputBytes: c.outputBytes,
       methods,
+      logSink,
     });
   }
   const md = markdown(rows, env);

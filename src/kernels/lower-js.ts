@@ -100,6 +100,8 @@ interface Gen extends LoweringMode {
   shift: { readonly v: string; readonly k: number } | null;
   /** Traced/addr code: inside a block whose log capacity was already checked (nest). */
   covered: boolean;
+  /** Address walk folding its events into a diagonal reduction (overlapWalk) instead of a log. */
+  readonly diagonal: DiagonalPair | null;
 }
 
 /** A value passed in (a param-derived int32): its local's name. Other numbers stay literals. */
@@ -218,15 +220,20 @@ function readEvents(g: Gen, e: Expr): string {
       const counter = b.offsetBytes === null ? 'k_cld' : b.region === 'storage' ? 'k_sld' : 'k_ld';
       out += `${counter} += ${elementBytes(b.dtype)}; `;
     } else if (b.offsetBytes !== null) {
-      out += event(lit(g, traceHeader('load', elementBytes(b.dtype), b.id), `load:${r.name}`), viewAccess(g, b, r.name, expr(g, r.index, true)).addr);
+      out += access(g, 'load', b, r.name, viewAccess(g, b, r.name, expr(g, r.index, true)).addr);
     }
   }
   return out;
 }
 
-/** One event into the log; room for it was made by the check in front of its block (nest). */
-function event(header: string, addr: string): string {
-  return `L[n] = ${header}; L[n + 1] = ${addr}; n += 2; `;
+/** One arena access of traced or address-walk code: an event into the log (room for it was made by
+ * the check in front of its block, nest), or in a diagonal walk its step of the reduction. */
+function access(g: Gen, kind: 'load' | 'store', b: BufferBinding, name: string, addr: string): string {
+  const d = g.diagonal;
+  if (d === null) return `L[n] = ${lit(g, traceHeader(kind, elementBytes(b.dtype), b.id), `${kind}:${name}`)}; L[n + 1] = ${addr}; n += 2; `;
+  if (kind === 'store' && b.id === d.output) return `Q = (${addr} - OO) * OS + OB; if (Q > W) W = Q; `;
+  if (kind === 'load' && b.id === d.input) return `Q = (${addr} - IO) * IS - W; if (Q < D) D = Q; `;
+  return '';
 }
 
 function costOfValue(g: Gen, e: Expr, tag: string | undefined): string {
@@ -270,7 +277,7 @@ function stmt(g: Gen, s: Stmt, ind: string): string {
       const acc = viewAccess(g, b, s.buf, expr(g, s.index, true));
       const w = elementBytes(b.dtype);
       if (mode === 'cost') return `${ind}${readEvents(g, s.e)}${costOfValue(g, s.e, undefined)}k_st += ${w};\n`;
-      const ev = mode === 'fast' ? '' : readEvents(g, s.e) + event(lit(g, traceHeader('store', w, b.id), `store:${s.buf}`), acc.addr);
+      const ev = mode === 'fast' ? '' : readEvents(g, s.e) + access(g, 'store', b, s.buf, acc.addr);
       if (mode === 'addr') return `${ind}${ev}\n`;
       return `${ind}${ev}${acc.set(expr(g, s.e))}\n`;
     }
@@ -400,7 +407,7 @@ function unitOffsetIn(e: Expr, v: string): boolean {
 }
 
 function nest(g: Gen, n: Nest, ind: string): string {
-  if ((g.mode !== 'traced' && g.mode !== 'addr') || g.covered) return n.map((s) => stmt(g, s, ind)).join('');
+  if ((g.mode !== 'traced' && g.mode !== 'addr') || g.covered || g.diagonal !== null) return n.map((s) => stmt(g, s, ind)).join('');
   // Traced and address-only code: one log-capacity check in front of each run of loop-free
   // statements (fully unrolled loops count as loop-free), sized for every event the run can emit,
   // instead of a check (and a sink call site with its deoptimization state) at every event. Loops
@@ -487,10 +494,10 @@ interface LoweredJs {
   readonly lits: Int32Array;
 }
 
-function lowerJs(inst: KernelInstance, mode: JsMode, shared: boolean): LoweredJs {
+function lowerJs(inst: KernelInstance, mode: JsMode, shared: boolean, diagonal: DiagonalPair | null = null): LoweredJs {
   const folded = foldNest(inst.nest, { ...inst.flags, ...inst.scalars }, new Set(Object.keys(inst.scalars)));
   checkNest(inst, folded, []);
-  const g: Gen = { inst, mode, shared, lits: [], named: new Map(), prims: new Set(), counted: new Set(), tmp: 0, shift: null, covered: false };
+  const g: Gen = { inst, mode, shared, lits: [], named: new Map(), prims: new Set(), counted: new Set(), tmp: 0, shift: null, covered: false, diagonal };
   const op = lit(g, inst.opIndex, 'op');
   const body = nest(g, folded, '    ');
   const prims = primitiveClosure(g.prims).map((p) => p.js).join('\n');
@@ -514,6 +521,7 @@ function lowerJs(inst: KernelInstance, mode: JsMode, shared: boolean): LoweredJs
       return { src: `${head}return function run() {\n${locals}${body}};\n};\n`, lits };
     case 'traced':
     case 'addr':
+      if (diagonal !== null) return { src: `${head}return function run(IO, IS, OO, OS, OB) {\n${locals}    let W = -Infinity, D = 0, Q = 0;\n${body}    return D;\n};\n};\n`, lits };
       return { src: `${head}return function run(sink) {\n${locals}    const OP = ${op}, L = $L; let n = 0;\n${body}    if (n > 0) sink(OP, L, n >> 1);\n};\n};\n`, lits };
     case 'cost':
       return { src: `${head}return function run() {\n${locals}    let k_mac = 0, k_ld = 0, k_st = 0, k_cld = 0, k_sld = 0; const k_p = { ${[...g.counted].map((p) => `${p}: 0`).join(', ')} };\n${body}    return { macs: k_mac, arenaLoadBytes: k_ld, arenaStoreBytes: k_st, constLoadBytes: k_cld, storageLoadBytes: k_sld, primitiveCalls: k_p };\n};\n};\n`, lits };
@@ -561,8 +569,8 @@ function factoryFor(src: string, shared: boolean): Factory {
   return f;
 }
 
-function build(inst: KernelInstance, mode: JsMode, views: ArenaViews, storage: ArenaViews = NO_STORAGE, shared = true): (...a: unknown[]) => unknown {
-  const { src, lits } = lowerJs(inst, mode, shared);
+function build(inst: KernelInstance, mode: JsMode, views: ArenaViews, storage: ArenaViews = NO_STORAGE, shared = true, diagonal: DiagonalPair | null = null): (...a: unknown[]) => unknown {
+  const { src, lits } = lowerJs(inst, mode, shared, diagonal);
   const consts: Record<string, ArrayLike<number>> = {};
   for (const [n, b] of Object.entries(inst.buffers)) if (b.offsetBytes === null) consts[n] = constView(b);
   const log = new Int32Array(mode === 'traced' || mode === 'addr' ? TRACE_LOG_EVENTS * TRACE_WORDS_PER_EVENT : 2);
@@ -659,6 +667,33 @@ export function rethrowKernelErrors(f: () => void): void {
 /** Address-only walk: the traced event sequence without touching any data. */
 export function walkAddresses(inst: KernelInstance, sink: TraceSink): void {
   throughSink(sink, build(inst, 'addr', makeArenaViews(new ArrayBuffer(8))) as (sink: TraceSink) => void);
+}
+
+/** The buffers and scales of a diagonal reduction (overlapWalk). */
+export interface DiagonalPair {
+  /** Buffer ids (tensor indices) of the loads and the stores the reduction reads. */
+  readonly input: number;
+  readonly output: number;
+  /** A load of `input` at byte address a is at position (a - inOffset) * inScale... */
+  readonly inOffset: number;
+  readonly inScale: number;
+  /** ...and a store of `output` at a reaches (a - outOffset) * outScale + outEnd. */
+  readonly outOffset: number;
+  readonly outScale: number;
+  readonly outEnd: number;
+}
+
+/**
+ * The address walk folded into one number, without a log: min(0, the least of (load position -
+ * the highest store reach so far) over the loads of `input` made after the first store of
+ * `output`). That is the DMO paper's minR/maxW reduction (§III-C) in one pass (the optimizer's
+ * safe-overlap.ts, algorithmicReduction, says why, and is the same reduction over walkAddresses'
+ * events: tests compare the two). The walk's events cost ~6 ns each through a log and a sink;
+ * here a store or a load is one compare, and other accesses vanish.
+ */
+export function overlapWalk(inst: KernelInstance, pair: DiagonalPair): number {
+  const run = build(inst, 'addr', makeArenaViews(new ArrayBuffer(8)), NO_STORAGE, true, pair) as (io: number, is: number, oo: number, os: number, ob: number) => number;
+  return run(pair.inOffset, pair.inScale, pair.outOffset, pair.outScale, pair.outEnd);
 }
 
 /** Exact counts from walking the nest (data-independent by construction). */

@@ -1,13 +1,13 @@
 // Safe overlap O_s of one op by the DMO paper's three methods (§III-B/C/D): bottom-up from a
 // recorded trace of the op running on data (per-byte last-read times against the running maximum
-// write end), algorithmic from the address-only walk (the paper's minR/maxW arrays, one entry per
-// output store, reverse pass), analytic (analyticSafeOverlap). Convention (DESIGN.md §4): output
+// write end), algorithmic from the address-only walk (the paper's minR/maxW reduction, in one
+// forward pass folded into the walk), analytic (analyticSafeOverlap). Convention (DESIGN.md §4): output
 // at [o, o+OB), input at o+OB-O_s; O_s is the largest overlap at which no input byte is loaded
 // after an output store hit its (shifted) address. Derivations: docs/tracer.md, docs/safe-overlap.md.
 import type { Graph, Op } from '../../ir/index.ts';
 import { UsageError, byteSize, elementCount } from '../../ir/index.ts';
 import type { TraceSink } from '../../kernels/index.ts';
-import { instantiateOp, prepareOp, walkAddresses } from '../../kernels/index.ts';
+import { instantiateOp, overlapWalk, prepareOp } from '../../kernels/index.ts';
 import { Runtime, crc32, randomInputs, teeTraceSinks } from '../../sim/index.ts';
 import { alignUp } from '../planners/index.ts';
 import { analyticSafeOverlap, primaryInputPosition } from './safe-overlap-analytic.ts';
@@ -103,7 +103,9 @@ export function runLayout(l: OpLayout, seed = 1, sinks: readonly TraceSink[] = [
   return rt.run(randomInputs(l.graph, seed), sink ? { trace: sink } : {});
 }
 
-interface Scale {
+/** Where a pair's tensors sit and their element sizes: in the arena (offset, bytes per element) and
+ * in the overlap's byte positions (`inB`, `outB`: elementBytes, else the tensor's own). */
+export interface OverlapScale {
   readonly inOff: number;
   readonly inW: number;
   readonly inB: number;
@@ -112,7 +114,7 @@ interface Scale {
   readonly outB: number;
 }
 
-function scaleOf(l: OpLayout, elementBytes: number | undefined): Scale {
+function scaleOf(l: OpLayout, elementBytes: number | undefined): OverlapScale {
   const ti = l.graph.tensors[l.input];
   const to = l.graph.tensors[l.output];
   const inW = byteSize(ti?.dtype ?? 'int8', [1]);
@@ -137,35 +139,53 @@ class Grow {
   }
 }
 
-/** Algorithmic method (§III-C): minR / maxW arrays over the output stores of the address walk. */
-function algorithmicOverlap(l: OpLayout, elementBytes: number | undefined): number {
-  const s = scaleOf(l, elementBytes);
-  const maxW = new Grow();
-  const minR = new Grow();
-  let cur = -Infinity;
+/**
+ * The reduction of the algorithmic method (§III-C) over an address walk's events, in one forward
+ * pass. The paper keeps, per output store k, maxW[k] (the highest output byte end written so far)
+ * and minR[k] (the lowest input byte loaded after store k and before store k+1), then walks them
+ * backwards: minD = min over i of (min over j >= i of minR[j]) - maxW[i]. maxW is a running maximum,
+ * so it never decreases: for each j the pair (i, j) with the largest maxW[i] is i = j, and minD is
+ * the minimum of minR[j] - maxW[j], that is of (load byte - maxW at that load) over every input
+ * load after the first output store: two numbers instead of two arrays per store. Byte positions
+ * are relative to the tensors' offsets, scaled by `elementBytes` (paper Table II).
+ * safeOverlap runs the same reduction inside the walk (overlapWalk): a mobilenet layer's walk makes
+ * tens of millions of events, and a log and this sink cost ~15 ns per event, the folded walk ~3.
+ * test/optimizer/overlap/algorithmic-reduction.test.ts checks this sink against the paper's arrays
+ * on random event streams and the folded walk against this sink on random ops of every kind.
+ */
+export function algorithmicReduction(s: OverlapScale, input: number, output: number): { readonly sink: TraceSink; minDiff(): number } {
+  const { inOff, inW, inB, outOff, outW, outB } = s;
+  let maxW = -Infinity;
+  let minD = 0;
   const sink: TraceSink = (_op, log, count) => {
-    for (let i = 0; i < count; i++) {
-      const h = log[2 * i] as number;
-      const id = h >> 4;
-      const addr = log[2 * i + 1] as number;
-      if (h & 8) {
-        if (id !== l.output) continue;
-        cur = Math.max(cur, ((addr - s.outOff) / s.outW + 1) * s.outB);
-        maxW.push(cur);
-        minR.push(Infinity);
-      } else if (id === l.input && minR.n > 0) {
-        const r = ((addr - s.inOff) / s.inW) * s.inB;
-        if (r < (minR.a[minR.n - 1] as number)) minR.a[minR.n - 1] = r;
+    // Locals in the loop: the closure's slots are written back once per chunk.
+    let w = maxW;
+    let d = minD;
+    const end = 2 * count;
+    for (let i = 0; i < end; i += 2) {
+      const h = log[i] as number;
+      if ((h & 8) !== 0) {
+        if (h >> 4 !== output) continue;
+        const e = (((log[i + 1] as number) - outOff) / outW + 1) * outB;
+        if (e > w) w = e;
+      } else if (h >> 4 === input) {
+        // Before the first store w is -Infinity, and r is +Infinity.
+        const r = (((log[i + 1] as number) - inOff) / inW) * inB - w;
+        if (r < d) d = r;
       }
     }
+    maxW = w;
+    minD = d;
   };
-  walkAddresses(instantiateOp(l.graph, prepareOp(l.graph, 0), l.tensorOffsets, l.scratchOffsets[0] ?? []), sink);
-  let run = Infinity;
-  let minD = 0;
-  for (let i = maxW.n - 1; i >= 0; i--) {
-    run = Math.min(run, minR.a[i] as number);
-    minD = Math.min(minD, run - (maxW.a[i] as number));
-  }
+  return { sink, minDiff: () => minD };
+}
+
+/** Algorithmic method (§III-C): the minR / maxW reduction (algorithmicReduction) folded into the
+ * op's address walk (overlapWalk, the same reduction without the event log). */
+function algorithmicOverlap(l: OpLayout, elementBytes: number | undefined): number {
+  const s = scaleOf(l, elementBytes);
+  const inst = instantiateOp(l.graph, prepareOp(l.graph, 0), l.tensorOffsets, l.scratchOffsets[0] ?? []);
+  const minD = overlapWalk(inst, { input: l.input, output: l.output, inOffset: s.inOff, inScale: s.inB / s.inW, outOffset: s.outOff, outScale: s.outB / s.outW, outEnd: s.outB });
   return clampOverlap(outputBytesOf(l, elementBytes), minD);
 }
 
@@ -261,6 +281,11 @@ function constantCrc(data: Uint8Array): number {
   let c = CONSTANT_CRC.get(data);
   if (c === undefined) CONSTANT_CRC.set(data, (c = crc32(data)));
   return c;
+}
+
+/** Forget every remembered algorithmic O_s (bench/overlap.ts times the walk itself). */
+export function clearAlgorithmicOverlapCache(): void {
+  ALGORITHMIC_CACHE.clear();
 }
 
 function algorithmicKey(g: Graph, o: OverlapOptions): string {
