@@ -8,7 +8,7 @@
 import type { Model } from '../ir/index.ts';
 import { byteSize, exportTflite, readOfflinePlan } from '../ir/index.ts';
 import { countMacs } from '../kernels/index.ts';
-import type { BufferRequest, PassReport, Plan, SpillSweepResult } from '../optimizer/index.ts';
+import type { BufferRequest, CandidateEvaluator, PassReport, Plan, SpillSweepResult } from '../optimizer/index.ts';
 import {
   analyticSafeOverlap, computeModelBufferRequests, describePlanSource, estimateModelLatency, overlapCandidate, planGreedy, runPipeline,
   safeOverlap, sweepPartialSpill,
@@ -30,6 +30,9 @@ export interface ReportOptions {
   readonly arena?: { readonly before?: Omit<ArenaTotals, 'plannedBytes'>; readonly after?: Omit<ArenaTotals, 'plannedBytes'> };
   readonly fit?: { readonly before?: BoardFit; readonly after?: BoardFit };
   readonly log?: (line: string) => void;
+  /** Evaluates the passes' candidates (tiling, auto) and the sweep's points: default on this
+   * thread; the CLI's worker pool (`report --jobs`) gives the same results. */
+  readonly evaluator?: CandidateEvaluator;
 }
 
 export interface ReportLayout {
@@ -137,7 +140,7 @@ export function collectReport(model: Model, opts: ReportOptions): ReportData {
   const target = opts.target ?? niclaVision;
   const library = opts.library ?? 'reference';
   log(`report: running passes ${opts.passes.join(',')}`);
-  const result = runPipeline(model, opts.passes, { flags: {}, log });
+  const result = runPipeline(model, opts.passes, { flags: {}, log, ...(opts.evaluator !== undefined ? { evaluator: opts.evaluator } : {}) });
   const before = layoutOf(model);
   const after = layoutOf(result.model);
   log('report: safe overlap O_s per op');
@@ -152,6 +155,7 @@ export function collectReport(model: Model, opts: ReportOptions): ReportData {
     sweep = sweepPartialSpill(model, {
       target, library, storage: 'internal', asyncErase: true, steps,
       onProgress: (row, i, n) => log(`report: spill sweep ${i + 1}/${n} (${row.requestedPercent}%)`),
+      ...(opts.evaluator !== undefined ? { evaluator: opts.evaluator } : {}),
     });
   }
   return {

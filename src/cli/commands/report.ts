@@ -1,7 +1,9 @@
-// `mcusim report MODEL [--passes LIST] [--board NAME] [--seeds N] -o FILE.html`: one self-contained
-// HTML page about a model and what the passes do to it (src/report builds it): summary, plans before
-// and after, O_s per op, passes, latency and timeline, spill sweep (tinyseg), and the verification
-// of the optimized model on N seeds (default 2). Progress on stderr.
+// `mcusim report MODEL [--passes LIST] [--board NAME] [--seeds N] [--jobs N] -o FILE.html`: one
+// self-contained HTML page about a model and what the passes do to it (src/report builds it):
+// summary, plans before and after, O_s per op, passes, latency and timeline, spill sweep (tinyseg),
+// and the verification of the optimized model on N seeds (default 2). --jobs: the verification's
+// runs and the passes' and sweep's candidates on N threads, as in verify, optimize and sweep (the
+// page is the same for any N). Progress on stderr.
 import type { Command } from 'commander';
 import { UsageError } from '../../ir/index.ts';
 import { getPass, passNames } from '../../optimizer/index.ts';
@@ -12,13 +14,16 @@ import { checkOutputFile, progressLog } from '../cli-options.ts';
 import { loadModel } from '../load-model.ts';
 import { writeOutputFile } from '../output-file.ts';
 import type { VerifyReport } from '../../api/index.ts';
-import { verifyModels, verifyPassed } from '../../api/index.ts';
+import { verifyPassed } from '../../api/index.ts';
+import { startVerifyThreads } from '../verify-pool.ts';
+import { openEvaluatorPool, parseJobs } from '../worker-pool.ts';
 
 interface ReportCliOptions {
   readonly output?: string;
   readonly passes: string;
   readonly board: string;
   readonly seeds: string;
+  readonly jobs?: string;
   readonly quiet?: boolean;
 }
 
@@ -49,22 +54,35 @@ function verificationOf(r: VerifyReport): ReportVerification {
   };
 }
 
-export function runReport(modelArg: string, opts: ReportCliOptions): number {
+export async function runReport(modelArg: string, opts: ReportCliOptions): Promise<number> {
   if (opts.output === undefined) throw new UsageError('report needs -o FILE.html');
   const passes = opts.passes.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
   if (passes.length === 0) throw new UsageError(`--passes needs at least one pass; available: ${passNames().join(', ')}`);
   passes.forEach(getPass);
   const target = getTarget(opts.board);
   const seeds = parseSeeds(opts.seeds);
+  const jobs = parseJobs(opts.jobs);
   // Before minutes of work start.
   checkOutputFile(opts.output, '-o/--output');
   const log = progressLog(opts);
   const model = loadModel(modelArg);
-  const data = collectReport(model, { modelLabel: modelArg, passes, target, log });
+  const pool = openEvaluatorPool(jobs);
+  let data: ReturnType<typeof collectReport>;
+  try {
+    data = collectReport(model, { modelLabel: modelArg, passes, target, log, evaluator: pool.evaluator });
+  } finally {
+    void pool.close();
+  }
   let verification: ReportVerification | null = null;
   if (seeds > 0) {
-    log(`report: verifying the optimized model on ${seeds} seed${seeds === 1 ? '' : 's'}`);
-    verification = verificationOf(verifyModels(data.original, data.optimized, seeds));
+    const threads = startVerifyThreads(jobs, seeds);
+    const parallel = Math.min(jobs, seeds);
+    log(`report: verifying the optimized model on ${seeds} seed${seeds === 1 ? '' : 's'} (${parallel} thread${parallel === 1 ? '' : 's'})`);
+    try {
+      verification = verificationOf(await threads.run(data.original, data.optimized, {}));
+    } finally {
+      await threads.close();
+    }
   }
   writeOutputFile(opts.output, renderReportHtml(data, verification));
   log(`report: wrote ${opts.output}`);
@@ -80,6 +98,7 @@ export function registerReport(program: Command, setExit: (code: number) => void
     .option('--passes <list>', `comma-separated passes (${passNames().join(', ')})`, 'dmo')
     .option('--board <name>', 'board for latency (and fit, when known)', DEFAULT_TARGET_NAME)
     .option('--seeds <n>', 'seeded random inputs the verification runs (0 = skip)', '2')
+    .option('--jobs <n>', 'threads for the verification\'s runs and the passes\' candidates (default: the number of cores); the page is the same for any N')
     .option('-q, --quiet', 'no progress lines on stderr')
-    .action((model: string, opts: ReportCliOptions) => setExit(runReport(model, opts)));
+    .action(async (model: string, opts: ReportCliOptions) => setExit(await runReport(model, opts)));
 }
