@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { UsageError, buildZooModel } from '../ir/index.ts';
 import type { Model } from '../ir/index.ts';
 import { loadModel as parseModel } from '../api/index.ts';
+import { checkGraphConstraints } from '../kernels/index.ts';
 
 const ZOO_PREFIX = 'zoo:';
 
@@ -31,4 +32,15 @@ export function loadModel(arg: string): Model {
     return buildZooModel(name);
   }
   return parseModel(readInputFile(arg, 'model'), arg);
+}
+
+/**
+ * loadModel, refused with `run`'s error (an op without a kernel, a kernel constraint) when `run`
+ * would refuse it: for the commands that optimize, cost or report a model, whose later steps would
+ * otherwise fail with a less direct error (a pass's "invalid model", an offline plan's overlap).
+ */
+export function loadRunnableModel(arg: string): Model {
+  const model = loadModel(arg);
+  checkGraphConstraints(model.graph);
+  return model;
 }

@@ -1,6 +1,7 @@
-// Passes by name and the pipeline that chains them (`mcusim optimize --passes a,b`). Each pass
-// gets the previous pass's model, checked first (checkPassOutput); the reports are returned in
-// order. One line per pass in PASSES. With a byte target (`optimize --target-bytes`) the result
+// Passes by name and the pipeline that chains them (`mcusim optimize --passes a,b`). The input
+// must be a model `run` accepts (checkGraphConstraints: an op without a kernel or a kernel
+// constraint is the input's error, not a pass's); each pass gets the previous pass's model,
+// checked first (checkPassOutput); the reports are returned in order. One line per pass in PASSES. With a byte target (`optimize --target-bytes`) the result
 // says whether the optimized model meets it, on the whole arena for options.arch (the planned part
 // under objective=planned): PipelineResult.target.
 import { UsageError } from '../ir/index.ts';
@@ -11,6 +12,7 @@ import { replacementPass } from './replacement/index.ts';
 import { tinysegPass } from './tinyseg/index.ts';
 import { fdtPass, ffmtPass, tilingPass } from './tiling/index.ts';
 import { autoPass } from './auto-pass.ts';
+import { checkGraphConstraints } from '../kernels/index.ts';
 import { checkPassOutput } from './pass-output.ts';
 import { DEFAULT_TFLM_ARCH } from '../sim/index.ts';
 import { arenaTotals } from './prepared-totals.ts';
@@ -48,6 +50,7 @@ export interface PipelineResult {
 /** Run the named passes in order; unknown names fail before any pass runs. */
 export function runPipeline(model: Model, names: readonly string[], options: PassOptions): PipelineResult {
   const passes = names.map(getPass);
+  checkGraphConstraints(model.graph);
   const reports: PassReport[] = [];
   let current = model;
   for (const [i, pass] of passes.entries()) {

@@ -1,12 +1,13 @@
 // TFLM's tolerance through the CLI (issue 13): Vela's model loads with its offline plan and is
-// refused only for its ethos-u custom op; a uint8-input model runs like TFLM; `inspect` refuses
-// every model `run` refuses (kernel constraints included), with the same code.
+// refused only for its ethos-u custom op; a uint8-input model runs like TFLM; `inspect`, and the
+// commands that optimize, cost or report a model, refuse every model `run` refuses (kernel
+// constraints included), with the same code; so does the library's pipeline.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importTflite, readOfflinePlan } from '../../src/ir/index.ts';
 import { exportTflite } from '../../src/ir/tflite/export-tflite.ts';
-import { computeModelBufferRequests } from '../../src/optimizer/index.ts';
+import { computeModelBufferRequests, runPipeline } from '../../src/optimizer/index.ts';
 import { ORACLE } from '../oracle-paths.ts';
 import { makeModel, quant, tensor } from '../ir/tflite/fixtures.ts';
 import { runMcusim, testTempDir } from './bin-helpers.ts';
@@ -29,8 +30,9 @@ describe('a Vela-compiled model', () => {
     expect(unproduced.length).toBeGreaterThan(0);
   });
 
-  it.each([['inspect'], ['run'], ['optimize', '--passes', 'dmo', '-o', join(tmp, 'vela-opt.tflite')]])('%s refuses it only for the ethos-u custom op, exit 2', async (cmd, ...rest) => {
-    const r = (await runMcusim([cmd, VELA, ...rest, '--json']));
+  // latency once met the offline plan's overlapping scratch tensors first (E_PLAN_OVERLAP).
+  it.each([['inspect'], ['run'], ['optimize', '--passes', 'dmo', '-o', join(tmp, 'vela-opt.tflite')], ['latency'], ['latency', '--table'], ['sweep'], ['report', '-o', join(tmp, 'vela.html')]])('%s refuses it only for the ethos-u custom op, exit 2', async (cmd, ...rest) => {
+    const r = (await runMcusim([cmd, VELA, ...rest, ...(cmd === 'report' ? [] : ['--json'])]));
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -64,5 +66,21 @@ describe('inspect runs every constraint run runs', () => {
       expect(r.code, cmd).toBe(2);
       expect(r.stderr, cmd).toMatch(/^E_KERNEL_CONSTRAINT: .*quantize\.types/);
     }
+  });
+});
+
+describe('a real model TFLM refuses in Prepare (armex_basic_lstm_s: FILL with non-constant dims)', () => {
+  // report once ran the DMO pass on it and blamed the pass (E_INTERNAL "pass 'dmo' built an
+  // invalid model") after seconds of work.
+  const ARMEX = `${REAL}/armex_basic_lstm_s.tflite`;
+  it.each([['optimize', '--passes', 'dmo', '-o', join(tmp, 'armex.tflite')], ['latency'], ['sweep'], ['report', '-o', join(tmp, 'armex.html')]])('%s refuses armex_basic_lstm_s for op 5 FILL as run does, exit 2', async (cmd, ...rest) => {
+    const r = await runMcusim([cmd, ARMEX, ...rest]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^E_KERNEL_CONSTRAINT: op 5 \(fill\): \[fill\.dims\]/)]);
+  });
+
+  it('the library pipeline refuses it as its input\'s error, not a pass\'s', () => {
+    const model = importTflite(readFileSync(ARMEX));
+    expect(() => runPipeline(model, ['dmo'], { flags: {} })).toThrow(expect.objectContaining({ code: 'E_KERNEL_CONSTRAINT' }));
   });
 });

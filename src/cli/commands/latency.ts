@@ -14,7 +14,7 @@ import { KERNEL_LIBRARIES, STORAGE_KINDS, isStorageKind, renderTimelineSvg } fro
 import { addQuietOption, checkOutputFile, progressLog, refuseFlag, refuseSpillFlags } from '../cli-options.ts';
 import { renderTable } from '../format.ts';
 import { boardFitWarning } from '../fit-warning.ts';
-import { loadModel } from '../load-model.ts';
+import { loadRunnableModel } from '../load-model.ts';
 import { isLargeModel, phaseProgress } from '../progress.ts';
 import { writeOutputFile } from '../output-file.ts';
 import type { TargetCliOptions } from '../latency-options.ts';
@@ -119,7 +119,7 @@ export function runLatency(modelArg: string, opts: LatencyCliOptions): number {
   const inputs = payloadInputsOf(opts);
   checkTableOptions(opts, storage);
   checkOutputFile(opts.svg, '--svg');
-  const model = loadModel(modelArg);
+  const model = loadRunnableModel(modelArg);
   const warning = boardFitWarning(model, target);
   if (warning !== null) process.stderr.write(`${warning}\n`);
   if (opts.table === true) return runTable(modelArg, model, target, library, inputs, opts);

@@ -6,14 +6,13 @@
 // --jobs N: tiling and auto candidates are evaluated in worker threads (worker-pool.ts).
 import type { Command } from 'commander';
 import { UsageError, exportTflite } from '../../ir/index.ts';
-import { checkGraphConstraints } from '../../kernels/index.ts';
 import type { ArenaTotals, BufferRequest, PassOptions, PassReport, Plan, TargetResult } from '../../optimizer/index.ts';
 import { arenaTotals, computeModelBufferRequests, currentPeakBytes, describePlanSource, getPass, passNames, planGreedy, renderPlanSvg, runPipeline } from '../../optimizer/index.ts';
 import type { Model } from '../../ir/index.ts';
 import { DEFAULT_TFLM_ARCH, TFLM_ARCH_NAMES, getTflmArch } from '../../sim/index.ts';
 import { addHiddenOption, aliased, checkOutputFile, progressLog, refuseFlag } from '../cli-options.ts';
 import { bytesAndKb, renderTable } from '../format.ts';
-import { loadModel } from '../load-model.ts';
+import { loadRunnableModel } from '../load-model.ts';
 import { writeOutputFile } from '../output-file.ts';
 import { openEvaluatorPool, parseJobs } from '../worker-pool.ts';
 
@@ -139,9 +138,8 @@ export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
   const spillPercent = parsePercent(opts.spillPercent);
   const arch = getTflmArch(opts.arch ?? DEFAULT_TFLM_ARCH).name;
   const jobs = parseJobs(opts.jobs);
-  const model = loadModel(modelArg);
   // A model run refuses (an op without a kernel) cannot be optimized and proven bit-exact.
-  checkGraphConstraints(model.graph);
+  const model = loadRunnableModel(modelArg);
   const options: PassOptions = {
     flags: { ...tinysegScratchFlags(opts), ...(spillPercent !== undefined ? { spillPercent } : {}) },
     ...(targetBytes !== undefined ? { targetBytes } : {}),

@@ -11,7 +11,7 @@ import type { ReportVerification } from '../../report/index.ts';
 import { collectReport, renderReportHtml } from '../../report/index.ts';
 import { DEFAULT_TARGET_NAME, getTarget } from '../../sim/index.ts';
 import { checkOutputFile, progressLog } from '../cli-options.ts';
-import { loadModel } from '../load-model.ts';
+import { loadRunnableModel } from '../load-model.ts';
 import { writeOutputFile } from '../output-file.ts';
 import type { VerifyReport } from '../../api/index.ts';
 import { verifyPassed } from '../../api/index.ts';
@@ -65,24 +65,25 @@ export async function runReport(modelArg: string, opts: ReportCliOptions): Promi
   // Before minutes of work start.
   checkOutputFile(opts.output, '-o/--output');
   const log = progressLog(opts);
-  const model = loadModel(modelArg);
-  const pool = openEvaluatorPool(jobs);
+  const model = loadRunnableModel(modelArg);
+  // The verification's worker threads load their code while this thread runs the passes.
+  const threads = seeds > 0 ? startVerifyThreads(jobs, seeds) : null;
   let data: ReturnType<typeof collectReport>;
-  try {
-    data = collectReport(model, { modelLabel: modelArg, passes, target, log, evaluator: pool.evaluator });
-  } finally {
-    void pool.close();
-  }
   let verification: ReportVerification | null = null;
-  if (seeds > 0) {
-    const threads = startVerifyThreads(jobs, seeds);
-    const parallel = Math.min(jobs, seeds);
-    log(`report: verifying the optimized model on ${seeds} seed${seeds === 1 ? '' : 's'} (${parallel} thread${parallel === 1 ? '' : 's'})`);
+  try {
+    const pool = openEvaluatorPool(jobs);
     try {
-      verification = verificationOf(await threads.run(data.original, data.optimized, {}));
+      data = collectReport(model, { modelLabel: modelArg, passes, target, log, evaluator: pool.evaluator });
     } finally {
-      await threads.close();
+      void pool.close();
     }
+    if (threads !== null) {
+      const parallel = Math.min(jobs, seeds);
+      log(`report: verifying the optimized model on ${seeds} seed${seeds === 1 ? '' : 's'} (${parallel} thread${parallel === 1 ? '' : 's'})`);
+      verification = verificationOf(await threads.run(data.original, data.optimized, {}));
+    }
+  } finally {
+    await threads?.close();
   }
   writeOutputFile(opts.output, renderReportHtml(data, verification));
   log(`report: wrote ${opts.output}`);

@@ -9,7 +9,7 @@ import { DEFAULT_SWEEP_STEPS, MAX_SWEEP_STEPS, describeSweepStorage, renderSpill
 import { STORAGE_KINDS, isStorageKind } from '../../sim/index.ts';
 import { addQuietOption, checkOutputFile, progressLog, refuseFlag } from '../cli-options.ts';
 import { bytesAndKb, renderTable } from '../format.ts';
-import { loadModel } from '../load-model.ts';
+import { loadRunnableModel } from '../load-model.ts';
 import { writeOutputFile } from '../output-file.ts';
 import type { TargetCliOptions } from '../latency-options.ts';
 import { addPayloadInputOptions, addTargetOptions, payloadInputsOf, resolveTarget } from '../latency-options.ts';
@@ -87,7 +87,7 @@ export function runSweep(modelArg: string, opts: SweepCliOptions): number {
   checkOutputFile(opts.svg, '--svg');
   const log = progressLog(opts);
   const jobs = parseJobs(opts.jobs);
-  const model = loadModel(modelArg);
+  const model = loadRunnableModel(modelArg);
   const pool = openEvaluatorPool(jobs);
   let result: SpillSweepResult;
   try {
