@@ -99,5 +99,21 @@ describe('algorithmic O_s reduction', () => {
     }
     expect(nonZero).toBeGreaterThan(kinds.length);
   });
+
+  it('the folded walk remembers results by its code and what it reads: gathers that differ only in their constant indices (an array the walk reads) differ', () => {
+    const fold = (indices: number[]): { folded: number; sink: number } => {
+      const g = buildSingleOpGraph({ kind: 'gather', input: [8, 4, 3], indices });
+      const l = layoutOp(g, null);
+      const inst = instantiateOp(l.graph, prepareOp(l.graph, 0), l.tensorOffsets, l.scratchOffsets[0] ?? []);
+      const s: OverlapScale = { inOff: l.inputOffset, inW: 1, inB: 1, outOff: l.outputOffset, outW: 1, outB: 1 };
+      const r = algorithmicReduction(s, l.input, l.output);
+      walkAddresses(inst, r.sink);
+      return { folded: overlapWalk(inst, { input: l.input, output: l.output, inOffset: s.inOff, inScale: 1, outOffset: s.outOff, outScale: 1, outEnd: 1 }), sink: r.minDiff() };
+    };
+    // Each asked twice: the second answer comes from the remembered result.
+    const runs = [[0, 1, 2, 3, 4, 5, 6, 7], [7, 6, 5, 4, 3, 2, 1, 0], [0, 1, 2, 3, 4, 5, 6, 7], [7, 6, 5, 4, 3, 2, 1, 0]].map(fold);
+    for (const r of runs) expect(r.folded).toBe(r.sink);
+    expect(runs[0]?.folded).not.toBe(runs[1]?.folded);
+  });
 });
 
