@@ -11,7 +11,7 @@ import type { Graph } from '../src/ir/index.ts';
 import { buildZooModel, byteSize, listZooModels } from '../src/ir/index.ts';
 import { instantiateOp, prepareOp, walkAddresses } from '../src/kernels/index.ts';
 import type { OverlapMethod } from '../src/optimizer/index.ts';
-import { OVERLAP_METHODS, algorithmicReduction, clearAlgorithmicOverlapCache, layoutOp, safeOverlap, safeOverlapReport, singleOpGraph } from '../src/optimizer/index.ts';
+import { OVERLAP_METHODS, algorithmicReduction, clearAlgorithmicOverlapCache, layoutOp, overlapScale, safeOverlap, safeOverlapReport, singleOpGraph } from '../src/optimizer/index.ts';
 
 const RUNS = Number(process.env.BENCH_OVERLAP_RUNS ?? 5);
 const ANALYTIC_BATCH = 200;
@@ -87,8 +87,7 @@ function timeMethod(c: Candidate, method: OverlapMethod): MethodTiming {
 /** O_s from walkAddresses' event log through algorithmicReduction's sink (int8 element sizes). */
 function timeLogSink(c: Candidate): MethodTiming {
   const l = layoutOp(singleOpGraph(c.graph, c.opIndex), null);
-  const w = (t: number): number => byteSize(l.graph.tensors[t]?.dtype ?? 'int8', [1]);
-  const s = { inOff: l.inputOffset, inW: w(l.input), inB: w(l.input), outOff: l.outputOffset, outW: w(l.output), outB: w(l.output) };
+  const s = overlapScale(l);
   const ob = byteSize(l.graph.tensors[l.output]?.dtype ?? 'int8', l.graph.tensors[l.output]?.shape ?? []);
   return timed(1, () => {
     const r = algorithmicReduction(s, l.input, l.output);

@@ -718,6 +718,11 @@ export function overlapWalk(inst: KernelInstance, pair: DiagonalPair): number {
  */
 const DIAGONAL_RESULTS = new Map<string, number>();
 
+/** Forget every remembered overlapWalk result (a bench timing the walk itself). */
+export function forgetOverlapWalks(): void {
+  DIAGONAL_RESULTS.clear();
+}
+
 function diagonalKey(inst: KernelInstance, { src, lits }: LoweredJs, pair: DiagonalPair): string {
   const h = createHash('sha256').update(`${pair.inOffset},${pair.inScale},${pair.outOffset},${pair.outScale},${pair.outEnd}|${lits.join(',')}|${src}`);
   for (const [n, b] of Object.entries(inst.buffers)) {

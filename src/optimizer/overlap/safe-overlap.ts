@@ -6,8 +6,8 @@
 // after an output store hit its (shifted) address. Derivations: docs/tracer.md, docs/safe-overlap.md.
 import type { Graph, Op } from '../../ir/index.ts';
 import { UsageError, byteSize, elementCount } from '../../ir/index.ts';
-import type { TraceSink } from '../../kernels/index.ts';
-import { instantiateOp, overlapWalk, prepareOp } from '../../kernels/index.ts';
+import type { DiagonalPair, TraceSink } from '../../kernels/index.ts';
+import { forgetOverlapWalks, instantiateOp, overlapWalk, prepareOp } from '../../kernels/index.ts';
 import { Runtime, crc32, randomInputs, teeTraceSinks } from '../../sim/index.ts';
 import { alignUp } from '../planners/index.ts';
 import { analyticSafeOverlap, primaryInputPosition } from './safe-overlap-analytic.ts';
@@ -114,7 +114,8 @@ export interface OverlapScale {
   readonly outB: number;
 }
 
-function scaleOf(l: OpLayout, elementBytes: number | undefined): OverlapScale {
+/** The scale of a laid-out op's pair (layoutOp), with element size `elementBytes` if given. */
+export function overlapScale(l: OpLayout, elementBytes?: number): OverlapScale {
   const ti = l.graph.tensors[l.input];
   const to = l.graph.tensors[l.output];
   const inW = byteSize(ti?.dtype ?? 'int8', [1]);
@@ -180,19 +181,25 @@ export function algorithmicReduction(s: OverlapScale, input: number, output: num
   return { sink, minDiff: () => minD };
 }
 
+/** The pair and scale as overlapWalk takes them: algorithmicReduction's positions, with
+ * ((a - off) / W) * B as (a - off) * (B / W) (W a power of two: both exact). */
+export function diagonalPair(l: OpLayout, s: OverlapScale): DiagonalPair {
+  return { input: l.input, output: l.output, inOffset: s.inOff, inScale: s.inB / s.inW, outOffset: s.outOff, outScale: s.outB / s.outW, outEnd: s.outB };
+}
+
 /** Algorithmic method (§III-C): the minR / maxW reduction (algorithmicReduction) folded into the
  * op's address walk (overlapWalk, the same reduction without the event log). */
 function algorithmicOverlap(l: OpLayout, elementBytes: number | undefined): number {
-  const s = scaleOf(l, elementBytes);
+  const s = overlapScale(l, elementBytes);
   const inst = instantiateOp(l.graph, prepareOp(l.graph, 0), l.tensorOffsets, l.scratchOffsets[0] ?? []);
-  const minD = overlapWalk(inst, { input: l.input, output: l.output, inOffset: s.inOff, inScale: s.inB / s.inW, outOffset: s.outOff, outScale: s.outB / s.outW, outEnd: s.outB });
+  const minD = overlapWalk(inst, diagonalPair(l, s));
   return clampOverlap(outputBytesOf(l, elementBytes), minD);
 }
 
 /** Bottom-up method (§III-B): run on data, keep each input element's last load time and the step
  * function of the maximum output write end; the worst pair per element gives O_s. */
 function traceOverlap(l: OpLayout, elementBytes: number | undefined, seed: number, extra?: TraceSink): number {
-  const s = scaleOf(l, elementBytes);
+  const s = overlapScale(l, elementBytes);
   const inElems = elementCount(l.graph.tensors[l.input]?.shape ?? []);
   const lastRead = new Float64Array(inElems).fill(-1);
   const wTime = new Grow();
@@ -271,7 +278,9 @@ export function safeOverlap(graph: Graph, opIndex: number, options: OverlapOptio
  * quantization and constant bytes, which of them are the same tensor), the pair and the element
  * size, so repeated layers (and the planner, the plan check and the passes asking again) walk an
  * op's addresses once per process. Tensors are numbered by first use in the op, so identical layers
- * at different graph positions share an entry; a constant's CRC is computed once per buffer.
+ * at different graph positions share an entry; a constant's CRC is computed once per buffer. A
+ * miss costs only the op's lowering when overlapWalk remembers a walk of the same code (a layer of
+ * the same shape with other weights): this level spares the lowering on repeat asks.
  */
 const ALGORITHMIC_CACHE = new Map<string, number>();
 const MAX_CACHED = 10_000;
@@ -283,9 +292,11 @@ function constantCrc(data: Uint8Array): number {
   return c;
 }
 
-/** Forget every remembered algorithmic O_s (bench/overlap.ts times the walk itself). */
+/** Forget every remembered algorithmic O_s, here and overlapWalk's (bench/overlap.ts times the
+ * walk itself). */
 export function clearAlgorithmicOverlapCache(): void {
   ALGORITHMIC_CACHE.clear();
+  forgetOverlapWalks();
 }
 
 function algorithmicKey(g: Graph, o: OverlapOptions): string {

@@ -5,9 +5,9 @@
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
 import type { BuiltinKind } from '../../../src/ir/index.ts';
-import { KERNELS, elementBytes as dtypeBytes, instantiateOp, overlapWalk, prepareOp, traceHeader, walkAddresses } from '../../../src/kernels/index.ts';
+import { KERNELS, instantiateOp, overlapWalk, prepareOp, traceHeader, walkAddresses } from '../../../src/kernels/index.ts';
 import type { OverlapScale } from '../../../src/optimizer/index.ts';
-import { algorithmicReduction, buildSingleOpGraph, layoutOp } from '../../../src/optimizer/index.ts';
+import { algorithmicReduction, buildSingleOpGraph, diagonalPair, layoutOp, overlapScale } from '../../../src/optimizer/index.ts';
 import { randomOverlapSpec } from '../../../src/api/index.ts';
 
 type Event = readonly [header: number, address: number];
@@ -86,13 +86,11 @@ describe('algorithmic O_s reduction', () => {
         const g = buildSingleOpGraph(randomOverlapSpec(kind, seedrandom(seed), seed));
         const elementBytes = i % 4 === 3 ? 4 : undefined;
         const l = layoutOp(g, null);
-        const inW = dtypeBytes(g.tensors[l.input]!.dtype);
-        const outW = dtypeBytes(g.tensors[l.output]!.dtype);
-        const s: OverlapScale = { inOff: l.inputOffset, inW, inB: elementBytes ?? inW, outOff: l.outputOffset, outW, outB: elementBytes ?? outW };
+        const s = overlapScale(l, elementBytes);
         const inst = instantiateOp(l.graph, prepareOp(l.graph, 0), l.tensorOffsets, l.scratchOffsets[0] ?? []);
         const r = algorithmicReduction(s, l.input, l.output);
         walkAddresses(inst, r.sink);
-        const folded = overlapWalk(inst, { input: l.input, output: l.output, inOffset: s.inOff, inScale: s.inB / s.inW, outOffset: s.outOff, outScale: s.outB / s.outW, outEnd: s.outB });
+        const folded = overlapWalk(inst, diagonalPair(l, s));
         expect(folded, seed).toBe(r.minDiff());
         if (folded !== 0) nonZero++;
       }
@@ -105,10 +103,10 @@ describe('algorithmic O_s reduction', () => {
       const g = buildSingleOpGraph({ kind: 'gather', input: [8, 4, 3], indices });
       const l = layoutOp(g, null);
       const inst = instantiateOp(l.graph, prepareOp(l.graph, 0), l.tensorOffsets, l.scratchOffsets[0] ?? []);
-      const s: OverlapScale = { inOff: l.inputOffset, inW: 1, inB: 1, outOff: l.outputOffset, outW: 1, outB: 1 };
+      const s = overlapScale(l);
       const r = algorithmicReduction(s, l.input, l.output);
       walkAddresses(inst, r.sink);
-      return { folded: overlapWalk(inst, { input: l.input, output: l.output, inOffset: s.inOff, inScale: 1, outOffset: s.outOff, outScale: 1, outEnd: 1 }), sink: r.minDiff() };
+      return { folded: overlapWalk(inst, diagonalPair(l, s)), sink: r.minDiff() };
     };
     // Each asked twice: the second answer comes from the remembered result.
     const runs = [[0, 1, 2, 3, 4, 5, 6, 7], [7, 6, 5, 4, 3, 2, 1, 0], [0, 1, 2, 3, 4, 5, 6, 7], [7, 6, 5, 4, 3, 2, 1, 0]].map(fold);
