@@ -46,9 +46,12 @@ const L = {
   lastH: 22, key: 23, first: 24, len: 25, w4: 26, store: 27,
   // The same while a new header decodes.
   newKey: 28, newFirst: 29,
+  // The last one-byte load header that decoded whole, with its key, first address and count: most
+  // events are such loads of one buffer (an int8 kernel's input), between other headers (its stores).
+  fastH: 30, fastKey: 31, fastFirst: 32, fastLen: 33,
 } as const;
 const PARAMS = 13;
-const LOCALS = 17;
+const LOCALS = 21;
 
 /**
  * The function's body: the tracer's check (tracer.ts) of one event after another; the owner array
@@ -152,6 +155,34 @@ function scanCode(): number[] {
   get(L.p);
   mem('i32.load', 4);
   set(L.addr);
+  // The fast path: a one-byte load with the last such header, inside its range, of a byte its
+  // buffer owns, passes; anything else takes the whole check below (fastLen is 0 until a header
+  // decodes, so no event passes here before).
+  get(L.h);
+  get(L.fastH);
+  op('i32.eq');
+  c.push(OP.if, 0x40);
+  get(L.addr);
+  get(L.fastFirst);
+  op('i32.sub');
+  get(L.fastLen);
+  op('i32.lt_u');
+  c.push(OP.if, 0x40);
+  get(L.addr);
+  k(2);
+  op('i32.shl');
+  mem('i32.load');
+  get(L.fastKey);
+  op('i32.eq');
+  c.push(OP.if, 0x40);
+  get(P.from);
+  k(1);
+  op('i32.add');
+  set(P.from);
+  c.push(OP.br, 3);
+  op('end');
+  op('end');
+  op('end');
   // A new header: decode it (w = h & 7, zero goes to the JS check; id = h >> 4), find the buffer's
   // range and owner key (tensor id, or scratch k = -id - 1 with key scratchBase - k) and the
   // addresses that pass; any of these missing goes to the JS check, which reports.
@@ -229,6 +260,21 @@ function scanCode(): number[] {
   set(L.store);
   get(L.h);
   set(L.lastH);
+  get(L.h);
+  k(15);
+  op('i32.and');
+  k(1);
+  op('i32.eq');
+  c.push(OP.if, 0x40);
+  get(L.h);
+  set(L.fastH);
+  get(L.key);
+  set(L.fastKey);
+  get(L.first);
+  set(L.fastFirst);
+  get(L.len);
+  set(L.fastLen);
+  op('end');
   op('end');
   // Outside the arena or the buffer: (addr - first) >= len, unsigned.
   get(L.addr);

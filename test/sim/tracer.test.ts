@@ -203,6 +203,26 @@ describe('Tracer', () => {
       expect(w.scan(2, 4, opIndex, scratchBase, 1)).toBe(3); // byte 11 never written
     });
 
+    it('its fast path (the last one-byte load header) passes only what the whole check passes', () => {
+      const w = makeWasmShadow(32, 3);
+      if (w === null) throw new Error('no WebAssembly shadow for a 32-byte arena');
+      w.owner.fill(-0x7fffffff);
+      w.tLo.set([0, 8, 16]);
+      w.tHi.set([8, 16, 24]);
+      // Tensor 0 stores bytes 0-3; its one-byte loads (the fast header) come between one-byte stores
+      // of tensor 1 (another header each time), so the fast path takes loads 2 and 4.
+      w.log.set(log(['store', 0, 0, 4], ['load', 0, 0], ['store', 8, 1], ['load', 1, 0], ['store', 9, 1], ['load', 2, 0], ['load', 5, 0], ['load', 9, 0], ['load', 3, 0], ['load', 3, 1]));
+      expect(w.scan(0, 10, 0, -1, 0)).toBe(6); // byte 5 never written
+      expect(w.scan(7, 10, 0, -1, 0)).toBe(7); // byte 9 is outside tensor 0
+      w.owner[3] = 2; // as if a store of tensor 2 had clobbered it
+      expect(w.scan(8, 10, 0, -1, 0)).toBe(8);
+      w.owner[3] = 1;
+      expect(w.scan(9, 10, 0, -1, 0)).toBe(9); // outside tensor 1, though tensor 1 owns it
+      // The fast header is kept per call: a call that starts on it decodes it afresh.
+      w.owner[3] = 0;
+      expect(w.scan(8, 9, 0, -1, 0)).toBe(9);
+    });
+
     it('on seeded logs with every violation kind, in chunks longer than its log', () => {
       for (const seed of ['a', 'b', 'c']) {
         const rng = seedrandom(`tracer-check-${seed}`);
