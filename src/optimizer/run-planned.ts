@@ -76,18 +76,28 @@ function checkScratch(rt: Runtime, requests: readonly BufferRequest[]): void {
   });
 }
 
-/** Compute buffer requests, plan and verify them, and build a runtime at the planned offsets. */
-export function preparePlannedModel(model: Model, opts: PreparePlannedOptions = {}): PlannedModel {
+/** A model's arena as preparePlannedModel plans it, without the runtime. */
+export type ModelPlan = Omit<PlannedModel, 'runtime'>;
+
+/** Compute buffer requests, plan and verify them, and map the plan to tensor and scratch offsets:
+ * preparePlannedModel without building the runtime (no kernel prepared, lowered or compiled). */
+export function planModel(model: Model, opts: Pick<PreparePlannedOptions, 'planner' | 'verify'> = {}): ModelPlan {
   const { graph } = model;
   // An op without a kernel is refused for itself, before a plan it could not run in is made.
   checkGraphConstraints(graph);
   const requests = computeModelBufferRequests(model);
   const name = opts.planner ?? DEFAULT_PLANNER;
   const plan = opts.verify === false ? getPlanner(name).plan(requests, graph) : planBuffers(name, requests, graph);
-  const { tensorOffsets, scratchOffsets, arenaBytes } = mapOffsets(graph, requests, plan);
+  return { graph, requests, plan, ...mapOffsets(graph, requests, plan) };
+}
+
+/** planModel, and a runtime built at the planned offsets. */
+export function preparePlannedModel(model: Model, opts: PreparePlannedOptions = {}): PlannedModel {
+  const planned = planModel(model, opts);
+  const { graph, tensorOffsets, scratchOffsets, arenaBytes } = planned;
   const runtime = new Runtime({ graph, tensorOffsets, scratchOffsets, arenaBytes, ...(opts.storage ? { storage: opts.storage } : {}), ...(opts.compress ? { compress: true } : {}), ...(opts.wasmLowering ? { wasmLowering: opts.wasmLowering } : {}) });
-  checkScratch(runtime, requests);
-  return { graph, requests, plan, tensorOffsets, scratchOffsets, arenaBytes, runtime };
+  checkScratch(runtime, planned.requests);
+  return { ...planned, runtime };
 }
 
 export interface RunPlannedOptions {

@@ -8,8 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { inspectModel } from '../../src/api/index.ts';
 import { buildZooModel, importTflite } from '../../src/ir/index.ts';
 import type { Model } from '../../src/ir/index.ts';
-import { arenaTotals, candidateTotals, runPipeline } from '../../src/optimizer/index.ts';
+import { arenaTotals, candidateTotals, preparePlannedModel, preparedArenaTotals, runPipeline } from '../../src/optimizer/index.ts';
 import { getTflmArch } from '../../src/sim/index.ts';
+import { isStorageOp } from '../../src/kernels/index.ts';
 import { ORACLE_MODELS } from '../oracle-paths.ts';
 
 const personDetect = (): Model =>
@@ -28,6 +29,21 @@ describe('arenaTotals', () => {
     }
     // 64-bit pointers make TFLM's structs bigger: the host tail is the larger one.
     expect(arenaTotals(m, 'host64').persistentBytes).toBeGreaterThan(arenaTotals(m, 'cortex-m').persistentBytes);
+  });
+
+  it('from the plan alone equals the figures of the prepared model with its runtime (offline plans, TinySeg storage ops)', () => {
+    const unet = buildZooModel('tiny-unet');
+    const models: [string, Model][] = [
+      ['person_detect', personDetect()],
+      ['tiny-unet after tinyseg', runPipeline(unet, ['tinyseg'], { flags: {} }).model],
+      ['cifar10-cnn after dmo', runPipeline(buildZooModel('cifar10-cnn'), ['dmo'], { flags: {} }).model],
+    ];
+    for (const [name, m] of models) {
+      const pm = preparePlannedModel(m);
+      expect(pm.runtime.outsideArenaBytes, name).toBe(0);
+      for (const arch of ['cortex-m', 'host64'] as const) expect(arenaTotals(m, arch), `${name} ${arch}`).toEqual(preparedArenaTotals(m, pm, arch));
+    }
+    expect(models[1]?.[1].graph.ops.some(isStorageOp)).toBe(true);
   });
 });
 

@@ -60,7 +60,7 @@ describe('planGreedy', () => {
 function referenceGreedy(requests: readonly BufferRequest[]): number[] {
   const placed: { offset: number; r: BufferRequest; k: number }[] = [];
   const offsets = requests.map(() => -1);
-  greedyPlacementOrder(requests).forEach((id, k) => {
+  referenceOrder(requests).forEach((id, k) => {
     const r = requests[id] as BufferRequest;
     let offset = r.offlineOffsetBytes;
     if (offset === null) {
@@ -80,7 +80,26 @@ function referenceGreedy(requests: readonly BufferRequest[]): number[] {
   return offsets;
 }
 
+/** TFLM's placement order read plainly: offline buffers in add order, then the online ones in
+ * reverse add order, stably sorted by size, largest first (Array.prototype.sort is stable). */
+function referenceOrder(requests: readonly BufferRequest[]): number[] {
+  const ids = requests.map((_, i) => i);
+  const online = ids.filter((i) => requests[i]?.offlineOffsetBytes === null).reverse();
+  online.sort((a, b) => (requests[b]?.sizeBytes ?? 0) - (requests[a]?.sizeBytes ?? 0));
+  return [...ids.filter((i) => requests[i]?.offlineOffsetBytes !== null), ...online];
+}
+
 describe('planGreedy against the plain reference', () => {
+  it('orders buffers as the plain stable sort does, sizes past 2^32 too (packed sort keys stop there)', () => {
+    const rng = seedrandom('greedy-order');
+    const int = (n: number): number => Math.floor(rng() * n);
+    for (let c = 0; c < 200; c++) {
+      const huge = c % 4 === 3;
+      const requests = Array.from({ length: 1 + int(60) }, (_, id) => req(id, huge && int(3) === 0 ? 2 ** 33 + 16 * int(3) : 16 * int(c % 2 === 0 ? 3 : 40), 0, 0, int(6) === 0 ? 16 * id : null));
+      expect(greedyPlacementOrder(requests), `case ${c}`).toEqual(referenceOrder(requests));
+    }
+  });
+
   it('gives the same offsets on 300 seeded random buffer lists (lifetimes, sizes, ties, offline buffers)', () => {
     const rng = seedrandom('greedy-reference');
     const int = (n: number): number => Math.floor(rng() * n);
