@@ -8,6 +8,7 @@ import { importTflite } from '../../src/ir/index.ts';
 import { traceHeader } from '../../src/kernels/index.ts';
 import { buildSingleOpGraph, layoutOp, preparePlannedModel, runLayout, runPlanned } from '../../src/optimizer/index.ts';
 import { TracePlot, Tracer, formatTraceChunk, renderTraceSvg, traceFormatForPath } from '../../src/sim/index.ts';
+import type { WasmShadow } from '../../src/sim/shadow-scan.ts';
 import { makeWasmShadow } from '../../src/sim/shadow-scan.ts';
 import { readFileSync } from 'node:fs';
 import seedrandom from 'seedrandom';
@@ -173,12 +174,18 @@ describe('Tracer', () => {
       return l;
     }
 
-    it('the WebAssembly function checks clean events itself and stops at each one that breaks a rule', () => {
+    /** A WebAssembly shadow of a 32-byte arena, nothing written, tensors 0-2 at [0, 8), [8, 16), [16, 24). */
+    function shadow32(): WasmShadow {
       const w = makeWasmShadow(32, 3);
       if (w === null) throw new Error('no WebAssembly shadow for a 32-byte arena');
       w.owner.fill(-0x7fffffff);
       w.tLo.set([0, 8, 16]);
       w.tHi.set([8, 16, 24]);
+      return w;
+    }
+
+    it('the WebAssembly function checks clean events itself and stops at each one that breaks a rule', () => {
+      const w = shadow32();
       w.sLo[0] = 24;
       w.sHi[0] = 28;
       const events = log(['store', 8, 1, 2], ['load', 9, 1], ['store', 24, -1, 4], ['load', 27, -1], ['load', 8, 0], ['load', 12, 1], ['store', 30, 1], ['load', 40, 1], ['store', 16, 2]);
@@ -204,11 +211,7 @@ describe('Tracer', () => {
     });
 
     it('its fast path (the last one-byte load header) passes only what the whole check passes', () => {
-      const w = makeWasmShadow(32, 3);
-      if (w === null) throw new Error('no WebAssembly shadow for a 32-byte arena');
-      w.owner.fill(-0x7fffffff);
-      w.tLo.set([0, 8, 16]);
-      w.tHi.set([8, 16, 24]);
+      const w = shadow32();
       // Tensor 0 stores bytes 0-3; its one-byte loads (the fast header) come between one-byte stores
       // of tensor 1 (another header each time), so the fast path takes loads 2 and 4.
       w.log.set(log(['store', 0, 0, 4], ['load', 0, 0], ['store', 8, 1], ['load', 1, 0], ['store', 9, 1], ['load', 2, 0], ['load', 5, 0], ['load', 9, 0], ['load', 3, 0], ['load', 3, 1]));
