@@ -42,7 +42,7 @@ export const MODEL_CASES: readonly ModelCase[] = [
 export async function benchModel(c: ModelCase, timeMs: number): Promise<ModelResult> {
   let pm;
   try {
-    pm = preparePlannedModel(c.load());
+    pm = preparePlannedModel(c.load(), { traceShadow: true });
   } catch (e) {
     if (!(e instanceof McusimError)) throw e;
     return { name: c.name, status: 'skipped', reason: `${e.code}: ${e.message.split('\n')[0] ?? ''}` };
@@ -56,7 +56,7 @@ export async function benchModel(c: ModelCase, timeMs: number): Promise<ModelRes
   runPlanned(pm, { inputs, trace: counting });
   const traceEvents = events;
   const sink: TraceSink = () => {};
-  const tracer = new Tracer({ graph, tensorOffsets: pm.tensorOffsets, scratchOffsets: pm.scratchOffsets, arenaBytes: pm.arenaBytes });
+  const tracer = new Tracer({ graph, tensorOffsets: pm.tensorOffsets, scratchOffsets: pm.scratchOffsets, arenaBytes: pm.arenaBytes, shadowSpace: pm.runtime.shadowSpace });
   const checked = (): void => {
     tracer.reset();
     runtime.run(inputs, { trace: tracer.sink });

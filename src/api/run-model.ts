@@ -40,8 +40,9 @@ export function runModel(model: Model, options: RunModelOptions = {}): RunModelR
     ...(options.planner !== undefined ? { planner: options.planner } : {}),
     ...(options.storage !== undefined ? { storage: createStorage(niclaVision, options.storage) } : {}),
     ...(options.compress ? { compress: true } : {}),
+    ...(options.trace ? { traceShadow: true } : {}),
   });
-  const tracer = options.trace ? new Tracer({ graph: pm.graph, tensorOffsets: pm.tensorOffsets, scratchOffsets: pm.scratchOffsets, arenaBytes: pm.arenaBytes }) : null;
+  const tracer = options.trace ? new Tracer({ graph: pm.graph, tensorOffsets: pm.tensorOffsets, scratchOffsets: pm.scratchOffsets, arenaBytes: pm.arenaBytes, shadowSpace: pm.runtime.shadowSpace }) : null;
   const sinks = [...(tracer ? [tracer.sink] : []), ...(options.traceSink ? [options.traceSink] : [])];
   const run = runPlanned(pm, {
     ...(options.inputs !== undefined ? { inputs: options.inputs } : {}),

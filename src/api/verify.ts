@@ -172,7 +172,7 @@ export function openVerifySession(original: Model, optimized: Model, so: VerifyS
   checkInterfaces(original, optimized);
   const lowerings = { original: new WasmLowerings(kernels?.original), optimized: new WasmLowerings(kernels?.optimized) };
   const base = preparePlannedModel(original, { verify: false, wasmLowering: lowerings.original.lower });
-  const pm = preparePlannedModel(optimized, { ...storageOptions(so), verify: false, wasmLowering: lowerings.optimized.lower });
+  const pm = preparePlannedModel(optimized, { ...storageOptions(so), verify: false, wasmLowering: lowerings.optimized.lower, traceShadow: true });
   let header: VerifyHeader | null = null;
   const makeHeader = (): VerifyHeader => {
     checkPlan(base.requests, base.plan, base.graph);
@@ -227,7 +227,7 @@ export function joinSeedRuns(original: Model, reference: VerifyReferencePart, tr
 function tracedRunner(pm: PlannedModel): (seed: number, inputs: Uint8Array[]) => VerifyTracedPart {
   const store = pm.runtime.spillStore;
   // One tracer for every seed (reset before each): its shadow memory is 8 bytes per arena byte.
-  const tracer = new Tracer({ graph: pm.graph, tensorOffsets: pm.tensorOffsets, scratchOffsets: pm.scratchOffsets, arenaBytes: pm.arenaBytes });
+  const tracer = new Tracer({ graph: pm.graph, tensorOffsets: pm.tensorOffsets, scratchOffsets: pm.scratchOffsets, arenaBytes: pm.arenaBytes, shadowSpace: pm.runtime.shadowSpace });
   return (seed, inputs) => {
     pm.runtime.arena.fill(0);
     const logBefore = store?.log.length ?? 0;

@@ -11,7 +11,7 @@ export type { LoweredWasm } from './lower-wasm.ts';
 export { compileWasmKernels, wasmApi, WasmLowerings } from './wasm-kernels.ts';
 export { encodeModule, OP, sleb, uleb } from './wasm-binary.ts';
 export type { ValType } from './wasm-binary.ts';
-export type { SharedWasmLowering, WasmKernels, WasmLowering } from './wasm-kernels.ts';
+export type { ReservedSpace, SharedWasmLowering, WasmKernels, WasmLowering, WasmMemory } from './wasm-kernels.ts';
 export { ensureWasmTier, setWasmTier } from './wasm-tier.ts';
 export type { WasmTier } from './wasm-tier.ts';
 export * from './emit-c.ts';

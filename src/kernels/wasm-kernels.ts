@@ -23,7 +23,11 @@ ensureWasmTier();
 export interface WasmApi {
   readonly Module: new (bytes: Uint8Array) => WasmModule;
   readonly Instance: new (m: WasmModule, imports: object) => { readonly exports: Readonly<Record<string, unknown>> };
-  readonly Memory: new (d: { readonly initial: number; readonly maximum: number }) => { readonly buffer: ArrayBuffer };
+  readonly Memory: new (d: { readonly initial: number; readonly maximum: number }) => WasmMemory;
+}
+/** A WebAssembly.Memory (never grown here: its buffer stays the same object). */
+export interface WasmMemory {
+  readonly buffer: ArrayBuffer;
 }
 /** A compiled module (opaque). */
 export type WasmModule = object;
@@ -60,6 +64,16 @@ export interface WasmKernels {
   /** Linear memory's buffer: the arena is its first `arenaBytes` bytes. */
   readonly buffer: ArrayBuffer;
   readonly kernels: readonly (CompiledKernel | null)[];
+  /** The `reserveBytes` asked for, at the end of the memory (null when none were). */
+  readonly reserved: ReservedSpace | null;
+}
+
+/** Bytes of a kernel memory left to another user (the tracer's shadow memory, sim/shadow-scan.ts). */
+export interface ReservedSpace {
+  readonly memory: WasmMemory;
+  /** Byte address of the space (16-byte aligned). */
+  readonly at: number;
+  readonly bytes: number;
 }
 
 /** Upper bound on the passed-in values of an instance's traced code, from its fast code: traced
@@ -71,11 +85,12 @@ function tracedSlotBound(inst: KernelInstance, fast: LoweredWasm): number {
 
 /**
  * Lower every instance's fast code, lay out one memory (arena, trace log, constants and arrays
- * shared by identity, each instance's passed-in values, room for its traced code's values) and
- * compile. Traced code is lowered and compiled on an op's first traced run. `arenaBytes` is the
- * planned arena; event addresses are arena addresses. `lower`: lowerWasmCached, or a WasmLowerings' lower.
+ * shared by identity, each instance's passed-in values, room for its traced code's values, then
+ * `reserveBytes` for another user) and compile. Traced code is lowered and compiled on an op's
+ * first traced run. `arenaBytes` is the planned arena; event addresses are arena addresses.
+ * `lower`: lowerWasmCached, or a WasmLowerings' lower.
  */
-export function compileWasmKernels(instances: readonly KernelInstance[], arenaBytes: number, lower: WasmLowering = lowerWasmCached): WasmKernels {
+export function compileWasmKernels(instances: readonly KernelInstance[], arenaBytes: number, lower: WasmLowering = lowerWasmCached, reserveBytes = 0): WasmKernels {
   const lowered = instances.map((inst) => {
     try {
       return lower(inst, 'fast');
@@ -126,6 +141,8 @@ export function compileWasmKernels(instances: readonly KernelInstance[], arenaBy
     top = align16(traced + 4 * tracedSlotBound(inst, l));
     return { fast, traced };
   });
+  const reservedAt = align16(top);
+  top = reservedAt + reserveBytes;
   const pages = Math.ceil(top / PAGE);
   const memory = new WASM.Memory({ initial: pages, maximum: pages });
   const buffer = memory.buffer;
@@ -173,7 +190,7 @@ export function compileWasmKernels(instances: readonly KernelInstance[], arenaBy
       },
     };
   });
-  return { buffer, kernels };
+  return { buffer, kernels, reserved: reserveBytes > 0 ? { memory, at: reservedAt, bytes: reserveBytes } : null };
 }
 
 /** How a runtime gets an instance's lowering: lowerWasmCached, or through a WasmLowerings. */

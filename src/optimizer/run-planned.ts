@@ -40,6 +40,8 @@ export interface PreparePlannedOptions {
   readonly compress?: boolean;
   /** How WebAssembly kernels are lowered (RuntimeOptions.wasmLowering). */
   readonly wasmLowering?: WasmLowering;
+  /** Room for a Tracer's shadow memory in the kernels' memory (RuntimeOptions.traceShadow). */
+  readonly traceShadow?: boolean;
 }
 
 /** Maps a verified plan to tensor / scratch offsets. Variables (persistent in TFLM) go after the plan. */
@@ -95,7 +97,7 @@ export function planModel(model: Model, opts: Pick<PreparePlannedOptions, 'plann
 export function preparePlannedModel(model: Model, opts: PreparePlannedOptions = {}): PlannedModel {
   const planned = planModel(model, opts);
   const { graph, tensorOffsets, scratchOffsets, arenaBytes } = planned;
-  const runtime = new Runtime({ graph, tensorOffsets, scratchOffsets, arenaBytes, ...(opts.storage ? { storage: opts.storage } : {}), ...(opts.compress ? { compress: true } : {}), ...(opts.wasmLowering ? { wasmLowering: opts.wasmLowering } : {}) });
+  const runtime = new Runtime({ graph, tensorOffsets, scratchOffsets, arenaBytes, ...(opts.storage ? { storage: opts.storage } : {}), ...(opts.compress ? { compress: true } : {}), ...(opts.wasmLowering ? { wasmLowering: opts.wasmLowering } : {}), ...(opts.traceShadow ? { traceShadow: true } : {}) });
   checkScratch(runtime, planned.requests);
   return { ...planned, runtime };
 }

@@ -4,10 +4,11 @@
 // Planning happens elsewhere: the runtime takes per-tensor offsets and per-op scratch offsets.
 import type { Graph } from '../ir/index.ts';
 import { byteSize, UsageError } from '../ir/index.ts';
-import type { CompiledKernel, KernelInstance, PreparedOp, TraceSink, WasmLowering } from '../kernels/index.ts';
+import type { CompiledKernel, KernelInstance, PreparedOp, ReservedSpace, TraceSink, WasmLowering } from '../kernels/index.ts';
 import { compileKernel, compileWasmKernels, instantiateOp, instantiateStorageOp, isStorageOp, lowerWasmCached, makeArenaViews, prepareGraph, WasmUnsupported } from '../kernels/index.ts';
 import { Arena } from './arena.ts';
 import { SpillStore } from './spill-store.ts';
+import { shadowBytes, shadowFits } from './shadow-scan.ts';
 import type { StorageDevice } from './storage/index.ts';
 import { createStorage } from './storage/index.ts';
 import { DEFAULT_TARGET_NAME, getTarget } from './targets/index.ts';
@@ -33,6 +34,12 @@ export interface RuntimeOptions {
   readonly kernels?: 'wasm' | 'js';
   /** How WebAssembly kernels are lowered (default lowerWasmCached; a WasmLowerings' `lower` records or replays them). */
   readonly wasmLowering?: WasmLowering;
+  /**
+   * Reserve room for a Tracer's shadow memory in the kernels' WebAssembly memory (`shadowSpace`),
+   * 8 bytes per arena byte: its check then reads their trace log in place (for runtimes that are
+   * traced many times, as verify's).
+   */
+  readonly traceShadow?: boolean;
 }
 
 export interface RunOptions {
@@ -69,6 +76,8 @@ export class Runtime {
    * buffers are planned scratch; spilled tensors live only on the device).
    */
   readonly outsideArenaBytes: number;
+  /** The room reserved for a Tracer's shadow memory (RuntimeOptions.traceShadow), else null. */
+  readonly shadowSpace: ReservedSpace | null;
 
   constructor(opts: RuntimeOptions) {
     const { graph } = opts;
@@ -97,7 +106,10 @@ export class Runtime {
     // the JS lowering (they read the device's mapped image, which is not in linear memory, and the
     // runtime drives their transfers), over the same buffer.
     const lower = opts.wasmLowering ?? lowerWasmCached;
-    const wasm = (opts.kernels ?? 'wasm') === 'wasm' ? compileWasmKernels(this.instances, opts.arenaBytes, store === null ? lower : jsForStorageOps(graph, lower)) : null;
+    const shadow = shadowBytes(opts.arenaBytes, graph.tensors.length);
+    const reserve = opts.traceShadow === true && shadowFits(shadow) ? shadow : 0;
+    const wasm = (opts.kernels ?? 'wasm') === 'wasm' ? compileWasmKernels(this.instances, opts.arenaBytes, store === null ? lower : jsForStorageOps(graph, lower), reserve) : null;
+    this.shadowSpace = wasm?.reserved ?? null;
     this.arena = new Arena(opts.arenaBytes, wasm?.buffer);
     store?.attach(this.arena.bytes);
     const mapped = store === null ? undefined : makeArenaViews(store.mapped.buffer as ArrayBuffer);

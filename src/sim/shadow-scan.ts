@@ -5,10 +5,11 @@
 // finds its own buffer as owner) and stops at the first event that breaks one, or that it cannot
 // place (a buffer id without a range): the tracer checks that event in JavaScript, which reports
 // it, and calls the function again from the next.
-import type { ValType } from '../kernels/index.ts';
+import { InternalError } from '../ir/index.ts';
+import type { ReservedSpace, ValType } from '../kernels/index.ts';
 import { encodeModule, OP, sleb, uleb, wasmApi } from '../kernels/index.ts';
 
-/** Events the function reads per call: the tracer copies a chunk of the log into its memory. */
+/** Events of the chunk the tracer copies into the shadow memory for one call, when the log is not in that memory. */
 export const SCAN_LOG_EVENTS = 8192;
 /** Scratch buffers of one op the function places (SCRATCH_SLOTS of tracer.ts); more take the JS check. */
 export const SCAN_SCRATCH = 64;
@@ -17,10 +18,11 @@ const MAX_BYTES = 2 ** 30;
 const PAGE = 65536;
 
 /**
- * `scan(from, count, op, scratchBase, nScratch)`: the index of the first event of the copied log
- * in [from, count) that the JS check must see, or `count`.
+ * `scan(from, count, op, scratchBase, nScratch, log)`: the index of the first event of the log at
+ * byte address `log` (default: the copied chunk, `log` of WasmShadow) in [from, count) that the JS
+ * check must see, or `count`.
  */
-export type ScanFn = (from: number, count: number, op: number, scratchBase: number, nScratch: number) => number;
+export type ScanFn = (from: number, count: number, op: number, scratchBase: number, nScratch: number, log?: number) => number;
 
 /** Shadow memory and log views over one WebAssembly memory, and the check over them. */
 export interface WasmShadow {
@@ -33,29 +35,34 @@ export interface WasmShadow {
   readonly sHi: Int32Array;
   /** SCAN_LOG_EVENTS events, two words each (header, address), as a traced kernel logs them. */
   readonly log: Int32Array;
+  /** The byte address of `log` when it is a view of this memory (the check reads it in place), else null. */
+  readonly logAddress: (log: Int32Array) => number | null;
   readonly scan: ScanFn;
 }
 
 // Parameters of the exported function, then its locals (all i32). The last event's header and what
 // it decoded to are kept: most events repeat the header before them (a kernel loops over one
 // buffer), and for those the check is one range compare and the owner words.
-const P = { from: 0, count: 1, op: 2, scratchBase: 3, nScratch: 4, arena: 5, nTensors: 6, storeOp: 7, tLo: 8, tHi: 9, sLo: 10, sHi: 11, log: 12 } as const;
+// Addresses: `owner` is where the owner array starts (an arena byte's owner word is at owner + 4 *
+// its address), `storeOp` the storing-op array's distance from it; tLo, tHi, sLo, sHi and `log` are
+// byte addresses.
+const P = { from: 0, count: 1, op: 2, scratchBase: 3, nScratch: 4, arena: 5, nTensors: 6, storeOp: 7, tLo: 8, tHi: 9, sLo: 10, sHi: 11, log: 12, owner: 13 } as const;
 const L = {
-  h: 13, addr: 14, w: 15, id: 16, lo: 17, hi: 18, p: 19, end: 20, q: 21,
+  h: 14, addr: 15, w: 16, id: 17, lo: 18, hi: 19, p: 20, end: 21, q: 22,
   // The decoded header (set only once a header decodes whole): owner key, first address, count.
-  lastH: 22, key: 23, first: 24, len: 25, w4: 26, store: 27,
+  lastH: 23, key: 24, first: 25, len: 26, w4: 27, store: 28,
   // The same while a new header decodes.
-  newKey: 28, newFirst: 29,
+  newKey: 29, newFirst: 30,
   // The last one-byte load header that decoded whole, with its key, first address and count: most
   // events are such loads of one buffer (an int8 kernel's input), between other headers (its stores).
-  fastH: 30, fastKey: 31, fastFirst: 32, fastLen: 33,
+  fastH: 31, fastKey: 32, fastFirst: 33, fastLen: 34,
 } as const;
-const PARAMS = 13;
+const PARAMS = 14;
 const LOCALS = 21;
 
 /**
- * The function's body: the tracer's check (tracer.ts) of one event after another; the owner array
- * is at address 0, so an arena byte's owner is at 4 * its address. An event passes when its width
+ * The function's body: the tracer's check (tracer.ts) of one event after another; an arena byte's
+ * owner word is at `owner` + 4 * its address. An event passes when its width
  * is 1-7, its buffer has a range here, and its bytes lie inside both the arena and that range: its
  * address is in [first, first + len) with first = max(0, lo) and first + len - 1 = min(arena, hi) - w.
  * Decoded per new header (the cache starts empty: len 0 sends every event to the JS check until a
@@ -171,6 +178,8 @@ function scanCode(): number[] {
   get(L.addr);
   k(2);
   op('i32.shl');
+  get(P.owner);
+  op('i32.add');
   mem('i32.load');
   get(L.fastKey);
   op('i32.eq');
@@ -287,6 +296,8 @@ function scanCode(): number[] {
   get(L.addr);
   k(2);
   op('i32.shl');
+  get(P.owner);
+  op('i32.add');
   tee(L.p);
   get(L.w4);
   op('i32.add');
@@ -347,33 +358,45 @@ function scanModule(): object {
   return compiled;
 }
 
+/** Bytes of the shadow memory of an arena of `arenaBytes` and `tensors` tensors (makeWasmShadow's layout). */
+export function shadowBytes(arenaBytes: number, tensors: number): number {
+  return 8 * arenaBytes + 8 * tensors + 8 * SCAN_SCRATCH + 8 * SCAN_LOG_EVENTS;
+}
+
+/** Whether a shadow memory of `bytes` is made (else the tracer checks in JS, in JS arrays). */
+export const shadowFits = (bytes: number): boolean => bytes <= MAX_BYTES;
+
 /**
  * Shadow memory for an arena of `arenaBytes` and `tensors` tensors, with the WebAssembly check over
  * it; null when it would pass MAX_BYTES (the tracer then keeps JS arrays and checks in JS).
- * Layout: owner and storing op (one word per arena byte each), the tensors' [lo, hi), the current
- * op's scratch [lo, hi), the log chunk.
+ * Layout from its start: owner and storing op (one word per arena byte each), the tensors' [lo, hi),
+ * the current op's scratch [lo, hi), the log chunk. In a memory of its own, or in `space` (the
+ * traced kernels' memory, kernels/wasm-kernels.ts): then the check reads their log where they
+ * wrote it, with no copy.
  */
-export function makeWasmShadow(arenaBytes: number, tensors: number): WasmShadow | null {
-  const storeOpAt = 4 * arenaBytes;
-  const tLoAt = 8 * arenaBytes;
+export function makeWasmShadow(arenaBytes: number, tensors: number, space?: ReservedSpace): WasmShadow | null {
+  const bytes = shadowBytes(arenaBytes, tensors);
+  if (!shadowFits(bytes)) return null;
+  if (space !== undefined && space.bytes < bytes) throw new InternalError(`shadow memory needs ${bytes} B, ${space.bytes} B reserved`);
+  const memory = space?.memory ?? new wasmApi.Memory({ initial: Math.ceil(bytes / PAGE), maximum: Math.ceil(bytes / PAGE) });
+  const ownerAt = space?.at ?? 0;
+  const storeOpAt = ownerAt + 4 * arenaBytes;
+  const tLoAt = ownerAt + 8 * arenaBytes;
   const tHiAt = tLoAt + 4 * tensors;
   const sLoAt = tHiAt + 4 * tensors;
   const sHiAt = sLoAt + 4 * SCAN_SCRATCH;
   const logAt = sHiAt + 4 * SCAN_SCRATCH;
-  const bytes = logAt + 8 * SCAN_LOG_EVENTS;
-  if (bytes > MAX_BYTES) return null;
-  const pages = Math.ceil(bytes / PAGE);
-  const memory = new wasmApi.Memory({ initial: pages, maximum: pages });
   const buffer = memory.buffer;
   const fn = new wasmApi.Instance(scanModule(), { m: { mem: memory } }).exports['scan'] as (...a: number[]) => number;
   return {
-    owner: new Int32Array(buffer, 0, arenaBytes),
+    owner: new Int32Array(buffer, ownerAt, arenaBytes),
     storeOp: new Int32Array(buffer, storeOpAt, arenaBytes),
     tLo: new Int32Array(buffer, tLoAt, tensors),
     tHi: new Int32Array(buffer, tHiAt, tensors),
     sLo: new Int32Array(buffer, sLoAt, SCAN_SCRATCH),
     sHi: new Int32Array(buffer, sHiAt, SCAN_SCRATCH),
     log: new Int32Array(buffer, logAt, 2 * SCAN_LOG_EVENTS),
-    scan: (from, count, op, scratchBase, nScratch) => fn(from, count, op, scratchBase, nScratch, arenaBytes, tensors, storeOpAt, tLoAt, tHiAt, sLoAt, sHiAt, logAt),
+    logAddress: (log) => (log.buffer === buffer ? log.byteOffset : null),
+    scan: (from, count, op, scratchBase, nScratch, at = logAt) => fn(from, count, op, scratchBase, nScratch, arenaBytes, tensors, storeOpAt - ownerAt, tLoAt, tHiAt, sLoAt, sHiAt, at, ownerAt),
   };
 }

@@ -8,7 +8,7 @@
 // the shadow memory is too big for it.
 import type { Graph } from '../ir/index.ts';
 import { byteSize } from '../ir/index.ts';
-import type { TraceSink } from '../kernels/index.ts';
+import type { ReservedSpace, TraceSink } from '../kernels/index.ts';
 import { prepareOp } from '../kernels/index.ts';
 import type { WasmShadow } from './shadow-scan.ts';
 import { makeWasmShadow, SCAN_LOG_EVENTS, SCAN_SCRATCH } from './shadow-scan.ts';
@@ -59,6 +59,12 @@ export interface TracerOptions {
    * pass 1 GiB) or 'javascript' (for cross-checks: both find the same violations).
    */
   readonly check?: 'webassembly' | 'javascript';
+  /**
+   * Where the WebAssembly check's shadow memory goes: space the traced kernels' memory reserved
+   * for it (Runtime's `shadowSpace`), so that it checks their log where they wrote it instead of
+   * copying each chunk (8 bytes an event); default: a memory of its own.
+   */
+  readonly shadowSpace?: ReservedSpace | null;
 }
 
 const NONE = -0x7fffffff;
@@ -118,7 +124,7 @@ export class Tracer {
     this.graph = opts.graph;
     this.arenaBytes = opts.arenaBytes;
     const n = opts.graph.tensors.length;
-    this.wasm = opts.check === 'javascript' ? null : makeWasmShadow(opts.arenaBytes, n);
+    this.wasm = opts.check === 'javascript' ? null : makeWasmShadow(opts.arenaBytes, n, opts.shadowSpace ?? undefined);
     this.owner = (this.wasm?.owner ?? new Int32Array(opts.arenaBytes)).fill(NONE);
     this.storeOp = (this.wasm?.storeOp ?? new Int32Array(opts.arenaBytes)).fill(-1);
     this.tLo = this.wasm?.tLo ?? new Int32Array(n);
@@ -232,21 +238,34 @@ export class Tracer {
     const w = this.wasm;
     if (w === null) return this.scanJs(op, log, count, firstStep);
     const scratchBase = -(1 + op * SCRATCH_SLOTS);
+    // A log in the shadow's memory (the traced WebAssembly kernels') is checked where it is.
+    const at = w.logAddress(log);
+    if (at !== null) {
+      this.scanPiece(w, op, log, at, count, firstStep, scratchBase);
+      return firstStep + count;
+    }
     for (let from = 0; from < count; from += SCAN_LOG_EVENTS) {
       const piece = Math.min(SCAN_LOG_EVENTS, count - from);
       w.log.set(log.subarray(2 * from, 2 * (from + piece)));
-      // The WebAssembly check stops at each event that breaks a rule; the JS check reports it, and
-      // the events after it while they break rules too (a broken plan breaks them by the million,
-      // and a call back into WebAssembly per event cost more than the check), then the first one
-      // that breaks none; the WebAssembly check goes on after that.
-      let i = w.scan(0, piece, op, scratchBase, this.nScratch);
-      while (i < piece) {
-        let j = i;
-        while (j < piece && this.check(op, w.log[2 * j] as number, w.log[2 * j + 1] as number, firstStep + from + j, scratchBase)) j++;
-        i = j + 1 >= piece ? piece : w.scan(j + 1, piece, op, scratchBase, this.nScratch);
-      }
+      this.scanPiece(w, op, w.log, w.log.byteOffset, piece, firstStep + from, scratchBase);
     }
     return firstStep + count;
+  }
+
+  /**
+   * Check `count` events of `log` (at byte address `at` of the shadow's memory). The WebAssembly
+   * check stops at each event that breaks a rule; the JS check reports it, and the events after it
+   * while they break rules too (a broken plan breaks them by the million, and a call back into
+   * WebAssembly per event cost more than the check), then the first one that breaks none; the
+   * WebAssembly check goes on after that.
+   */
+  private scanPiece(w: WasmShadow, op: number, log: Int32Array, at: number, count: number, firstStep: number, scratchBase: number): void {
+    let i = w.scan(0, count, op, scratchBase, this.nScratch, at);
+    while (i < count) {
+      let j = i;
+      while (j < count && this.check(op, log[2 * j] as number, log[2 * j + 1] as number, firstStep + j, scratchBase)) j++;
+      i = j + 1 >= count ? count : w.scan(j + 1, count, op, scratchBase, this.nScratch, at);
+    }
   }
 
   /**

@@ -9,7 +9,9 @@ import { traceHeader } from '../../src/kernels/index.ts';
 import { buildSingleOpGraph, layoutOp, preparePlannedModel, runLayout, runPlanned } from '../../src/optimizer/index.ts';
 import { TracePlot, Tracer, formatTraceChunk, renderTraceSvg, traceFormatForPath } from '../../src/sim/index.ts';
 import type { WasmShadow } from '../../src/sim/shadow-scan.ts';
-import { makeWasmShadow } from '../../src/sim/shadow-scan.ts';
+import type { ReservedSpace } from '../../src/kernels/index.ts';
+import { makeWasmShadow, shadowBytes } from '../../src/sim/shadow-scan.ts';
+import { wasmApi } from '../../src/kernels/index.ts';
 import { readFileSync } from 'node:fs';
 import seedrandom from 'seedrandom';
 import { ORACLE_MODELS } from '../oracle-paths.ts';
@@ -226,6 +228,28 @@ describe('Tracer', () => {
       expect(w.scan(8, 9, 0, -1, 0)).toBe(9);
     });
 
+    it('lays its shadow memory out in space reserved elsewhere, and refuses space too small', () => {
+      const bytes = shadowBytes(32, 3);
+      const memory = new wasmApi.Memory({ initial: 2, maximum: 2 });
+      const w = makeWasmShadow(32, 3, { memory, at: 4096, bytes });
+      if (w === null) throw new Error('no WebAssembly shadow for a 32-byte arena');
+      expect(w.owner.buffer).toBe(memory.buffer);
+      expect(w.owner.byteOffset).toBe(4096);
+      w.owner.fill(-0x7fffffff);
+      w.tLo.set([0, 8, 16]);
+      w.tHi.set([8, 16, 24]);
+      // A log anywhere in that memory is read in place; one elsewhere is not.
+      const log2 = new Int32Array(memory.buffer, 1024, 4);
+      log2.set(log(['store', 8, 1], ['load', 8, 1]));
+      expect(w.logAddress(log2)).toBe(1024);
+      expect(w.logAddress(new Int32Array(4))).toBe(null);
+      expect(w.scan(0, 2, 0, -1, 0, 1024)).toBe(2);
+      expect(w.owner[8]).toBe(1);
+      log2.set(log(['load', 9, 1]));
+      expect(w.scan(0, 1, 0, -1, 0, 1024)).toBe(0); // byte 9 never written
+      expect(() => makeWasmShadow(32, 3, { memory, at: 4096, bytes: bytes - 1 })).toThrow(/reserved/);
+    });
+
     it('on seeded logs with every violation kind, in chunks longer than its log', () => {
       for (const seed of ['a', 'b', 'c']) {
         const rng = seedrandom(`tracer-check-${seed}`);
@@ -249,18 +273,24 @@ describe('Tracer', () => {
       }
     });
 
-    it('on a whole traced model (person_detect), as planned and with one tensor told one byte off', () => {
+    it('on a whole traced model (person_detect), as planned and with one tensor told one byte off; in its own memory and in the kernels\' (their log read in place)', () => {
       const model = importTflite(readFileSync(`${ORACLE_MODELS}/person_detect.tflite`));
-      const pm = preparePlannedModel(model, { planner: 'tflm-greedy' });
+      const pm = preparePlannedModel(model, { planner: 'tflm-greedy', traceShadow: true });
+      const space = pm.runtime.shadowSpace;
+      if (space === null) throw new Error('no room reserved for the shadow memory');
       const moved = pm.graph.ops[3]?.outputs[0] as number;
       for (const tensorOffsets of [pm.tensorOffsets, pm.tensorOffsets.map((o, i) => (i === moved && o !== null ? o + 1 : o))]) {
-        const [w, j] = (['webassembly', 'javascript'] as const).map((check) => new Tracer({ graph: pm.graph, tensorOffsets, scratchOffsets: pm.scratchOffsets, arenaBytes: pm.arenaBytes, check })) as [Tracer, Tracer];
+        const make = (check: 'webassembly' | 'javascript', shadowSpace: ReservedSpace | null = null): Tracer => new Tracer({ graph: pm.graph, tensorOffsets, scratchOffsets: pm.scratchOffsets, arenaBytes: pm.arenaBytes, check, shadowSpace });
+        const [w, p, j] = [make('webassembly'), make('webassembly', space), make('javascript')];
+        let inPlace = 0;
         runPlanned(pm, { seed: 1, trace: (op, l, n) => {
-          w.sink(op, l, n);
-          j.sink(op, l, n);
+          if (l.buffer === space.memory.buffer) inPlace += n;
+          for (const t of [w, p, j]) t.sink(op, l, n);
         } });
         expect(findings(w)).toEqual(findings(j));
+        expect(findings(p)).toEqual(findings(j));
         expect(w.eventCount()).toBeGreaterThan(1_000_000);
+        expect(inPlace).toBe(w.eventCount());
         expect(w.violations().length).toBe(tensorOffsets === pm.tensorOffsets ? 0 : 2);
       }
     });

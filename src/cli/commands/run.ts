@@ -65,7 +65,7 @@ interface TraceSession {
 function traceSinkFor(opts: RunOptions, pm: PlannedModel, modelArg: string): TraceSession | null {
   if (!opts.trace && opts.traceOut === undefined && opts.traceSvg === undefined) return null;
   const sinks: TraceSink[] = [];
-  const tracer = opts.trace ? new Tracer({ graph: pm.graph, tensorOffsets: pm.tensorOffsets, scratchOffsets: pm.scratchOffsets, arenaBytes: pm.arenaBytes }) : null;
+  const tracer = opts.trace ? new Tracer({ graph: pm.graph, tensorOffsets: pm.tensorOffsets, scratchOffsets: pm.scratchOffsets, arenaBytes: pm.arenaBytes, shadowSpace: pm.runtime.shadowSpace }) : null;
   if (tracer) sinks.push(tracer.sink);
   let fd: number | null = null;
   if (opts.traceOut !== undefined) {
@@ -166,7 +166,7 @@ export function runRun(modelArg: string, opts: RunOptions): number {
   if (opts.traceOut !== undefined) traceFormatForPath(opts.traceOut);
   const files = opts.input.map((f, i) => new Uint8Array(readInputFile(f, `input ${i}`)));
   const model = loadModel(modelArg);
-  const pm = preparePlannedModel(model, { planner: opts.planner });
+  const pm = preparePlannedModel(model, { planner: opts.planner, ...(opts.trace ? { traceShadow: true } : {}) });
   const { graph } = pm;
   if (files.length > 0 && files.length !== graph.inputs.length) {
     throw new UsageError(`the model has ${graph.inputs.length} input(s), ${files.length} --input file(s) given`);
