@@ -25,19 +25,26 @@ export function fnv1a(bytes: Uint8Array): string {
 
 const list = (xs: ArrayLike<number>): string => (xs.length ? Array.from(xs).join(',') : '0');
 
+/** A built C driver: `time()` runs it once more (its rounds), `dispose()` deletes it. */
+export interface CKernel {
+  time(): CKernelTiming;
+  dispose(): void;
+}
+
 /**
  * `arenaBytes` of arena, `inputs` written at their offsets before timing, the output read from
  * `[outOffset, outOffset + outBytes)` after the last run. Each timing round runs at least
- * `minSeconds`; the best of `rounds` rounds is reported (least disturbed by the machine).
+ * `minSeconds`; the best of `rounds` rounds is reported (least disturbed by the machine). Built
+ * once; each `time()` is a fresh run of the driver, so a caller can alternate it with the JS timing.
  */
-export function timeCKernel(
+export function buildCKernel(
   inst: KernelInstance,
   arenaBytes: number,
   inputs: readonly { readonly offset: number; readonly bytes: Uint8Array }[],
   out: { readonly offset: number; readonly bytes: number },
   minSeconds = 0.3,
   rounds = 5,
-): CKernelTiming {
+): CKernel {
   const k = emitCKernel(inst);
   const unit = emitCUnit([k]);
   const fn = unit.functionNames[0] ?? 'mcusim_kernel_0';
@@ -91,10 +98,16 @@ ${load}  double t0 = now();
   try {
     writeFileSync(join(dir, 'kernel.c'), src);
     execFileSync('gcc', ['-O2', '-std=c99', '-o', join(dir, 'kernel'), join(dir, 'kernel.c')], { stdio: ['ignore', 'ignore', 'inherit'] });
-    const [sec, runs, checksum] = execFileSync(join(dir, 'kernel'), { encoding: 'utf8' }).trim().split(/\s+/);
-    const compiler = execFileSync('gcc', ['--version'], { encoding: 'utf8' }).split('\n')[0] ?? 'gcc';
-    return { secondsPerRun: Number(sec), runs: Number(runs), checksum: checksum ?? '', compiler: `${compiler} -O2` };
-  } finally {
+  } catch (e) {
     rmSync(dir, { recursive: true, force: true });
+    throw e;
   }
+  const compiler = `${execFileSync('gcc', ['--version'], { encoding: 'utf8' }).split('\n')[0] ?? 'gcc'} -O2`;
+  return {
+    time: () => {
+      const [sec, runs, checksum] = execFileSync(join(dir, 'kernel'), { encoding: 'utf8' }).trim().split(/\s+/);
+      return { secondsPerRun: Number(sec), runs: Number(runs), checksum: checksum ?? '', compiler };
+    },
+    dispose: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
