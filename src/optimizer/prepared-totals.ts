@@ -14,8 +14,9 @@ import { planModel } from './run-planned.ts';
  * The model's whole arena on `arch` as the simulator plans and runs it (optimize / verify reports).
  * From its plan alone: the runtime keeps nothing outside the arena (Runtime.outsideArenaBytes is 0:
  * spilled tensors live on the storage device, the storage ops' buffers are planned scratch), and
- * building one compiled every kernel of the model (~0.1 s of `optimize`'s 2 s on
- * mobilenet-v2-0.35-224, three times). test/optimizer/arena-totals.test.ts checks the two agree.
+ * building one compiled every kernel of the model (the three of one `optimize` of
+ * mobilenet-v2-0.35-224 took 0.15 s of its 2.3 s). test/optimizer/arena-totals.test.ts checks the
+ * two agree.
  */
 export function arenaTotals(model: Model, arch: TflmArchName = DEFAULT_TFLM_ARCH): ArenaTotals {
   return totalsOfPlan(model, planModel(model).plan.peakBytes, 0, arch);
