@@ -8,10 +8,10 @@
 // and prints the table. Run alone (`node --import tsx bench/overlap.ts`) or from `npm run bench`.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Graph } from '../src/ir/index.ts';
-import { buildZooModel, byteSize, listZooModels } from '../src/ir/index.ts';
+import { buildZooModel, listZooModels } from '../src/ir/index.ts';
 import { instantiateOp, prepareOp, walkAddresses } from '../src/kernels/index.ts';
 import type { OverlapMethod } from '../src/optimizer/index.ts';
-import { OVERLAP_METHODS, algorithmicReduction, clearAlgorithmicOverlapCache, layoutOp, overlapScale, safeOverlap, safeOverlapReport, singleOpGraph } from '../src/optimizer/index.ts';
+import { OVERLAP_METHODS, algorithmicReduction, clearAlgorithmicOverlapCache, layoutOp, overlapFromDiff, overlapScale, safeOverlap, safeOverlapReport, singleOpGraph } from '../src/optimizer/index.ts';
 
 const RUNS = Number(process.env.BENCH_OVERLAP_RUNS ?? 5);
 const ANALYTIC_BATCH = 200;
@@ -88,11 +88,10 @@ function timeMethod(c: Candidate, method: OverlapMethod): MethodTiming {
 function timeLogSink(c: Candidate): MethodTiming {
   const l = layoutOp(singleOpGraph(c.graph, c.opIndex), null);
   const s = overlapScale(l);
-  const ob = byteSize(l.graph.tensors[l.output]?.dtype ?? 'int8', l.graph.tensors[l.output]?.shape ?? []);
   return timed(1, () => {
     const r = algorithmicReduction(s, l.input, l.output);
     walkAddresses(instantiateOp(l.graph, prepareOp(l.graph, 0), l.tensorOffsets, l.scratchOffsets[0] ?? []), r.sink);
-    return Math.max(0, Math.min(ob, ob + r.minDiff()));
+    return overlapFromDiff(l, r.minDiff());
   });
 }
 

@@ -571,8 +571,8 @@ function factoryFor(src: string, shared: boolean): Factory {
   return f;
 }
 
-function build(inst: KernelInstance, mode: JsMode, views: ArenaViews, storage: ArenaViews = NO_STORAGE, shared = true, diagonal: DiagonalPair | null = null): (...a: unknown[]) => unknown {
-  return buildLowered(inst, mode, lowerJs(inst, mode, shared, diagonal), views, storage, shared);
+function build(inst: KernelInstance, mode: JsMode, views: ArenaViews, storage: ArenaViews = NO_STORAGE, shared = true): (...a: unknown[]) => unknown {
+  return buildLowered(inst, mode, lowerJs(inst, mode, shared), views, storage, shared);
 }
 
 function buildLowered(inst: KernelInstance, mode: JsMode, { src, lits }: LoweredJs, views: ArenaViews, storage: ArenaViews, shared: boolean): (...a: unknown[]) => unknown {

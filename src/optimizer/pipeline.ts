@@ -1,9 +1,10 @@
 // Passes by name and the pipeline that chains them (`mcusim optimize --passes a,b`). The input
 // must be a model `run` accepts (checkGraphConstraints: an op without a kernel or a kernel
 // constraint is the input's error, not a pass's); each pass gets the previous pass's model,
-// checked first (checkPassOutput); the reports are returned in order. One line per pass in PASSES. With a byte target (`optimize --target-bytes`) the result
-// says whether the optimized model meets it, on the whole arena for options.arch (the planned part
-// under objective=planned): PipelineResult.target.
+// checked first (checkPassOutput); the reports are returned in order. One line per pass in
+// PASSES. With a byte target (`optimize --target-bytes`) the result says whether the optimized
+// model meets it, on the whole arena for options.arch (the planned part under objective=planned):
+// PipelineResult.target.
 import { UsageError } from '../ir/index.ts';
 import type { Model } from '../ir/index.ts';
 import type { OptimizerPass, PassOptions, PassReport } from './pass.ts';

@@ -123,7 +123,10 @@ export function overlapScale(l: OpLayout, elementBytes?: number): OverlapScale {
   return { inOff: l.inputOffset, inW, inB: elementBytes ?? inW, outOff: l.outputOffset, outW, outB: elementBytes ?? outW };
 }
 
-function clampOverlap(ob: number, minDiff: number): number {
+/** O_s of a laid-out op from its reduction's least (load position - write end so far), clamped to
+ * [0, output bytes] (element size `elementBytes` if given; algorithmicReduction's minDiff). */
+export function overlapFromDiff(l: OpLayout, minDiff: number, elementBytes?: number): number {
+  const ob = outputBytesOf(l, elementBytes);
   return Math.max(0, Math.min(ob, ob + Math.min(0, minDiff)));
 }
 
@@ -193,7 +196,7 @@ function algorithmicOverlap(l: OpLayout, elementBytes: number | undefined): numb
   const s = overlapScale(l, elementBytes);
   const inst = instantiateOp(l.graph, prepareOp(l.graph, 0), l.tensorOffsets, l.scratchOffsets[0] ?? []);
   const minD = overlapWalk(inst, diagonalPair(l, s));
-  return clampOverlap(outputBytesOf(l, elementBytes), minD);
+  return overlapFromDiff(l, minD, elementBytes);
 }
 
 /** Bottom-up method (§III-B): run on data, keep each input element's last load time and the step
@@ -239,7 +242,7 @@ function traceOverlap(l: OpLayout, elementBytes: number | undefined, seed: numbe
     }
     if (j >= 0) minDiff = Math.min(minDiff, e * s.inB - (wEnd.a[j] as number));
   }
-  return clampOverlap(outputBytesOf(l, elementBytes), minDiff);
+  return overlapFromDiff(l, minDiff, elementBytes);
 }
 
 function outputBytesOf(l: OpLayout, elementBytes: number | undefined): number {
