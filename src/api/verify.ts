@@ -140,8 +140,8 @@ export interface VerifyTracedPart extends VerifyTraceFindings {
   readonly outputs: readonly Uint8Array[];
 }
 
-/** Both models' WebAssembly kernels, lowered and compiled by one session (the optimized model's
- * traced code too), for opening the same session on another thread (`verify --jobs`). */
+/** Both models' WebAssembly kernels lowered and compiled by one session (VerifySession.kernels),
+ * for opening the same session on another thread (`verify --jobs`). */
 export interface VerifyKernels {
   readonly original: readonly SharedWasmLowering[];
   readonly optimized: readonly SharedWasmLowering[];
@@ -156,13 +156,17 @@ export interface VerifyKernels {
  * work and still produce the serial report). `header()` checks both plans and computes the whole
  * arenas, once, when first called: after the seeds, off the path to the first seed (with `--jobs`,
  * by whichever thread claims it, before the last reference runs). A failing check of the original's
- * plan (the stock planner's) throws there; the optimized plan's is reported. `kernels()` lowers
- * what is still lowered lazily (traced code) and hands every lowering and compiled module over:
- * a session opened on the same models with them lowers and compiles nothing.
+ * plan (the stock planner's) throws there; the optimized plan's is reported. `kernels()` hands the
+ * lowerings and compiled modules made since its last call over (`traced`: after lowering the
+ * optimized model's traced code, otherwise lowered on its first traced run); a session opened on
+ * the same models with the first batch and given the rest by `addKernels` lowers and compiles
+ * nothing. `verify --jobs` sends the fast code as soon as the session is open, so a worker prepares
+ * its models while this thread lowers the traced code, then sends that.
  */
 export interface VerifySession {
   header(): VerifyHeader;
-  kernels(): VerifyKernels;
+  kernels(options?: { readonly traced?: boolean }): VerifyKernels;
+  addKernels(kernels: VerifyKernels): void;
   runSeed(seed: number): VerifySeedResult;
   runReference(seed: number): VerifyReferencePart;
   runTraced(seed: number): VerifyTracedPart;
@@ -203,9 +207,13 @@ export function openVerifySession(original: Model, optimized: Model, so: VerifyS
   const traced = tracedRunner(pm);
   return {
     header: () => (header ??= makeHeader()),
-    kernels: () => {
-      lowerings.optimized.lowerTraced(pm.runtime.instances);
+    kernels: (options = {}) => {
+      if (options.traced === true) lowerings.optimized.lowerTraced(pm.runtime.instances);
       return { original: lowerings.original.share(), optimized: lowerings.optimized.share() };
+    },
+    addKernels: (k) => {
+      lowerings.original.add(k.original);
+      lowerings.optimized.add(k.optimized);
     },
     runSeed: (seed) => {
       const inputs = seeded(seed);

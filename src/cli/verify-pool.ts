@@ -2,7 +2,9 @@
 // verify-worker.js), each with both models prepared once. The workers are started first
 // (startVerifyThreads), so they load their code while this thread loads the models and opens its
 // session; the loaded models then go to them as structured clones (a zoo model is built once, here)
-// with the session's kernels (lowered and compiled here, once: a worker lowers nothing). The work is
+// with the session's kernels (lowered and compiled here, once: a worker lowers nothing), in two
+// messages: the fast code as soon as the session is open, so a worker prepares its models while
+// this thread lowers the optimized model's traced code, then that traced code. The work is
 // 2S runs and the report header, claimed one at a time from a shared counter (verifyRunAt): each
 // seed's traced run of the optimized model (the bulk of the work), then, in blocks, the original's
 // short reference runs, which fill the gaps while the threads' last traced runs end at different
@@ -20,12 +22,13 @@ import type { WorkerErrorData } from './worker-errors.ts';
 import { fromWorkerError, toWorkerError } from './worker-errors.ts';
 import { claimIndex, newCounter, workerUrl } from './worker-pool.ts';
 
-/** What a verify worker is sent once the models are loaded. */
+/** What a verify worker is sent once the models are loaded; the traced code (VerifyKernels)
+ * follows in a second message. */
 export interface VerifyJob {
   readonly original: Model;
   readonly optimized: Model;
   readonly storage: VerifyStorageOptions;
-  /** The parent session's lowerings and compiled modules of both models. */
+  /** The parent session's lowerings and compiled modules of both models' fast code. */
   readonly kernels: VerifyKernels;
   readonly seeds: number;
   /** Int32 [next seed - 1, stop flag] (worker-pool.ts's counter). */
@@ -178,6 +181,8 @@ export function startVerifyThreads(jobs: number, seeds: number): VerifyThreads {
       const session = openVerifySession(original, optimized, storage);
       const job: VerifyJob = { original, optimized, storage, kernels: session.kernels(), seeds, counter: counter.buffer as SharedArrayBuffer };
       const finished = workers.map((w) => start(w, job));
+      const traced = session.kernels({ traced: true });
+      for (const w of workers) w.postMessage(traced);
       for (let run = claimRun(counter, seeds); run !== null; run = claimRun(counter, seeds)) {
         doRun(session, run, take);
         await yieldToEvents();

@@ -210,14 +210,24 @@ export interface SharedWasmLowering {
  * The lowerings a model's runtimes used, by loweringKey: `lower` is lowerWasmCached and records
  * what it returns or refuses (or returns the record it was given); `share` hands the records and their
  * compiled modules to another thread, whose WasmLowerings then lowers and compiles nothing for the
- * same model. A record is found by the instance's whole key, so it never applies to an instance
- * of another structure.
+ * same model. Each `share` hands over the records made since the last one (the receiver `add`s
+ * them), so a thread can get the fast code first and the traced code when it is lowered. A record
+ * is found by the instance's whole key, so it never applies to an instance of another structure.
  */
 export class WasmLowerings {
   private readonly records = new Map<string, SharedWasmLowering>();
+  /** Keys of the records handed over by `share` or received by `add`. */
+  private readonly handedOver = new Set<string>();
 
   constructor(shared: readonly SharedWasmLowering[] = []) {
+    this.add(shared);
+  }
+
+  /** Take records another thread's `share` handed over (a key already recorded keeps its record). */
+  add(shared: readonly SharedWasmLowering[]): void {
     for (const r of shared) {
+      this.handedOver.add(r.key);
+      if (this.records.has(r.key)) continue;
       this.records.set(r.key, { ...r, module: null });
       if (r.lowered !== null && r.module !== null && !MODULES.has(r.lowered.key)) MODULES.set(r.lowered.key, r.module);
     }
@@ -241,7 +251,10 @@ export class WasmLowerings {
     for (const inst of instances) if (this.records.get(loweringKey(inst, 'fast'))?.lowered) this.lower(inst, 'traced');
   }
 
+  /** The records made since the last `share` (not those `add`ed), with their compiled modules. */
   share(): SharedWasmLowering[] {
-    return [...this.records.values()].map((r) => ({ ...r, module: r.lowered === null ? null : moduleFor(r.lowered) }));
+    const fresh = [...this.records.values()].filter((r) => !this.handedOver.has(r.key));
+    for (const r of fresh) this.handedOver.add(r.key);
+    return fresh.map((r) => ({ ...r, module: r.lowered === null ? null : moduleFor(r.lowered) }));
   }
 }

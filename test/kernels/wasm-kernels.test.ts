@@ -56,6 +56,25 @@ describe('WasmLowerings', () => {
     expect(b.trace.equals(a.trace)).toBe(true);
   });
 
+  it('hands each record over once: the fast code first, the traced code when it is lowered', () => {
+    const rec = new WasmLowerings();
+    const pm = preparePlannedModel(kws, { verify: false, wasmLowering: rec.lower });
+    const fast = structuredClone(rec.share());
+    expect(fast.map((r) => r.key).sort()).toEqual([...new Set(pm.runtime.instances.map((inst) => loweringKey(inst, 'fast')))].sort());
+    expect(rec.share()).toEqual([]);
+    rec.lowerTraced(pm.runtime.instances);
+    const traced = structuredClone(rec.share());
+    expect(traced.map((r) => r.key).sort()).toEqual([...new Set(pm.runtime.instances.map((inst) => loweringKey(inst, 'traced')))].sort());
+    // The receiver takes both batches, lowers nothing and hands nothing back.
+    const replay = new WasmLowerings(fast);
+    const other = preparePlannedModel(kws, { verify: false, wasmLowering: replay.lower });
+    replay.add(traced);
+    const byKey = new Map([...fast, ...traced].map((r) => [r.key, r.lowered]));
+    for (const inst of other.runtime.instances) for (const m of modes) expect(replay.lower(inst, m)).toBe(byKey.get(loweringKey(inst, m)));
+    expect(replay.share()).toEqual([]);
+    expect(outcome(other).trace.equals(outcome(recorded).trace)).toBe(true);
+  });
+
   it('never applies a record to an instance of another structure', () => {
     const other = preparePlannedModel(buildZooModel('cifar10-cnn'), { verify: false });
     const replay = new WasmLowerings(shared);
