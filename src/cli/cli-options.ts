@@ -4,7 +4,6 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { Option } from 'commander';
 import type { Model } from '../ir/index.ts';
 import { UsageError } from '../ir/index.ts';
 import { isStorageOp } from '../kernels/index.ts';
@@ -26,7 +25,9 @@ export function aliased<T>(opts: object, current: Spelling, old: Spelling): T | 
 
 /** Adds `flags` as an option hidden from --help (an old spelling documented in the README). */
 export function addHiddenOption(cmd: Command, flags: string, description: string): Command {
-  return cmd.addOption(new Option(flags, description).hideHelp());
+  // createOption: the Option class of the commander that made `cmd` (the CLI's bundles each carry
+  // their own copy of the library; main's makes the commands).
+  return cmd.addOption(cmd.createOption(flags, description).hideHelp());
 }
 
 /** A flag that means nothing for the chosen pass, device or mode: a usage error saying why. */
