@@ -147,6 +147,11 @@ export interface VerifyKernels {
   readonly optimized: readonly SharedWasmLowering[];
 }
 
+/** Where a session on another thread takes the first session's kernels from: the next batch its
+ * `kernels()` handed over (waiting for it if need be), or null when no more will come. Asked only
+ * when a lowering is missing; a key still missing after null is lowered on this thread. */
+export type VerifyKernelFeed = () => VerifyKernels | null;
+
 /**
  * Both models prepared once; `runSeed` verifies one seed: `runReference` (the original's run) and
  * `runTraced` (the optimized model's traced run, on the same seeded inputs), joined by joinSeedRuns.
@@ -159,22 +164,31 @@ export interface VerifyKernels {
  * plan (the stock planner's) throws there; the optimized plan's is reported. `kernels()` hands the
  * lowerings and compiled modules made since its last call over (`traced`: after lowering the
  * optimized model's traced code, otherwise lowered on its first traced run); a session opened on
- * the same models with the first batch and given the rest by `addKernels` lowers and compiles
- * nothing. `verify --jobs` sends the fast code as soon as the session is open, so a worker prepares
- * its models while this thread lowers the traced code, then sends that.
+ * the same models with a feed of those batches (VerifyKernelFeed) lowers and compiles nothing.
+ * `verify --jobs` sends a worker the models before this thread opens its session, then the fast
+ * code, then the traced code: the worker plans and prepares the first model while this thread
+ * lowers, and waits for each batch only when it needs a kernel.
  */
 export interface VerifySession {
   header(): VerifyHeader;
   kernels(options?: { readonly traced?: boolean }): VerifyKernels;
-  addKernels(kernels: VerifyKernels): void;
   runSeed(seed: number): VerifySeedResult;
   runReference(seed: number): VerifyReferencePart;
   runTraced(seed: number): VerifyTracedPart;
 }
 
-export function openVerifySession(original: Model, optimized: Model, so: VerifyStorageOptions = {}, kernels?: VerifyKernels): VerifySession {
+export function openVerifySession(original: Model, optimized: Model, so: VerifyStorageOptions = {}, feed: VerifyKernelFeed = () => null): VerifySession {
   checkInterfaces(original, optimized);
-  const lowerings = { original: new WasmLowerings(kernels?.original), optimized: new WasmLowerings(kernels?.optimized) };
+  let fed = true;
+  const fetch = (): boolean => {
+    const k = fed ? feed() : null;
+    fed = k !== null;
+    if (k === null) return false;
+    lowerings.original.add(k.original);
+    lowerings.optimized.add(k.optimized);
+    return true;
+  };
+  const lowerings = { original: new WasmLowerings([], fetch), optimized: new WasmLowerings([], fetch) };
   const base = preparePlannedModel(original, { verify: false, wasmLowering: lowerings.original.lower });
   const pm = preparePlannedModel(optimized, { ...storageOptions(so), verify: false, wasmLowering: lowerings.optimized.lower, traceShadow: true });
   let header: VerifyHeader | null = null;
@@ -210,10 +224,6 @@ export function openVerifySession(original: Model, optimized: Model, so: VerifyS
     kernels: (options = {}) => {
       if (options.traced === true) lowerings.optimized.lowerTraced(pm.runtime.instances);
       return { original: lowerings.original.share(), optimized: lowerings.optimized.share() };
-    },
-    addKernels: (k) => {
-      lowerings.original.add(k.original);
-      lowerings.optimized.add(k.optimized);
     },
     runSeed: (seed) => {
       const inputs = seeded(seed);

@@ -1,10 +1,11 @@
 // `verify --jobs N`: seeds 1..S split over this thread and N-1 worker threads (dist/cli/
 // verify-worker.js), each with both models prepared once. The workers are started first
-// (startVerifyThreads), so they load their code while this thread loads the models and opens its
-// session; the loaded models then go to them as structured clones (a zoo model is built once, here)
-// with the session's kernels (lowered and compiled here, once: a worker lowers nothing), in two
-// messages: the fast code as soon as the session is open, so a worker prepares its models while
-// this thread lowers the optimized model's traced code, then that traced code. The work is
+// (startVerifyThreads), so they load their code while this thread loads the models; the loaded
+// models then go to them as structured clones (a zoo model is built once, here) before this thread
+// opens its session, and the session's kernels (lowered and compiled here, once: a worker lowers
+// nothing) follow on a port of their own in batches (kernelFeed): the fast code as soon as the
+// session is open, then the optimized model's traced code. A worker plans and prepares the first
+// model while this thread lowers, and waits for a batch only when it needs a kernel. The work is
 // 2S runs and the report header, claimed one at a time from a shared counter (verifyRunAt): each
 // seed's traced run of the optimized model (the bulk of the work), then, in blocks, the original's
 // short reference runs, which fill the gaps while the threads' last traced runs end at different
@@ -13,26 +14,46 @@
 // library combines the seeds in seed order (combineVerifyResults), so the report equals the serial
 // one. The first failure anywhere stops every thread and is thrown once, rebuilt as the same coded
 // error. Jobs, worker URL and the claim counter: worker-pool.ts.
-import { Worker } from 'node:worker_threads';
-import type { VerifyHeader, VerifyKernels, VerifyReferencePart, VerifyReport, VerifySeedResult, VerifySession, VerifyStorageOptions, VerifyTracedPart } from '../api/index.ts';
+import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
+import type { VerifyHeader, VerifyKernelFeed, VerifyKernels, VerifyReferencePart, VerifyReport, VerifySeedResult, VerifySession, VerifyStorageOptions, VerifyTracedPart } from '../api/index.ts';
 import { checkSeeds, combineVerifyResults, joinSeedRuns, openVerifySession, verifyModels } from '../api/index.ts';
 import type { Model } from '../ir/index.ts';
 import { InternalError } from '../ir/index.ts';
 import type { WorkerErrorData } from './worker-errors.ts';
 import { fromWorkerError, toWorkerError } from './worker-errors.ts';
-import { claimIndex, newCounter, workerUrl } from './worker-pool.ts';
+import { claimIndex, newCounter, STOP, workerUrl } from './worker-pool.ts';
 
-/** What a verify worker is sent once the models are loaded; the traced code (VerifyKernels)
- * follows in a second message. */
+/** What a verify worker is sent once the models are loaded. */
 export interface VerifyJob {
   readonly original: Model;
   readonly optimized: Model;
   readonly storage: VerifyStorageOptions;
-  /** The parent session's lowerings and compiled modules of both models' fast code. */
-  readonly kernels: VerifyKernels;
+  /** Where the parent session's kernels arrive (transferred): VerifyKernels batches, then null. */
+  readonly kernels: MessagePort;
+  /** Int32 [batches posted to `kernels`]: what a worker waits on for the next one. */
+  readonly posted: SharedArrayBuffer;
   readonly seeds: number;
   /** Int32 [next seed - 1, stop flag] (worker-pool.ts's counter). */
   readonly counter: SharedArrayBuffer;
+}
+
+/** A worker's side of the kernel batches: the next one off `port`, waiting (Atomics.wait) until
+ * the parent has posted it; throws once the parent has stopped the verification. */
+export function kernelFeed(port: MessagePort, posted: Int32Array, counter: Int32Array): VerifyKernelFeed {
+  let taken = 0;
+  return () => {
+    for (;;) {
+      const m = receiveMessageOnPort(port);
+      if (m !== undefined) {
+        taken++;
+        return m.message as VerifyKernels | null;
+      }
+      if (Atomics.load(counter, STOP) !== 0) throw new InternalError('verify: stopped while waiting for kernels');
+      // A post lands in the port before the count goes up; the timeout only bounds a missed wake-up.
+      Atomics.wait(posted, 0, taken, 250);
+    }
+  };
 }
 
 export type VerifyWorkerMessage =
@@ -132,9 +153,17 @@ export function startVerifyThreads(jobs: number, seeds: number): VerifyThreads {
     let header: VerifyHeader | null = null;
     let tracedRuns = 0;
     let failure: Error | null = null;
+    const posted = new Int32Array(new SharedArrayBuffer(4));
+    const ports = workers.map(() => new MessageChannel());
     const fail = (e: Error): void => {
       failure ??= e;
-      Atomics.store(counter, 1, 1);
+      Atomics.store(counter, STOP, 1);
+      Atomics.notify(posted, 0);
+    };
+    const send = (k: VerifyKernels | null): void => {
+      for (const p of ports) p.port1.postMessage(k);
+      Atomics.add(posted, 0, 1);
+      Atomics.notify(posted, 0);
     };
     // A seed is joined once both its runs are in; progress counts traced runs, the bulk of a seed's work.
     const join = (seed: number): void => {
@@ -174,15 +203,18 @@ export function startVerifyThreads(jobs: number, seeds: number): VerifyThreads {
         if (!done) fail(new InternalError(`verify worker exited with code ${code} before it finished`));
         resolve();
       });
-      w.postMessage(job);
+      w.postMessage(job, [job.kernels]);
     });
     try {
-      // Opened before the workers get their job: they take its kernels instead of lowering their own.
+      const finished = workers.map((w, i) => start(w, {
+        original, optimized, storage, kernels: (ports[i] as MessageChannel).port2, posted: posted.buffer as SharedArrayBuffer, seeds,
+        counter: counter.buffer as SharedArrayBuffer,
+      }));
+      // The workers take this session's kernels instead of lowering their own.
       const session = openVerifySession(original, optimized, storage);
-      const job: VerifyJob = { original, optimized, storage, kernels: session.kernels(), seeds, counter: counter.buffer as SharedArrayBuffer };
-      const finished = workers.map((w) => start(w, job));
-      const traced = session.kernels({ traced: true });
-      for (const w of workers) w.postMessage(traced);
+      send(session.kernels());
+      send(session.kernels({ traced: true }));
+      send(null);
       for (let run = claimRun(counter, seeds); run !== null; run = claimRun(counter, seeds)) {
         doRun(session, run, take);
         await yieldToEvents();
@@ -194,6 +226,7 @@ export function startVerifyThreads(jobs: number, seeds: number): VerifyThreads {
       fail(e instanceof Error ? e : fromWorkerError(toWorkerError(e)));
       throw failure ?? e;
     } finally {
+      for (const p of ports) p.port1.close();
       await close();
     }
   };

@@ -211,15 +211,18 @@ export interface SharedWasmLowering {
  * what it returns or refuses (or returns the record it was given); `share` hands the records and their
  * compiled modules to another thread, whose WasmLowerings then lowers and compiles nothing for the
  * same model. Each `share` hands over the records made since the last one (the receiver `add`s
- * them), so a thread can get the fast code first and the traced code when it is lowered. A record
- * is found by the instance's whole key, so it never applies to an instance of another structure.
+ * them), so a thread can get the fast code first and the traced code when it is lowered; a
+ * receiver made with `fetch` calls it when a key is missing (it `add`s the next batch, waiting for
+ * it if need be, and returns false once there are no more) before lowering the key itself. A
+ * record is found by the instance's whole key, so it never applies to an instance of another
+ * structure.
  */
 export class WasmLowerings {
   private readonly records = new Map<string, SharedWasmLowering>();
   /** Keys of the records handed over by `share` or received by `add`. */
   private readonly handedOver = new Set<string>();
 
-  constructor(shared: readonly SharedWasmLowering[] = []) {
+  constructor(shared: readonly SharedWasmLowering[] = [], private readonly fetch: () => boolean = () => false) {
     this.add(shared);
   }
 
@@ -236,6 +239,7 @@ export class WasmLowerings {
   readonly lower: WasmLowering = (inst, mode) => {
     const key = loweringKey(inst, mode);
     let r = this.records.get(key);
+    while (r === undefined && this.fetch()) r = this.records.get(key);
     if (r === undefined) {
       const l = cachedLowering(inst, mode, key);
       r = typeof l === 'string' ? { key, lowered: null, unsupported: l, module: null } : { key, lowered: l, unsupported: '', module: null };

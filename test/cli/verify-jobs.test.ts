@@ -2,6 +2,7 @@
 // DMO plan. Split from verify.test.ts so its runs go to the other fork; a TinySeg model's storage
 // transfers over the threads: verify-jobs-storage.test.ts.
 import { writeFileSync } from 'node:fs';
+import { MessageChannel } from 'node:worker_threads';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { BinRun } from './bin-helpers.ts';
@@ -11,7 +12,9 @@ import { buildZooModel, exportTflite, readOfflinePlan, withOfflinePlan } from '.
 import { computeModelBufferRequests, dmoPass } from '../../src/optimizer/index.ts';
 import { verifyModels } from '../../src/api/index.ts';
 import type { VerifyRun } from '../../src/cli/verify-pool.ts';
-import { VERIFY_BLOCK_SEEDS, verifyItems, verifyRunAt } from '../../src/cli/verify-pool.ts';
+import { kernelFeed, startVerifyThreads, VERIFY_BLOCK_SEEDS, verifyItems, verifyRunAt } from '../../src/cli/verify-pool.ts';
+import { newCounter, STOP } from '../../src/cli/worker-pool.ts';
+import { InternalError, UsageError } from '../../src/ir/index.ts';
 
 const tmp = testTempDir('mcusim-verify-jobs-');
 
@@ -64,6 +67,30 @@ describe('verify --jobs N: the same report as one thread, in seed order', () => 
 });
 
 describe('the run order of verify --jobs', () => {
+  it('models this thread refuses after the workers got them: one UsageError, every thread stopped', async () => {
+    const threads = startVerifyThreads(2, 4);
+    await expect(threads.run(buildZooModel('ds-cnn-kws'), buildZooModel('cifar10-cnn'), {})).rejects.toThrow(UsageError);
+  });
+
+  it('a worker\'s kernel feed: the batches in the order posted, then null; a stopped verification throws instead of waiting', () => {
+    const { port1, port2 } = new MessageChannel();
+    const posted = new Int32Array(new SharedArrayBuffer(4));
+    const counter = newCounter();
+    const feed = kernelFeed(port2, posted, counter);
+    const batch = (key: string) => ({ original: [{ key, lowered: null, unsupported: 'x', module: null }], optimized: [] });
+    for (const k of [batch('fast'), batch('traced'), null]) {
+      port1.postMessage(k);
+      Atomics.add(posted, 0, 1);
+    }
+    expect(feed()?.original[0]?.key).toBe('fast');
+    expect(feed()?.original[0]?.key).toBe('traced');
+    expect(feed()).toBeNull();
+    Atomics.store(counter, STOP, 1);
+    expect(() => feed()).toThrow(InternalError);
+    port1.close();
+    port2.close();
+  });
+
   it('covers every seed\'s traced and reference run and the header once, a block\'s traced runs before its reference runs', () => {
     for (const seeds of [1, 2, 8, VERIFY_BLOCK_SEEDS, VERIFY_BLOCK_SEEDS + 1, 2 * VERIFY_BLOCK_SEEDS + 5]) {
       const order = Array.from({ length: verifyItems(seeds) }, (_, i) => verifyRunAt(i, seeds));
