@@ -8,8 +8,7 @@ import type { Model } from '../src/ir/index.ts';
 import { McusimError, buildZooModel, importTflite } from '../src/ir/index.ts';
 import { countMacs } from '../src/kernels/index.ts';
 import type { TraceSink } from '../src/kernels/index.ts';
-import { preparePlannedModel, randomInputs, runPlanned } from '../src/optimizer/index.ts';
-import { Tracer } from '../src/sim/index.ts';
+import { preparePlannedModel, randomInputs, runPlanned, tracerFor } from '../src/optimizer/index.ts';
 
 const WARMUP_RUNS = 4;
 
@@ -56,7 +55,7 @@ export async function benchModel(c: ModelCase, timeMs: number): Promise<ModelRes
   runPlanned(pm, { inputs, trace: counting });
   const traceEvents = events;
   const sink: TraceSink = () => {};
-  const tracer = new Tracer({ graph, tensorOffsets: pm.tensorOffsets, scratchOffsets: pm.scratchOffsets, arenaBytes: pm.arenaBytes, shadowSpace: pm.runtime.shadowSpace });
+  const tracer = tracerFor(pm);
   const checked = (): void => {
     tracer.reset();
     runtime.run(inputs, { trace: tracer.sink });

@@ -5,9 +5,9 @@
 import type { Model } from '../ir/index.ts';
 import type { TraceSink } from '../kernels/index.ts';
 import type { PassOptions, PipelineResult } from '../optimizer/index.ts';
-import { estimateModelLatency, preparePlannedModel, runPipeline, runPlanned } from '../optimizer/index.ts';
+import { estimateModelLatency, preparePlannedModel, runPipeline, runPlanned, tracerFor } from '../optimizer/index.ts';
 import type { KernelLibrary, LatencyReport, StorageKind, TargetProfile, TraceViolation, TraceViolationKind } from '../sim/index.ts';
-import { DEFAULT_TARGET_NAME, Tracer, createStorage, getTarget, niclaVision, teeTraceSinks } from '../sim/index.ts';
+import { DEFAULT_TARGET_NAME, createStorage, getTarget, niclaVision, teeTraceSinks } from '../sim/index.ts';
 
 export interface RunModelOptions {
   /** Raw bytes per graph input; default: seeded random bytes (`seed`). */
@@ -42,7 +42,7 @@ export function runModel(model: Model, options: RunModelOptions = {}): RunModelR
     ...(options.compress ? { compress: true } : {}),
     ...(options.trace ? { traceShadow: true } : {}),
   });
-  const tracer = options.trace ? new Tracer({ graph: pm.graph, tensorOffsets: pm.tensorOffsets, scratchOffsets: pm.scratchOffsets, arenaBytes: pm.arenaBytes, shadowSpace: pm.runtime.shadowSpace }) : null;
+  const tracer = options.trace ? tracerFor(pm) : null;
   const sinks = [...(tracer ? [tracer.sink] : []), ...(options.traceSink ? [options.traceSink] : [])];
   const run = runPlanned(pm, {
     ...(options.inputs !== undefined ? { inputs: options.inputs } : {}),

@@ -8,9 +8,9 @@ import { InternalError, PlanError, UsageError } from '../ir/index.ts';
 import type { SharedWasmLowering } from '../kernels/index.ts';
 import { WasmLowerings } from '../kernels/index.ts';
 import type { ArenaTotals, PlannedModel } from '../optimizer/index.ts';
-import { checkPlan, preparePlannedModel, preparedArenaTotals, runPlanned } from '../optimizer/index.ts';
+import { checkPlan, preparePlannedModel, preparedArenaTotals, runPlanned, tracerFor } from '../optimizer/index.ts';
 import type { StorageKind, TflmArchName, TraceViolation } from '../sim/index.ts';
-import { DEFAULT_TFLM_ARCH, Tracer, createStorage, niclaVision, randomInputs } from '../sim/index.ts';
+import { DEFAULT_TFLM_ARCH, createStorage, niclaVision, randomInputs } from '../sim/index.ts';
 
 /** Where the optimized model's spilled tensors go (TinySeg storage ops); default: internal flash. */
 export interface VerifyStorageOptions {
@@ -245,7 +245,7 @@ export function joinSeedRuns(original: Model, reference: VerifyReferencePart, tr
 function tracedRunner(pm: PlannedModel): (seed: number, inputs: Uint8Array[]) => VerifyTracedPart {
   const store = pm.runtime.spillStore;
   // One tracer for every seed (reset before each): its shadow memory is 8 bytes per arena byte.
-  const tracer = new Tracer({ graph: pm.graph, tensorOffsets: pm.tensorOffsets, scratchOffsets: pm.scratchOffsets, arenaBytes: pm.arenaBytes, shadowSpace: pm.runtime.shadowSpace });
+  const tracer = tracerFor(pm);
   return (seed, inputs) => {
     pm.runtime.arena.fill(0);
     const logBefore = store?.log.length ?? 0;

@@ -7,7 +7,7 @@ import { InternalError, UsageError, byteSize } from '../ir/index.ts';
 import type { TraceSink, WasmLowering } from '../kernels/index.ts';
 import { checkGraphConstraints } from '../kernels/index.ts';
 import type { StorageDevice } from '../sim/index.ts';
-import { Runtime, randomInputs } from '../sim/index.ts';
+import { Runtime, Tracer, randomInputs } from '../sim/index.ts';
 import { DEFAULT_PLANNER, alignUp, computeModelBufferRequests } from './planners/index.ts';
 import type { BufferRequest, Plan } from './planners/index.ts';
 import { getPlanner, planBuffers } from './plan-by-name.ts';
@@ -100,6 +100,13 @@ export function preparePlannedModel(model: Model, opts: PreparePlannedOptions = 
   const runtime = new Runtime({ graph, tensorOffsets, scratchOffsets, arenaBytes, ...(opts.storage ? { storage: opts.storage } : {}), ...(opts.compress ? { compress: true } : {}), ...(opts.wasmLowering ? { wasmLowering: opts.wasmLowering } : {}), ...(opts.traceShadow ? { traceShadow: true } : {}) });
   checkScratch(runtime, planned.requests);
   return { ...planned, runtime };
+}
+
+/** A memory tracer for `pm`'s runs: its shadow memory in the room the runtime reserved for it
+ * (preparePlannedModel's `traceShadow`), where the check reads the kernels' log in place, else a
+ * memory of its own. */
+export function tracerFor(pm: PlannedModel): Tracer {
+  return new Tracer({ graph: pm.graph, tensorOffsets: pm.tensorOffsets, scratchOffsets: pm.scratchOffsets, arenaBytes: pm.arenaBytes, shadowSpace: pm.runtime.shadowSpace });
 }
 
 export interface RunPlannedOptions {

@@ -12,9 +12,9 @@ import type { Graph } from '../../ir/index.ts';
 import { UsageError, byteSize } from '../../ir/index.ts';
 import type { TraceSink } from '../../kernels/index.ts';
 import type { PlannedModel } from '../../optimizer/index.ts';
-import { DEFAULT_PLANNER, describePlanSource, getPlanner, plannerNames, preparePlannedModel, runPlanned } from '../../optimizer/index.ts';
+import { DEFAULT_PLANNER, describePlanSource, getPlanner, plannerNames, preparePlannedModel, runPlanned, tracerFor } from '../../optimizer/index.ts';
 import type { TraceViolation } from '../../sim/index.ts';
-import { TracePlot, Tracer, renderTraceSvg, teeTraceSinks, traceDumpSink, traceFormatForPath } from '../../sim/index.ts';
+import { TracePlot, renderTraceSvg, teeTraceSinks, traceDumpSink, traceFormatForPath } from '../../sim/index.ts';
 import { addHiddenOption, aliased, checkOutputDir, checkOutputFile, refuseFlag } from '../cli-options.ts';
 import { formatShape, renderTable } from '../format.ts';
 import { TRACE_DUMP_LIMIT_BYTES, estimateTraceDump, formatSize } from '../trace-estimate.ts';
@@ -65,7 +65,7 @@ interface TraceSession {
 function traceSinkFor(opts: RunOptions, pm: PlannedModel, modelArg: string): TraceSession | null {
   if (!opts.trace && opts.traceOut === undefined && opts.traceSvg === undefined) return null;
   const sinks: TraceSink[] = [];
-  const tracer = opts.trace ? new Tracer({ graph: pm.graph, tensorOffsets: pm.tensorOffsets, scratchOffsets: pm.scratchOffsets, arenaBytes: pm.arenaBytes, shadowSpace: pm.runtime.shadowSpace }) : null;
+  const tracer = opts.trace ? tracerFor(pm) : null;
   if (tracer) sinks.push(tracer.sink);
   let fd: number | null = null;
   if (opts.traceOut !== undefined) {
