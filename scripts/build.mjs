@@ -10,7 +10,8 @@
 // caches take another ~0.05 s off (README, "Startup"). The library import (`mcusim`) stays
 // dist/index.js, which imports the dependencies from node_modules; the bundles carry their own
 // copies (commander, flatbuffers, seedrandom; appendLicences), so their code is in the caches too
-// (`--version` 0.183 -> 0.167 s, medians of 20 alternating runs).
+// (`--version` 0.183 -> 0.167 s, medians of 20 alternating runs). The bundles with the kernels
+// start with the kernel specs' expression texts already parsed (src/kernels/nest.ts, PARSED).
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -39,12 +40,17 @@ const next = `${bundleDir}.next`;
 rmSync(next, { recursive: true, force: true });
 const entries = ['main', 'commands', ...WORKER_BUNDLES];
 const commandModules = readdirSync(join(dist, 'cli', 'commands')).filter((f) => f.endsWith('.js')).map((f) => f.slice(0, -3));
+const bundleUrl = 'var __bundleUrl = require("node:url").pathToFileURL(__filename).href;';
 const common = {
   bundle: true, format: 'cjs', platform: 'node', target: 'node20', logLevel: 'warning', metafile: true,
   // A bundle's import.meta.url (worker-pool.ts finds the worker stubs beside it) is its file's URL.
   define: { 'import.meta.url': '__bundleUrl' },
-  banner: { js: 'var __bundleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  banner: { js: bundleUrl },
 };
+// The bundles with the kernels start with every expression text their specs parse as they load,
+// parsed here (src/kernels/nest.ts, PARSED): a thread loading them parses none of it.
+const { parsedExprs } = await import(pathToFileURL(join(dist, 'kernels', 'index.js')).href);
+const withKernels = { ...common, banner: { js: `${bundleUrl}\nvar __mcusimParsedExprs = ${JSON.stringify(Object.fromEntries(parsedExprs()))};` } };
 // main: the command table and commander only. Its dynamic imports of a command module or errors.js
 // take that module's exports from the commands bundle (loaded once, by bundle-loader.ts's loadBundle
 // under its global symbol), so `--version` and `--help` load neither the commands nor the library,
@@ -58,10 +64,10 @@ const fromCommandsBundle = {
 };
 appendLicences(await build({ ...common, entryPoints: [join(dist, 'cli', 'main.js')], outfile: join(next, 'main.cjs'), plugins: [fromCommandsBundle] }));
 appendLicences(await build({
-  ...common, outfile: join(next, 'commands.cjs'),
+  ...withKernels, outfile: join(next, 'commands.cjs'),
   stdin: { resolveDir: join(dist, 'cli'), sourcefile: 'commands.js', contents: [...commandModules.map((m) => `export * as ${m} from './commands/${m}.js';`), "export * as errors from './errors.js';"].join('\n') },
 }));
-appendLicences(await build({ ...common, entryPoints: WORKER_BUNDLES.map((n) => join(dist, 'cli', `${n}.js`)), outdir: next, outExtension: { '.js': '.cjs' } }));
+appendLicences(await build({ ...withKernels, entryPoints: WORKER_BUNDLES.map((n) => join(dist, 'cli', `${n}.js`)), outdir: next, outExtension: { '.js': '.cjs' } }));
 for (const worker of WORKER_BUNDLES) {
   writeFileSync(join(next, `${worker}.js`), `// The ${worker} thread: the bundle ${worker}.cjs, with its code cache (scripts/build.mjs).\nimport { loadBundle } from '../bundle-loader.js';\n\nloadBundle('${worker}');\n`);
 }

@@ -59,8 +59,34 @@ export function Store(buf: string, index: string, e: string): Stmt {
 
 const TOKEN = /\s*(?:(\d+)|([A-Za-z_][A-Za-z0-9_]*)|(&&|\|\||<=|>=|==|!=|[-+*/%<>()[\],!]))/y;
 
-/** Parse `a*b + f(x, y[i])` style integer expressions. Throws InternalError (specs are code). */
+/** The expressions the CLI bundles start with: every text the kernel specs parse when their modules
+ * load, parsed by scripts/build.mjs and written at the top of each bundle that has the kernels (a
+ * `var` of the bundle's scope). Absent outside the bundles (the library import, the tests). */
+declare const __mcusimParsedExprs: Readonly<Record<string, Expr>> | undefined;
+
+/** Parsed expressions by text: a text is parsed once per process (the specs' 700 parses at load
+ * are of 250 texts), and a bundle's texts are not parsed at all: at load, each thread spent ~8 ms
+ * parsing and V8 another ~0.1 s of a background thread optimizing the parser, which `verify --jobs`
+ * startup shares the two cores with. Shared trees are safe: nothing mutates an Expr. */
+const PARSED = new Map<string, Expr>(typeof __mcusimParsedExprs === 'object' ? Object.entries(__mcusimParsedExprs) : []);
+
+/** Parse `a*b + f(x, y[i])` style integer expressions (once per text: PARSED). Throws InternalError (specs are code). */
 export function parseExpr(src: string): Expr {
+  let e = PARSED.get(src);
+  if (e === undefined) {
+    e = parseText(src);
+    PARSED.set(src, e);
+  }
+  return e;
+}
+
+/** Every expression parsed so far in this process, by text (what scripts/build.mjs writes into the bundles). */
+export function parsedExprs(): ReadonlyMap<string, Expr> {
+  return PARSED;
+}
+
+/** Parse one expression's text, always anew (parseExpr keeps the results). */
+export function parseText(src: string): Expr {
   const toks: string[] = [];
   TOKEN.lastIndex = 0;
   while (TOKEN.lastIndex < src.length) {

@@ -8,6 +8,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parsedExprs, parseText } from '../../src/kernels/index.ts';
 
 const DIST = join(import.meta.dirname, '../../dist/cli');
 const LOADER = pathToFileURL(join(DIST, 'bundle-loader.js')).href;
@@ -60,6 +61,22 @@ describe('bundle code caches', () => {
     // esbuild writes a class as `var Name = class ...`.
     expect(main).not.toMatch(/\bUsageError = class\b/);
     expect(commands.match(/\bUsageError = class\b/g)?.length).toBe(1);
+  });
+
+  it('the bundles with the kernels start with the spec expressions already parsed, as the parser parses them', () => {
+    // This process loaded the kernel specs, so it has parsed every text of theirs (and maybe more).
+    const atLoad = parsedExprs();
+    expect(readFileSync(join(BUNDLE, 'main.cjs'), 'utf8')).not.toContain('__mcusimParsedExprs');
+    for (const name of ['commands', 'verify-worker', 'pool-worker']) {
+      const head = /^var __mcusimParsedExprs = (.*);$/m.exec(readFileSync(join(BUNDLE, `${name}.cjs`), 'utf8').slice(0, 200_000));
+      expect(head, name).not.toBeNull();
+      const table = JSON.parse((head as RegExpExecArray)[1] as string) as Record<string, unknown>;
+      expect(Object.keys(table).length).toBeGreaterThan(200);
+      for (const [text, e] of Object.entries(table)) {
+        expect(atLoad.has(text), text).toBe(true);
+        expect(e, text).toEqual(parseText(text));
+      }
+    }
   });
 
   it('a cache made from other source is stale, also when the source keeps its length', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KernelInstance } from '../../src/kernels/index.ts';
-import { For, If, Let, parseExpr, Set, Store, Val, compileKernel, countCost, emitCKernel, generateJs, makeArenaViews, nestId, walkAddresses } from '../../src/kernels/index.ts';
+import { For, If, Let, parseExpr, parsedExprs, parseText, Set, Store, Val, compileKernel, countCost, emitCKernel, generateJs, makeArenaViews, nestId, walkAddresses } from '../../src/kernels/index.ts';
 import { McusimError } from '../../src/ir/index.ts';
 
 const arena = (id: number, offsetBytes: number, sizeBytes: number) => ({ dtype: 'int8' as const, offsetBytes, data: null, id, sizeBytes });
@@ -17,6 +17,19 @@ describe('loop-nest IR', () => {
     expect(parseExpr('a + b * c')).toEqual({ k: 'bin', op: '+', a: { k: 'name', name: 'a' }, b: { k: 'bin', op: '*', a: { k: 'name', name: 'b' }, b: { k: 'name', name: 'c' } } });
     expect(parseExpr('clamp(x[i + 1], -1, 2)').k).toBe('call');
     expect(() => parseExpr('a +')).toThrow(McusimError);
+  });
+
+  it('parses a text once: later parses return that tree, equal to a fresh parse', () => {
+    const text = 'mbqm(q[i * 3 + 1] - zp, m, s) + (a < b && !(c == 2))';
+    expect(parsedExprs().has(text)).toBe(false);
+    const e = parseExpr(text);
+    expect(parseExpr(text)).toBe(e);
+    expect(parsedExprs().get(text)).toBe(e);
+    expect(parseText(text)).not.toBe(e);
+    expect(parseText(text)).toEqual(e);
+    // A text that fails to parse is not kept.
+    expect(() => parseExpr('a + (b')).toThrow(McusimError);
+    expect(parsedExprs().has('a + (b')).toBe(false);
   });
 
   it('rejects a condition that depends on loaded data', () => {
