@@ -72,7 +72,7 @@ async function main(): Promise<void> {
   process.stderr.write('startup ...\n');
   const startup = benchStartup(QUICK ? 3 : 5);
   const cold = benchCold(QUICK);
-  const verifyJobs = benchVerifyJobs(QUICK);
+  const verifyJobs = await benchVerifyJobs(QUICK);
   // Serial vs pooled searches (tiling, auto, sweep): minutes, so the full run only.
   const parallel: ParallelRow[] = QUICK ? [] : benchParallel(false);
   const convs = layers.filter((l) => l.kind === 'conv2d' || l.kind === 'depthwiseConv2d');
