@@ -117,11 +117,15 @@ function wallMs(args: readonly string[]): { ms: number; stdout: string } {
   return { ms: Number(process.hrtime.bigint() - t0) / 1e6, stdout };
 }
 
-/** Wall ms until every one of `runs` node processes (started together, output ignored) has exited. */
+/** Wall ms until every one of `runs` node processes (started together, output ignored) has exited;
+ * rejects when one crashes (exit 1 is verify's failed check, a finished run as in wallMs). */
 function concurrentWallMs(runs: readonly (readonly string[])[]): Promise<number> {
   const t0 = process.hrtime.bigint();
   return Promise.all(runs.map((args) => new Promise<void>((done, fail) => {
-    spawn(process.execPath, args, { stdio: 'ignore' }).on('error', fail).on('exit', () => done());
+    spawn(process.execPath, args, { stdio: 'ignore' }).on('error', fail).on('exit', (code, signal) => {
+      if (code === 0 || code === 1) done();
+      else fail(new Error(`bench: \`node ${args.join(' ')}\` ended with ${signal ?? `exit ${code}`}`));
+    });
   }))).then(() => Number(process.hrtime.bigint() - t0) / 1e6);
 }
 
