@@ -8,7 +8,7 @@ import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
 import type { Graph, Model, Op, Tensor } from '../../src/ir/index.ts';
 import { emitCKernel, MFV_HISTOGRAM_ENTRIES, STORAGE_IO_BYTES, storageUses } from '../../src/kernels/index.ts';
-import { preparePlannedModel, runPlanned } from '../../src/optimizer/index.ts';
+import { preparePlannedModel, runPlanned, tracerFor } from '../../src/optimizer/index.ts';
 import { createStorage, getTarget, spillBlock, Tracer } from '../../src/sim/index.ts';
 
 const q = { scale: [0.05], zeroPoint: [3], quantizedDimension: 0 };
@@ -28,7 +28,7 @@ function storageGraph(tail: Op[], extra: Tensor[]): Graph {
 
 function runTraced(m: Model, seed: number) {
   const pm = preparePlannedModel(m);
-  const tr = new Tracer({ graph: pm.graph, tensorOffsets: pm.tensorOffsets, scratchOffsets: pm.scratchOffsets, arenaBytes: pm.arenaBytes });
+  const tr = tracerFor(pm);
   const out = runPlanned(pm, { seed, trace: tr.sink });
   tr.finish();
   return { out, tr, pm };
@@ -151,7 +151,7 @@ describe('storage I/O through planned buffers (no staging)', () => {
           const inputs = skewed(`${kind}-${name}`);
           const want = runPlanned(preparePlannedModel(model(g)), { inputs }).outputs;
           const pm = preparePlannedModel(model(g), { storage: createStorage(getTarget('nicla-vision'), kind), compress });
-          const tr = new Tracer({ graph: pm.graph, tensorOffsets: pm.tensorOffsets, scratchOffsets: pm.scratchOffsets, arenaBytes: pm.arenaBytes });
+          const tr = tracerFor(pm);
           const got = runPlanned(pm, { inputs, trace: tr.sink });
           tr.finish();
           expect(got.outputs, `${name}`).toEqual(want);
@@ -231,7 +231,7 @@ describe('FetchingConv2D row window (fused fetching over a compressed slot)', ()
       for (const seed of ['w1', 'w2']) {
         const want = runPlanned(preparePlannedModel(model(ref)), { inputs: inputs(seed) }).outputs;
         const pm = preparePlannedModel(model(fused), { compress });
-        const tr = new Tracer({ graph: pm.graph, tensorOffsets: pm.tensorOffsets, scratchOffsets: pm.scratchOffsets, arenaBytes: pm.arenaBytes });
+        const tr = tracerFor(pm);
         const got = runPlanned(pm, { inputs: inputs(seed), trace: tr.sink });
         tr.finish();
         expect(got.outputs, seed).toEqual(want);

@@ -11,8 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { Graph, Model } from '../../src/ir/index.ts';
 import { importTflite } from '../../src/ir/index.ts';
 import { countCost, countMacs, validateOp } from '../../src/kernels/index.ts';
-import { preparePlannedModel, runPlanned } from '../../src/optimizer/index.ts';
-import { Tracer } from '../../src/sim/index.ts';
+import { preparePlannedModel, runPlanned, tracerFor } from '../../src/optimizer/index.ts';
 import { ORACLE } from '../oracle-paths.ts';
 
 const OP_MODELS = ['SVDF_1', 'SVDF_2', 'SVDF_3', 'UNIDIRECTIONAL_SEQUENCE_LSTM_1', 'UNIDIRECTIONAL_SEQUENCE_LSTM_2', 'UNIDIRECTIONAL_SEQUENCE_LSTM_3'].map((n) => join(ORACLE, 'op-models', n));
@@ -33,7 +32,7 @@ describe('SVDF / UNIDIRECTIONAL_SEQUENCE_LSTM goldens (TFLM reference kernels)',
       expect(existsSync(dir), dir).toBe(true);
       const pm = preparePlannedModel(load(base));
       const inputs = readdirSync(dir).filter((f) => /^input\d+\.bin$/.test(f)).sort().map((f) => read(join(dir, f)));
-      const tracer = new Tracer({ graph: pm.graph, tensorOffsets: pm.tensorOffsets, scratchOffsets: pm.scratchOffsets, arenaBytes: pm.arenaBytes });
+      const tracer = tracerFor(pm);
       const r = runPlanned(pm, { inputs, captureTensors: true, trace: tracer.sink });
       tracer.finish();
       expect(tracer.violations()).toEqual([]);

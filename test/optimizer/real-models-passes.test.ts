@@ -5,8 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { exportTflite, importTflite } from '../../src/ir/index.ts';
-import { preparePlannedModel, runPipeline, runPlanned } from '../../src/optimizer/index.ts';
-import { Tracer } from '../../src/sim/index.ts';
+import { preparePlannedModel, runPipeline, runPlanned, tracerFor } from '../../src/optimizer/index.ts';
 import { ORACLE } from '../oracle-paths.ts';
 
 const REAL = `${ORACLE}/models-real`;
@@ -29,7 +28,7 @@ describe.each(MODELS)('%s', (name) => {
     expect(report.peakBytesAfter).toBeLessThan(report.peakBytesBefore);
     const pm = preparePlannedModel(importTflite(exportTflite(r.model)));
     expect(pm.plan.peakBytes).toBe(report.peakBytesAfter);
-    const tracer = new Tracer({ graph: pm.graph, tensorOffsets: pm.tensorOffsets, scratchOffsets: pm.scratchOffsets, arenaBytes: pm.arenaBytes });
+    const tracer = tracerFor(pm);
     expect(runPlanned(pm, { seed: 1, trace: tracer.sink }).outputs).toEqual(reference);
     expect(tracer.violations()).toEqual([]);
   });
