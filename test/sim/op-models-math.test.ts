@@ -8,8 +8,8 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importTflite } from '../../src/ir/index.ts';
-import { computeModelBufferRequests, planGreedy, preparePlannedModel, runPlanned } from '../../src/optimizer/index.ts';
-import { Tracer, getTarget, opComputeCycles } from '../../src/sim/index.ts';
+import { computeModelBufferRequests, planGreedy, preparePlannedModel, runPlanned, tracerFor } from '../../src/optimizer/index.ts';
+import { getTarget, opComputeCycles } from '../../src/sim/index.ts';
 import { ORACLE } from '../oracle-paths.ts';
 
 const OP_MODELS = join(ORACLE, 'op-models');
@@ -66,7 +66,7 @@ describe('math op-models against TFLM', () => {
           expect(firstDiff(ours as Uint8Array, read(join(dir, f))), `${name} ${f}`).toBe(-1);
         }
 
-        const tracer = new Tracer({ graph: pm.graph, tensorOffsets: pm.tensorOffsets, scratchOffsets: pm.scratchOffsets, arenaBytes: pm.arenaBytes });
+        const tracer = tracerFor(pm);
         const traced = runPlanned(pm, { inputs, trace: tracer.sink });
         tracer.finish();
         expect(tracer.violations()).toEqual([]);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Graph, Tensor } from '../../src/ir/index.ts';
 import { importTflite } from '../../src/ir/index.ts';
 import { traceHeader } from '../../src/kernels/index.ts';
-import { buildSingleOpGraph, layoutOp, preparePlannedModel, runLayout, runPlanned } from '../../src/optimizer/index.ts';
+import { buildSingleOpGraph, layoutOp, preparePlannedModel, runLayout, runPlanned, tracerFor } from '../../src/optimizer/index.ts';
 import { TracePlot, Tracer, formatTraceChunk, renderTraceSvg, traceFormatForPath } from '../../src/sim/index.ts';
 import type { WasmShadow } from '../../src/sim/shadow-scan.ts';
 import type { ReservedSpace } from '../../src/kernels/index.ts';
@@ -141,7 +141,7 @@ describe('Tracer', () => {
   it('person_detect under tflm-greedy traces clean', () => {
     const model = importTflite(readFileSync(`${ORACLE_MODELS}/person_detect.tflite`));
     const pm = preparePlannedModel(model, { planner: 'tflm-greedy' });
-    const t = new Tracer({ graph: pm.graph, tensorOffsets: pm.tensorOffsets, scratchOffsets: pm.scratchOffsets, arenaBytes: pm.arenaBytes });
+    const t = tracerFor(pm);
     runPlanned(pm, { seed: 1, trace: t.sink });
     t.finish();
     expect(t.violations()).toEqual([]);
