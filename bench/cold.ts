@@ -140,7 +140,7 @@ export async function benchVerifyJobs(quick = false): Promise<VerifyJobsResult> 
     const opt = join(dir, 'dmo.tflite');
     process.stderr.write(`verify ${model} --seeds ${seeds} --jobs 1 / ${jobs} ...\n`);
     execFileSync(process.execPath, [BIN, 'optimize', model, '--passes', 'dmo', '-o', opt], { stdio: 'ignore' });
-    const pairs: { oneJobMs: number; nJobsMs: number; speedup: number; splitMs: number }[] = [];
+    const pairs: VerifyJobsResult['pairs'][number][] = [];
     let identical = true;
     const verify = (n: number, j: number): string[] => [BIN, 'verify', model, opt, '--seeds', String(n), '--jobs', String(j), '--json'];
     for (let k = 0; k < (quick ? 1 : 3); k++) {
