@@ -15,7 +15,7 @@ import { SPECIALIZE_AFTER_RUNS } from '../src/kernels/index.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const BIN = join(ROOT, 'bin', 'mcusim.mjs');
-const DATA = process.env.MCUSIM_DATA ?? resolve(ROOT, '../shared/oracle');
+const DATA = process.env.MCUSIM_DATA ?? resolve(ROOT, 'testdata');
 export const TARGET_FIRST_OVER_STEADY: Readonly<Record<string, number>> = { person_detect: 4, mobilenet_v2_quantized: 2, 'zoo:tiny-unet': 2 };
 export const TARGET_VERIFY_SPEEDUP = 1.6;
 

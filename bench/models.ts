@@ -34,7 +34,7 @@ export interface ModelCase {
 }
 
 export const MODEL_CASES: readonly ModelCase[] = [
-  { name: 'person_detect', load: () => importTflite(new Uint8Array(readFileSync(new URL('../../shared/oracle/models/person_detect.tflite', import.meta.url)))) },
+  { name: 'person_detect', load: () => importTflite(new Uint8Array(readFileSync(new URL('../testdata/models/person_detect.tflite', import.meta.url)))) },
   { name: 'zoo:tiny-unet', load: () => buildZooModel('tiny-unet') },
 ];
 

@@ -24,7 +24,7 @@ export interface ParallelRow {
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const BIN = join(ROOT, 'bin', 'mcusim.mjs');
-const DATA = process.env.MCUSIM_DATA ?? resolve(ROOT, '../shared/oracle');
+const DATA = process.env.MCUSIM_DATA ?? resolve(ROOT, 'testdata');
 const PERSON_DETECT = join(DATA, 'models', 'person_detect.tflite');
 const RUNS = 5;
 

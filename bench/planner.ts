@@ -10,7 +10,7 @@ import { buildMemoryModel, computeModelBufferRequests, planExact, planGreedy, sc
 
 const RUNS = 5;
 const TIME_BUDGET_MS = Number(process.env.BENCH_EXACT_BUDGET_MS ?? 2000);
-const oracleDir = new URL('../../shared/oracle/models/', import.meta.url);
+const oracleDir = new URL('../testdata/models/', import.meta.url);
 
 interface PlannerRow {
   readonly name: string;

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const BIN = join(ROOT, 'bin', 'mcusim.mjs');
-const PERSON_DETECT = join(process.env.MCUSIM_DATA ?? resolve(ROOT, '../shared/oracle'), 'models', 'person_detect.tflite');
+const PERSON_DETECT = join(process.env.MCUSIM_DATA ?? resolve(ROOT, 'testdata'), 'models', 'person_detect.tflite');
 export const TARGET_VERSION_RATIO = 3;
 
 export interface StartupRow {

@@ -1,5 +1,5 @@
 // Acceptance check for the C lowering: the gcc -O2 -std=c99 -Wall -Werror build of the emitted C
-// reproduces EVERY oracle vector of every op (../shared/oracle/vectors/*.jsonl), byte for byte.
+// reproduces EVERY oracle vector of every op (testdata/vectors/*.jsonl), byte for byte.
 // All cases go into a few batched programs (one kernel per distinct body, see emitCUnit), built
 // and run concurrently; per-op pass counts are printed.
 import { execFile } from 'node:child_process';

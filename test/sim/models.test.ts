@@ -1,4 +1,4 @@
-// Whole-model goldens: every oracle model (shared/oracle/models/<name>.tflite) and seed dir runs
+// Whole-model goldens: every oracle model (testdata/models/<name>.tflite) and seed dir runs
 // with the TFLM greedy plan; outputs and every dumped tensor_<index>.bin (captured right after its
 // producing op) must match TFLM byte for byte. Ops without a kernel spec fail with
 // E_MODEL_UNSUPPORTED_OP (never skipped). person_detect also runs through the traced executor.

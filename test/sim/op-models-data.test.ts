@@ -1,4 +1,4 @@
-// TFLM goldens of the data-movement and simple arithmetic op-models (../shared/oracle/op-models:
+// TFLM goldens of the data-movement and simple arithmetic op-models (testdata/op-models:
 // SUB, MAXIMUM, MINIMUM, SQUARED_DIFFERENCE, GATHER, SHAPE, PACK, UNPACK, FILL, EXPAND_DIMS,
 // SQUEEZE, SPACE_TO_DEPTH, DEPTH_TO_SPACE, SPACE_TO_BATCH_ND, BATCH_TO_SPACE_ND): every variant
 // present runs with TFLM's greedy plan to byte-identical outputs and dumped tensors, and its

@@ -1,4 +1,4 @@
-// TFLM op-model goldens (shared/oracle/op-models) of the math ops HARD_SWISH, LOG_SOFTMAX, TANH,
+// TFLM op-model goldens (testdata/op-models) of the math ops HARD_SWISH, LOG_SOFTMAX, TANH,
 // ELU, PRELU, L2_NORMALIZATION, RESIZE_NEAREST_NEIGHBOR and RESIZE_BILINEAR: every variant present
 // runs with the TFLM greedy plan, outputs and every dumped tensor byte-identical; the plan (buffers,
 // offsets, peak) equals meta.json; fast and traced executors agree with a clean tracer report.
