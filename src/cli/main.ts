@@ -20,6 +20,7 @@ interface CommandEntry {
 export const COMMANDS: Readonly<Record<string, CommandEntry>> = Object.freeze({
   inspect: { term: 'inspect [options] <model>', summary: 'show ops, tensors and the verified memory plan of a model', load: async () => (await import('./commands/inspect.ts')).registerInspect },
   zoo: { term: 'zoo', summary: 'the built-in seeded model zoo', load: async () => (await import('./commands/zoo.ts')).registerZoo },
+  boards: { term: 'boards [options]', summary: 'the built-in board profiles: core, clock, RAM regions, flash wait states', load: async () => (await import('./commands/boards.ts')).registerBoards },
   run: { term: 'run [options] <model>', summary: 'plan the arena and run a model, writing its output tensors as raw bytes', load: async () => (await import('./commands/run.ts')).registerRun },
   optimize: { term: 'optimize [options] <model>', summary: 'run optimizer passes and write the optimized model (plan as OfflineMemoryAllocation)', load: async () => (await import('./commands/optimize.ts')).registerOptimize },
   verify: { term: 'verify [options] <original> <optimized>', summary: 'run ORIGINAL and OPTIMIZED on seeded inputs, compare every output byte, trace the optimized run', load: async () => (await import('./commands/verify.ts')).registerVerify },
