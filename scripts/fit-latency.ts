@@ -31,7 +31,7 @@ for (const c of parseLatencyCsv(readFileSync(csv, 'utf8'))) {
 }
 console.log(`fit from ${csv}: ${points.length} gated cells`);
 for (const [group, f] of Object.entries(fitGroups(points))) {
-  console.log(`  ${group} cmsis-nn: ${f.value.toFixed(4)}  (${f.cells} cells on ${f.boards.join(', ')})`);
+  console.log(`  ${group} cmsis-nn: ${f.value.toFixed(6)}  (${f.cells} cells on ${f.boards.join(', ')})`);
 }
-console.log(`  cortex-m7 cmsis-nn: ${fitTinySegM7().toFixed(4)}  (TinySeg Table 5: zoo:tiny-unet on nicla-vision, 1190 ms)`);
+console.log(`  cortex-m7 cmsis-nn: ${fitTinySegM7().toFixed(6)}  (TinySeg Table 5: zoo:tiny-unet on nicla-vision, 1190 ms)`);
 console.log('  other groups and the reference library: 1 (unit costs from the TRMs, no measurement to fit)');

@@ -95,17 +95,28 @@ export interface FitPoint {
   readonly measuredMs: number;
 }
 
-/** The constant minimizing the mean absolute relative error: a weighted median of per-point ratios. */
+/** Relative error of `constant` on each point. */
+function relErrors(points: readonly FitPoint[], constant: number): number[] {
+  return points.map((p) => Math.abs(predictMs(p.raw, p.target, constant) / p.measuredMs - 1));
+}
+
+/**
+ * The constant minimizing the worst relative error over the points (the acceptance bounds the worst
+ * cell as well as the mean; the minimax fit keeps every board inside one band instead of letting the
+ * majority pull one board out). The worst error is convex in the constant: golden-section search.
+ */
 export function fitConstant(points: readonly FitPoint[]): number {
-  const cyc = (p: FitPoint): number => (p.measuredMs * 1000 * p.target.mainCore.clockHz) / 1e6;
-  const items = points.map((p) => ({ k: (cyc(p) - p.raw.engine) / p.raw.kernel, w: p.raw.kernel / cyc(p) })).sort((a, b) => a.k - b.k);
-  const half = items.reduce((a, x) => a + x.w, 0) / 2;
-  let acc = 0;
-  for (const x of items) {
-    acc += x.w;
-    if (acc >= half) return x.k;
+  if (points.length === 0) return 1;
+  const worst = (k: number): number => Math.max(...relErrors(points, k));
+  let lo = 0.01;
+  let hi = 100;
+  const g = (Math.sqrt(5) - 1) / 2;
+  let x1 = hi - g * (hi - lo);
+  let x2 = lo + g * (hi - lo);
+  for (let i = 0; i < 200 && hi - lo > 1e-9; i++) {
+    if (worst(x1) <= worst(x2)) { hi = x2; x2 = x1; x1 = hi - g * (hi - lo); } else { lo = x1; x1 = x2; x2 = lo + g * (hi - lo); }
   }
-  return 1;
+  return (lo + hi) / 2;
 }
 
 export interface GroupFit {

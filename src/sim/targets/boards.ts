@@ -71,7 +71,7 @@ export const ekRa6m4 = board({
     accessBytes: 16, // R01UH0890 §45: code flash read through the flash cache in 128-bit lines. NOT retrieved verbatim.
     accelerator: 'FCACHE flash cache + prefetch buffer on the code flash', // R01DS0395 §1.1 "Flash cache".
     dataCacheBytes: 2 * KIB, // R01UH0890 FCACHE: 2 KB shared I/D. NOT retrieved verbatim.
-    dataPrefetch: true, // R01UH0890 FCACHE: prefetch buffer (FLPF) on sequential code-flash reads.
+    dataPrefetch: false, // R01UH0890 FCACHE: the prefetch buffer (FLPF) serves instruction fetches.
   },
 });
 
@@ -180,7 +180,7 @@ export const nucleoU575ziQ = board({
     accessBytes: 16, // RM0456 §7.3.2: 128-bit flash read (ICACHE line 16 bytes in 1-way mode, RM0456 §8).
     accelerator: 'ICACHE 8 KB on the code bus (caches instruction and data fetches from flash) + prefetch', // RM0456 §8.3
     dataCacheBytes: 8 * KIB, // RM0456 §8.3: ICACHE caches all C-AHB traffic, data reads of flash included.
-    dataPrefetch: true, // RM0456 §7.3.4 PRFTEN.
+    dataPrefetch: false, // RM0456 §7.3.4 PRFTEN: the flash prefetch serves instruction fetches.
   },
 });
 
@@ -194,7 +194,7 @@ export const numakerM467hj = board({
     accessBytes: 16, // M460 TRM FMC cache line. NOT retrieved verbatim.
     accelerator: 'FMC 16 KB cache with prefetch', // M460 datasheet §3 "16 KB cache". NOT retrieved verbatim.
     dataCacheBytes: 16 * KIB,
-    dataPrefetch: true,
+    dataPrefetch: false, // No data prefetch described (assumed, as the other flash prefetch buffers here).
   },
 });
 
