@@ -205,7 +205,8 @@ export function validateLatency(cells: readonly LatencyCell[], models: Readonly<
   return { cells: results, summary: summarize(results), refit: fitGroups(points) };
 }
 
-/** A family's constant when the CSV cannot fit it: 1 (TRM unit costs), Cortex-M7 from TinySeg Table 5. */
+/** A family's constant when the CSV left without a board cannot fit it: its source (TinySeg Table 5 for
+ * the Cortex-M7), else 1 (the TRM unit costs alone). */
 export function sourceConstant(family: CoreFamily): number {
   const shipped = FAMILY_CONSTANTS[family]['cmsis-nn'];
   return /TinySeg/.test(shipped.source) ? shipped.value : 1;
