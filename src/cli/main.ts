@@ -27,7 +27,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = Object.freeze({
   overlap: { term: 'overlap [options]', summary: 'safe input/output overlap O_s of one op (DMO): trace, algorithmic (minR/maxW) and analytic', load: async () => (await import('./commands/overlap.ts')).registerOverlap },
   conformance: { term: 'conformance [options] <files...>', summary: 'replay TFLM oracle kernel vectors (JSONL) and compare outputs byte for byte', load: async () => (await import('./commands/conformance.ts')).registerConformance },
   codegen: { term: 'codegen [options] <model>', summary: 'write a self-contained C99 project (host and Cortex-M7/QEMU) running the planned model', load: async () => (await import('./commands/codegen.ts')).registerCodegen },
-  latency: { term: 'latency [options] <model>', summary: 'estimate one inference\'s latency on a board: compute, spill, fetch, codec, stall (TinySeg Table 5)', load: async () => (await import('./commands/latency.ts')).registerLatency },
+  latency: { term: 'latency [options] [model]', summary: 'estimate one inference\'s latency on a board: compute, spill, fetch, codec, stall (TinySeg Table 5)', load: async () => (await import('./commands/latency.ts')).registerLatency },
   sweep: { term: 'sweep [options] <model>', summary: 'partial-spilling sweep: tinyseg at spill 0..100% with peak and latency per point (TinySeg Figure 14)', load: async () => (await import('./commands/sweep.ts')).registerSweep },
   report: { term: 'report [options] <model>', summary: 'one self-contained HTML page: summary, plans before/after, O_s, passes, latency, sweep, verification', load: async () => (await import('./commands/report.ts')).registerReport },
 });

@@ -40,7 +40,7 @@ export function runBoards(opts: { readonly json?: boolean }): number {
 export function registerBoards(program: Command, setExit: (code: number) => void): void {
   program
     .command('boards')
-    .description('list the built-in board profiles (core, clock, RAM regions, flash and its wait states)')
+    .description('the built-in board profiles: core, clock, RAM regions, flash wait states')
     .option('--json', 'print one JSON document')
     .action((opts: { json?: boolean }) => setExit(runBoards(opts)));
 }
