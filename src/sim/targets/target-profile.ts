@@ -1,7 +1,7 @@
-// Shape of a board profile: clocks, SRAM, kernel cycle costs, codec costs and the timing
-// parameters of the three spill stores TinySeg evaluates (internal flash, external QSPI
-// NOR flash, remote host over serial; TinySeg LCTES'24 §6.2.2). Profiles are plain data;
-// every number in a concrete profile carries a comment naming its source.
+// Shape of a board profile: core and its features, clocks, RAM regions, flash read timing, and
+// (where profiled) codec costs and the timing parameters of the three spill stores TinySeg evaluates
+// (internal flash, external QSPI NOR flash, remote host over serial; TinySeg LCTES'24 §6.2.2).
+// Profiles are plain data; every number in a concrete profile carries a comment naming its source.
 
 import { UsageError } from '../../ir/index.ts';
 
@@ -63,9 +63,9 @@ export interface FlashReadTiming {
 }
 
 /**
- * One scale factor on the modelled compute cycles of a kernel library, from one measured
- * latency of one model (DESIGN.md §6: TinySeg's original Tiny U-Net, 1190 ms). Only the
- * compute model is scaled; storage and codec times stay datasheet predictions.
+ * A user's scale on the modelled compute cycles of a kernel library (a board file's own
+ * measurement, `--board-file`), on top of the cost model's family constant. Only the compute
+ * model is scaled; storage and codec times stay datasheet predictions.
  */
 export interface ComputeCalibration {
   readonly scale: number;

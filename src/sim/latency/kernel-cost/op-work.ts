@@ -65,7 +65,7 @@ function cmsisConv(graph: Graph, op: Op, filterSlot: number, core: CoreFeatures)
     // arm_convolve_1x1_s8_fast (stride 1): one arm_nn_mat_mult_nt_t_s8 over all pixels; weights
     // (rhs) are the outer loop, each pair of rows read once. arm_convolve_1x1_s8: one call per row.
     const fast = w.sH === 1 && w.sW === 1;
-    addUnits(units, blockedMacs(oc, pixels, k, core.mve ? 'ntMac' : 'ntMac'));
+    addUnits(units, blockedMacs(oc, pixels, k, 'ntMac'));
     units['kernelCall'] = fast ? 1 : w.outH;
     const weights: WeightStream[] = [{ bytes: wBytes, passes: fast ? 1 : w.outH }];
     return { path: fast ? 'arm_convolve_1x1_s8_fast' : 'arm_convolve_1x1_s8', units, weights };
