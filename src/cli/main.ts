@@ -20,13 +20,14 @@ interface CommandEntry {
 export const COMMANDS: Readonly<Record<string, CommandEntry>> = Object.freeze({
   inspect: { term: 'inspect [options] <model>', summary: 'show ops, tensors and the verified memory plan of a model', load: async () => (await import('./commands/inspect.ts')).registerInspect },
   zoo: { term: 'zoo', summary: 'the built-in seeded model zoo', load: async () => (await import('./commands/zoo.ts')).registerZoo },
+  boards: { term: 'boards [options]', summary: 'the built-in board profiles: core, clock, RAM regions, flash wait states', load: async () => (await import('./commands/boards.ts')).registerBoards },
   run: { term: 'run [options] <model>', summary: 'plan the arena and run a model, writing its output tensors as raw bytes', load: async () => (await import('./commands/run.ts')).registerRun },
   optimize: { term: 'optimize [options] <model>', summary: 'run optimizer passes and write the optimized model (plan as OfflineMemoryAllocation)', load: async () => (await import('./commands/optimize.ts')).registerOptimize },
   verify: { term: 'verify [options] <original> <optimized>', summary: 'run ORIGINAL and OPTIMIZED on seeded inputs, compare every output byte, trace the optimized run', load: async () => (await import('./commands/verify.ts')).registerVerify },
   overlap: { term: 'overlap [options]', summary: 'safe input/output overlap O_s of one op (DMO): trace, algorithmic (minR/maxW) and analytic', load: async () => (await import('./commands/overlap.ts')).registerOverlap },
   conformance: { term: 'conformance [options] <files...>', summary: 'replay TFLM oracle kernel vectors (JSONL) and compare outputs byte for byte', load: async () => (await import('./commands/conformance.ts')).registerConformance },
   codegen: { term: 'codegen [options] <model>', summary: 'write a self-contained C99 project (host and Cortex-M7/QEMU) running the planned model', load: async () => (await import('./commands/codegen.ts')).registerCodegen },
-  latency: { term: 'latency [options] <model>', summary: 'estimate one inference\'s latency on a board: compute, spill, fetch, codec, stall (TinySeg Table 5)', load: async () => (await import('./commands/latency.ts')).registerLatency },
+  latency: { term: 'latency [options] [model]', summary: 'estimate one inference\'s latency on a board: compute, spill, fetch, codec, stall (TinySeg Table 5)', load: async () => (await import('./commands/latency.ts')).registerLatency },
   sweep: { term: 'sweep [options] <model>', summary: 'partial-spilling sweep: tinyseg at spill 0..100% with peak and latency per point (TinySeg Figure 14)', load: async () => (await import('./commands/sweep.ts')).registerSweep },
   report: { term: 'report [options] <model>', summary: 'one self-contained HTML page: summary, plans before/after, O_s, passes, latency, sweep, verification', load: async () => (await import('./commands/report.ts')).registerReport },
 });

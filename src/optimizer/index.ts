@@ -21,3 +21,4 @@ export * from './prepared-totals.ts';
 export * from './total-guard.ts';
 export * from './evaluator.ts';
 export * from './candidate-eval.ts';
+export * from './latency-validation.ts';

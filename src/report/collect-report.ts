@@ -14,7 +14,7 @@ import {
   safeOverlap, sweepPartialSpill,
 } from '../optimizer/index.ts';
 import type { KernelLibrary, LatencyReport, TargetProfile } from '../sim/index.ts';
-import { CORTEX_M, boardFit, niclaVision, wholeArena } from '../sim/index.ts';
+import { CORTEX_M, DEFAULT_KERNEL_LIBRARY, boardFit, niclaVision, wholeArena } from '../sim/index.ts';
 import type { ArenaTotals, BoardFit } from './arena-totals.ts';
 
 export interface ReportOptions {
@@ -138,7 +138,7 @@ function wholeArenaOf(model: Model, layout: ReportLayout, target: TargetProfile)
 export function collectReport(model: Model, opts: ReportOptions): ReportData {
   const log = opts.log ?? (() => undefined);
   const target = opts.target ?? niclaVision;
-  const library = opts.library ?? 'reference';
+  const library = opts.library ?? DEFAULT_KERNEL_LIBRARY;
   log(`report: running passes ${opts.passes.join(',')}`);
   const result = runPipeline(model, opts.passes, { flags: {}, log, ...(opts.evaluator !== undefined ? { evaluator: opts.evaluator } : {}) });
   const before = layoutOf(model);

@@ -8,6 +8,7 @@ import { elideStart, escapeXml, renderTimelineSvg } from '../sim/index.ts';
 import type { ArenaRow } from './arena-totals.ts';
 import { arenaTotalsRows } from './arena-totals.ts';
 import type { ModelSummary, ReportData, ReportLayout } from './collect-report.ts';
+import type { LatencyReport } from '../sim/index.ts';
 
 /** The verification of the optimized model against the original, as the report states it. */
 export interface ReportVerification {
@@ -134,6 +135,17 @@ function passesSection(d: ReportData): string {
   return `<section id="passes"><h2>What each pass did and why</h2>${items.join('\n')}</section>`;
 }
 
+/** One horizontal bar per op: its share of the model's compute time on the board (issue 44 item 3). */
+function layerBars(l: LatencyReport): string {
+  const max = Math.max(1e-9, ...l.ops.map((o) => o.share));
+  const rows = l.ops.filter((o) => o.cycles > 0).map((o) => {
+    const w = ((o.share / max) * 100).toFixed(1);
+    return `<tr><td class="num">${o.index}</td><td>${esc(o.kind)}</td><td><code>${esc(o.path)}</code></td><td class="num">${o.cycles}</td><td class="num">${o.ms.toFixed(3)}</td>`
+      + `<td style="width:40%"><div style="background:#4a7bd0;height:0.9em;width:${w}%" title="${(o.share * 100).toFixed(1)}%"></div></td><td class="num">${(o.share * 100).toFixed(1)}%</td></tr>`;
+  });
+  return `<table><thead><tr><th>op</th><th>kind</th><th>kernel path</th><th>cycles</th><th>ms</th><th>share</th><th></th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
 function latencySection(d: ReportData): string {
   const l = d.latency.after;
   const b = l.breakdown;
@@ -147,6 +159,8 @@ function latencySection(d: ReportData): string {
   return `<section id="latency"><h2>Latency on ${esc(d.target)}</h2>
 <p class="sub">${esc(l.library)} kernels, ${l.slots.length > 0 ? `${l.slots.length} spilled tensor${l.slots.length === 1 ? '' : 's'} on ${esc(l.storage)} flash, erased on the second core (TinySeg §5.2)` : 'no tensor spilled to storage (the second core stays idle)'}${l.calibration ? `; compute calibrated (${esc(l.calibration.source)})` : ''}.</p>
 ${breakdown}
+<h3>Per-layer compute before the passes (${esc(d.latency.before.core.family)} ${d.latency.before.core.clockHz / 1e6} MHz, ${esc(d.latency.before.engine)} engine, constant ${d.latency.before.familyConstant.value.toFixed(3)}: ${esc(d.latency.before.familyConstant.source)})</h3>
+${layerBars(d.latency.before)}
 <h3>Two-core timeline (after)</h3><div class="pic">${renderTimelineSvg(l, { modelLabel: `${d.modelLabel} after ${d.passes.join(',')}` })}</div>
 <details><summary>Per-op latency after the passes (${l.ops.length} ops)</summary>${scrollTable(['op', 'kind', 'output', 'MACs', 'compute ms', 'storage ms', 'stall ms', 'total ms'], ops, [true, false, false, true, true, true, true, true])}</details>
 </section>`;

@@ -16,3 +16,4 @@ export * from './target-overrides.ts';
 export * from './random-inputs.ts';
 export * from './tflm-arena/index.ts';
 export * from './svg-text.ts';
+export * from './latency/kernel-cost/index.ts';

@@ -7,6 +7,8 @@
 import type { Graph } from '../ir/index.ts';
 import { InternalError } from '../ir/index.ts';
 import type { OpCompute } from './latency/compute-cost.ts';
+import type { Engine } from './latency/kernel-cost/index.ts';
+import { familyConstant } from './latency/kernel-cost/index.ts';
 import { opComputeCycles } from './latency/compute-cost.ts';
 import type { StorageTransfer } from './latency/storage-traffic.ts';
 import { storageTransfers } from './latency/storage-traffic.ts';
@@ -17,7 +19,7 @@ import {
   sectorsCovering, spillBlock, spillFootprintBytes,
 } from './storage/index.ts';
 import type { CoreProfile, KernelLibrary, TargetProfile } from './targets/index.ts';
-import { cyclesToUs } from './targets/index.ts';
+import { DEFAULT_KERNEL_LIBRARY, cyclesToUs, spillPart } from './targets/index.ts';
 
 /**
  * Time between two inferences in TinySeg's benchmark sketch (application/application.ino:
@@ -31,6 +33,8 @@ export const ASSUMED_MFV_SHARE = 0.5;
 export interface LatencyOptions {
   readonly target: TargetProfile;
   readonly library?: KernelLibrary;
+  /** Runtime around the kernels: TFLM's interpreter (default) or an ahead-of-time compiled graph. */
+  readonly engine?: Engine;
   readonly storage?: StorageKind;
   readonly asyncErase?: boolean;
   readonly compress?: boolean;
@@ -52,7 +56,14 @@ export interface OpLatency extends LatencyBreakdown {
   readonly kind: string;
   readonly name: string;
   readonly costClass: string;
+  /** The kernel's code path for the library and core (e.g. 'arm_convolve_1x1_s8_fast'). */
+  readonly path: string;
   readonly macs: number;
+  /** Compute cycles on the main core (calibration scale applied), and their time. */
+  readonly cycles: number;
+  readonly ms: number;
+  /** This op's share of the whole inference's compute time. */
+  readonly share: number;
   readonly startMs: number;
   readonly endMs: number;
   readonly totalMs: number;
@@ -70,7 +81,13 @@ export interface SlotLatency {
 
 export interface LatencyReport {
   readonly target: string;
+  /** Same as target (the CLI contract's name). */
+  readonly board: string;
   readonly library: KernelLibrary;
+  readonly engine: Engine;
+  readonly core: { readonly family: string; readonly clockHz: number };
+  /** The (core family, library) constant applied to kernel cycles, and where it comes from. */
+  readonly familyConstant: { readonly value: number; readonly source: string };
   readonly storage: StorageKind;
   readonly asyncErase: boolean;
   readonly compress: boolean;
@@ -127,12 +144,18 @@ function eraseRegion(device: StorageDevice, region: StorageRegion): void {
 function simulate(setup: Setup, carried: readonly CarriedErase[]): { timeline: DualCoreTimeline; slots: Map<number, SlotState> } {
   const { graph, opts, computeUs, transfers } = setup;
   const { target } = opts;
+  if (!transfers.some((moves) => moves.length > 0)) {
+    // Nothing spills: compute only, and no storage device (boards without a spill-store profile).
+    const timeline = new DualCoreTimeline();
+    graph.ops.forEach((op, i) => { if ((computeUs[i] ?? 0) > 0) timeline.run('compute', computeUs[i] ?? 0, op.kind, i); });
+    return { timeline, slots: new Map() };
+  }
   // TinySeg's init() erases the whole swap area before the first inference.
   const device = createStorage(target, opts.storage, { startErased: true });
   const timeline = new DualCoreTimeline();
   // With asynchronous erase TinySeg RPCs every flash transfer (codec included) to the second core.
   const rpc = opts.asyncErase && device.needsErase;
-  const xferCore: CoreProfile = rpc ? target.secondCore : target.mainCore;
+  const xferCore: CoreProfile = rpc ? spillPart(target, 'secondCore', '--async-erase') : target.mainCore;
   const crcUs = (bytes: number): number => cyclesToUs(xferCore, bytes * target.compute.crcCyclesPerByte);
   const slots = new Map<number, SlotState>();
   const unit = Math.max(device.geometry.sectorBytes, device.geometry.programUnitBytes);
@@ -217,7 +240,8 @@ function sumKind(intervals: readonly TimelineInterval[], kind: IntervalKind): nu
   return intervals.reduce((acc, x) => acc + (x.kind === kind ? x.endUs - x.startUs : 0), 0);
 }
 
-function opRows(graph: Graph, compute: readonly OpCompute[], main: readonly TimelineInterval[]): OpLatency[] {
+function opRows(graph: Graph, compute: readonly OpCompute[], scale: number, core: CoreProfile, main: readonly TimelineInterval[]): OpLatency[] {
+  const totalCycles = compute.reduce((a, c) => a + c.cycles * scale, 0);
   const byOp: TimelineInterval[][] = graph.ops.map(() => []);
   for (const x of main) if (x.opIndex !== undefined) byOp[x.opIndex]?.push(x);
   let cursor = 0;
@@ -233,7 +257,11 @@ function opRows(graph: Graph, compute: readonly OpCompute[], main: readonly Time
       kind: op.kind,
       name: out?.name ?? '',
       costClass: c === undefined ? 'none' : c.costClass.type === 'mac' || c.costClass.type === 'element' ? `${c.costClass.type}:${c.costClass.cls}` : c.costClass.type,
+      path: c?.path ?? 'none',
       macs: c?.macs ?? 0,
+      cycles: Math.round((c?.cycles ?? 0) * scale),
+      ms: ms(cyclesToUs(core, (c?.cycles ?? 0) * scale)),
+      share: totalCycles > 0 ? ((c?.cycles ?? 0) * scale) / totalCycles : 0,
       computeMs: ms(sumKind(xs, 'compute')),
       spillMs: ms(sumKind(xs, 'spill')),
       fetchMs: ms(sumKind(xs, 'fetch')),
@@ -250,7 +278,8 @@ function opRows(graph: Graph, compute: readonly OpCompute[], main: readonly Time
 export function estimateLatency(graph: Graph, options: LatencyOptions): LatencyReport {
   const opts = {
     target: options.target,
-    library: options.library ?? 'reference',
+    library: options.library ?? DEFAULT_KERNEL_LIBRARY,
+    engine: options.engine ?? 'tflm',
     storage: options.storage ?? 'internal',
     asyncErase: options.asyncErase ?? false,
     compress: options.compress ?? false,
@@ -259,7 +288,7 @@ export function estimateLatency(graph: Graph, options: LatencyOptions): LatencyR
   };
   const calibration = opts.target.computeCalibration[opts.library] ?? null;
   const scale = calibration?.scale ?? 1;
-  const compute = graph.ops.map((_, i) => opComputeCycles(graph, i, opts.target, opts.library));
+  const compute = graph.ops.map((_, i) => opComputeCycles(graph, i, opts.target, opts.library, opts.engine));
   const computeUs = compute.map((c) => cyclesToUs(opts.target.mainCore, c.cycles * scale));
   const setup: Setup = { graph, opts, computeUs, transfers: storageTransfers(graph) };
   let run = simulate(setup, []);
@@ -271,7 +300,11 @@ export function estimateLatency(graph: Graph, options: LatencyOptions): LatencyR
   const main = run.timeline.intervals('main');
   return {
     target: opts.target.name,
+    board: opts.target.name,
     library: opts.library,
+    engine: opts.engine,
+    core: { family: opts.target.core.family, clockHz: opts.target.mainCore.clockHz },
+    familyConstant: familyConstant(opts.target, opts.library),
     storage: opts.storage,
     asyncErase: opts.asyncErase,
     compress: opts.compress,
@@ -285,7 +318,7 @@ export function estimateLatency(graph: Graph, options: LatencyOptions): LatencyR
       stallMs: ms(totals.stallUs),
     },
     secondCoreBusyMs: ms(totals.secondCoreBusyUs),
-    ops: opRows(graph, compute, main),
+    ops: opRows(graph, compute, scale, opts.target.mainCore, main),
     slots: [...run.slots.values()].map((s) => s.report),
     timeline: { main, second: run.timeline.intervals('second') },
   };

@@ -38,7 +38,7 @@ describe('renamed flags and their old spellings', () => {
     };
     expect(await total('--board', 'nicla-vision')).toBe(await total('--target', 'nicla-vision'));
     const file = join(tmp, 'slow.json');
-    writeFileSync(file, JSON.stringify({ base: 'nicla-vision', computeCalibration: { reference: { scale: 2 * 0.17044 } } }));
+    writeFileSync(file, JSON.stringify({ base: 'nicla-vision', computeCalibration: { 'cmsis-nn': { scale: 2, source: 'test: twice as slow' } } }));
     const slow = await total('--board-file', file);
     expect(slow).toBe(await total('--target-file', file));
     expect(slow).toBeGreaterThan(await total('--board', 'nicla-vision'));

@@ -42,7 +42,7 @@ describe('mcusim latency', () => {
 describe('mcusim latency --target-file', () => {
   it('applies a JSON profile over its base (here a doubled compute scale) and refuses bad files with exit 2', async () => {
     const file = join(tmp, 'board.json');
-    writeFileSync(file, JSON.stringify({ base: 'nicla-vision', computeCalibration: { reference: { scale: 2 * 0.17044 } } }));
+    writeFileSync(file, JSON.stringify({ base: 'nicla-vision', computeCalibration: { 'cmsis-nn': { scale: 2, source: 'test: twice as slow' } } }));
     const r = (await mcusim('latency', 'zoo:tiny-unet', '--target-file', file, '--json'));
     expect(r.code, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout);
@@ -98,7 +98,8 @@ describe('mcusim latency --table', () => {
     expect(r.stderr.trim().split('\n')).toHaveLength(6);
     const doc = JSON.parse(r.stdout);
     expect(doc.rows.map((x: { step: string }) => x.step)).toEqual(['original', 'tempQuant', 'spilling', 'fusedFetching', 'compression', 'asyncErase']);
-    expect(doc.rows[0].ms).toEqual({ internal: 1190, external: 1190, remote: 1190 });
+    // The Cortex-M7 constant is stored to 6 digits (scripts/fit-latency.ts): within a microsecond of 1190.
+    for (const st of ['internal', 'external', 'remote']) expect(Math.abs(doc.rows[0].ms[st] - 1190), st).toBeLessThan(0.002);
     expect(doc.rows[5].ms.remote).toBeNull();
     expect(doc.rows[5].paperMs).toEqual({ internal: 1270, external: 1718, remote: null });
     const single = JSON.parse((await mcusim('latency', 'zoo:tiny-unet', '--json')).stdout);

@@ -95,7 +95,7 @@ describe('phase lines of the commands that take seconds on real models', () => {
 
   it('latency (single cell) names the phase and the board; --quiet and toy models print nothing', async () => {
     const lines = phases((await mcusim('latency', 'zoo:tiny-unet', '--json')), 'latency');
-    expect(lines).toEqual(['latency: costing 24 ops on nicla-vision (reference kernels, internal storage)']);
+    expect(lines).toEqual(['latency: costing 24 ops on nicla-vision (cmsis-nn kernels, tflm, internal storage)']);
     expect((await mcusim('latency', 'zoo:tiny-unet', '--json', '--quiet')).stderr).toBe('');
     expect((await mcusim('latency', HELLO, '--json')).stderr).toBe('');
   });

@@ -23,6 +23,15 @@ describe('renderReportHtml', () => {
     expect(html).not.toMatch(/>\*</);
   });
 
+  it('draws one per-layer latency bar per costed op, the heaviest full width (issue 44)', () => {
+    const costed = data.latency.before.ops.filter((o) => o.cycles > 0);
+    const section = html.split('<section id="latency">')[1]?.split('</section>')[0] ?? '';
+    const bars = section.match(/<div style="background:#4a7bd0;height:0.9em;width:([\d.]+)%"/g) ?? [];
+    expect(bars).toHaveLength(costed.length);
+    expect(bars.some((b) => b.includes('width:100.0%'))).toBe(true);
+    expect(section).toContain(costed[0]?.path ?? 'none');
+  });
+
   it('lists every buffer of both plans, drawn on one byte scale', () => {
     for (const when of ['before', 'after'] as const) {
       const n = data.layout[when].requests.length;

@@ -35,7 +35,7 @@ describe('overrideTarget', () => {
       qspiFlash: { blockErases: [{ sizeBytes: 65536, eraseUs: 250_000 }] },
       computeCalibration: { 'cmsis-nn': { scale: 1.5, source: 'own board, 2026-11' } },
     });
-    expect(t.qspiFlash.blockErases).toEqual([{ sizeBytes: 65536, eraseUs: 250_000 }]);
+    expect(t.qspiFlash?.blockErases).toEqual([{ sizeBytes: 65536, eraseUs: 250_000 }]);
     expect(t.computeCalibration['cmsis-nn']).toEqual({ scale: 1.5, source: 'own board, 2026-11' });
     expect(t.computeCalibration.reference).toEqual(niclaVision.computeCalibration.reference);
     expect(problemsOf({ computeCalibration: { 'cmsis-nn': { scale: 2 }, fast: { scale: 1, source: 'x' } } })).toEqual([

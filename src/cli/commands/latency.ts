@@ -1,6 +1,7 @@
-// `mcusim latency MODEL [--board NAME | --board-file FILE] [--kernels reference|cmsis-nn] [--storage internal|external|remote]
-// [--async-erase] [--compress] [--seed N | --zero-input] [--json] [--svg FILE]`: one inference's latency
-// on a board (DESIGN.md §9; TinySeg Table 5 / Figure 13 breakdown). With --compress the spilled tensors'
+// `mcusim latency MODEL [--board NAME | --board-file FILE] [--kernels reference|cmsis-nn] [--engine tflm|aot]
+// [--storage internal|external|remote] [--async-erase] [--compress] [--seed N | --zero-input] [--json] [--svg FILE]`:
+// one inference's latency on a board, per op cycles / ms / share (DESIGN.md §9; issue 44; TinySeg Table 5 /
+// Figure 13 breakdown). `--boards all|A,B`: one line per board. `--validate [--csv FILE]`: MLPerf Tiny cells. With --compress the spilled tensors'
 // bytes come from a real run with seeded random inputs (seed 1 unless --seed), or all-zero ones
 // (--zero-input, TinySeg's benchmark sketch); see PayloadInputs for why random is the default.
 // `--table [--paper] [--no-scratch-free]`: the whole Table 5 grid (tinysegLatencyTable), steps x storage.
@@ -10,7 +11,8 @@ import { UsageError } from '../../ir/index.ts';
 import type { LatencyTable, PayloadInputs } from '../../optimizer/index.ts';
 import { TINYSEG_TABLE5_PAPER_MS, captureSpillPayloads, describePayloadInputs, estimateModelLatency, tinysegLatencyTable } from '../../optimizer/index.ts';
 import type { KernelLibrary, LatencyReport, TargetProfile } from '../../sim/index.ts';
-import { KERNEL_LIBRARIES, STORAGE_KINDS, isStorageKind, renderTimelineSvg } from '../../sim/index.ts';
+import { DEFAULT_KERNEL_LIBRARY, ENGINES, KERNEL_LIBRARIES, STORAGE_KINDS, isStorageKind, parseEngine, renderTimelineSvg } from '../../sim/index.ts';
+import { boardList, boardsText, latencyOnBoards, runValidation, validationText } from '../latency-boards.ts';
 import { addQuietOption, checkOutputFile, progressLog, refuseFlag, refuseSpillFlags } from '../cli-options.ts';
 import { renderTable } from '../format.ts';
 import { boardFitWarning } from '../fit-warning.ts';
@@ -22,6 +24,10 @@ import { addPayloadInputOptions, addTargetOptions, payloadInputsOf, resolveTarge
 
 interface LatencyCliOptions extends TargetCliOptions {
   readonly kernels: string;
+  readonly engine: string;
+  readonly boards?: string;
+  readonly validate?: boolean;
+  readonly csv?: string;
   readonly storage?: string;
   readonly asyncErase?: boolean;
   readonly compress?: boolean;
@@ -44,15 +50,20 @@ function parseLibrary(name: string): KernelLibrary {
 }
 
 function textReport(r: LatencyReport, inputs: PayloadInputs): string {
-  const rows = r.ops.map((o) => [o.index, o.kind, o.macs, o.computeMs.toFixed(3), o.spillMs.toFixed(3), o.fetchMs.toFixed(3), o.codecMs.toFixed(3), o.stallMs.toFixed(3), o.totalMs.toFixed(3)]);
+  const spills = r.slots.length > 0;
+  const rows = r.ops.map((o) => [
+    o.index, o.kind, o.path, o.macs, o.cycles, o.ms.toFixed(3), `${(o.share * 100).toFixed(1)}%`,
+    ...(spills ? [o.spillMs.toFixed(3), o.fetchMs.toFixed(3), o.codecMs.toFixed(3), o.stallMs.toFixed(3), o.totalMs.toFixed(3)] : []),
+  ]);
   const b = r.breakdown;
-  const cal = r.calibration === null ? 'uncalibrated' : `compute scale ${r.calibration.scale.toFixed(4)} (${r.calibration.source})`;
+  const cal = r.calibration === null ? '' : `; board-file compute scale ${r.calibration.scale.toFixed(4)} (${r.calibration.source})`;
   const slots = r.slots.map((s) => `slot ${s.slot}: tensor ${s.tensor}, ${s.rawBytes} B -> ${s.storedBytes} B stored (${s.compression})`);
   return [
-    renderTable(['op', 'kind', 'MACs', 'compute ms', 'spill ms', 'fetch ms', 'codec ms', 'stall ms', 'total ms'], rows),
+    renderTable(['op', 'kind', 'kernel path', 'MACs', 'cycles', 'compute ms', 'share', ...(spills ? ['spill ms', 'fetch ms', 'codec ms', 'stall ms', 'total ms'] : [])], rows),
     '',
     ...slots,
-    `target ${r.target}, kernels ${r.library}, storage ${r.storage}${r.asyncErase ? ', async erase' : ''}${r.compress ? `, compressed (bytes from ${describePayloadInputs(inputs)})` : ''}; ${cal}`,
+    `board ${r.board} (${r.core.family} ${r.core.clockHz / 1e6} MHz), kernels ${r.library}, engine ${r.engine}, storage ${r.storage}${r.asyncErase ? ', async erase' : ''}${r.compress ? `, compressed (bytes from ${describePayloadInputs(inputs)})` : ''}`,
+    `${r.core.family} + ${r.library} constant ${r.familyConstant.value.toFixed(4)} (${r.familyConstant.source})${cal}`,
     `total ${r.totalMs.toFixed(1)} ms = compute ${b.computeMs.toFixed(1)} + spill ${b.spillMs.toFixed(1)} + fetch ${b.fetchMs.toFixed(1)} + codec ${b.codecMs.toFixed(1)} + stall ${b.stallMs.toFixed(1)}; second core busy ${r.secondCoreBusyMs.toFixed(1)} ms`,
     '',
   ].join('\n');
@@ -74,7 +85,7 @@ function textTable(modelArg: string, t: LatencyTable, target: TargetProfile, inp
   return [
     `TinySeg Table 5 for ${modelArg}: target ${t.target}, kernels ${t.library}${t.scratchFree ? '' : ', paper scratch step only (no scratch-free TransposeConv)'}`,
     renderTable(headers, rows),
-    `compute ${cal === undefined ? 'uncalibrated' : `scale ${cal.scale.toFixed(4)} from ${cal.source}`}; compressed payloads from a run of the final model with ${describePayloadInputs(inputs)}`,
+    `${cal === undefined ? '' : `board-file compute scale ${cal.scale.toFixed(4)} from ${cal.source}; `}compressed payloads from a run of the final model with ${describePayloadInputs(inputs)}`,
     '',
   ].join('\n');
 }
@@ -111,9 +122,32 @@ function runTable(modelArg: string, model: Model, target: TargetProfile, library
   return 0;
 }
 
-export function runLatency(modelArg: string, opts: LatencyCliOptions): number {
-  const target = resolveTarget(opts);
+function runValidate(modelArg: string | undefined, opts: LatencyCliOptions): number {
+  if (modelArg !== undefined) throw new UsageError('--validate predicts the MLPerf Tiny models of the CSV; drop MODEL');
+  const { csv, validation } = runValidation(opts.csv);
+  process.stdout.write(opts.json ? `${JSON.stringify({ csv, ...validation })}\n` : validationText(csv, validation));
+  return 0;
+}
+
+function runBoards(modelArg: string, spec: string, library: KernelLibrary, opts: LatencyCliOptions): number {
+  const used = [['--board', opts.board !== undefined || opts.target !== undefined], ['--board-file', opts.boardFile !== undefined || opts.targetFile !== undefined], ['--storage', opts.storage !== undefined], ['--compress', opts.compress === true], ['--async-erase', opts.asyncErase === true], ['--table', opts.table === true], ['--svg', opts.svg !== undefined]] as const;
+  const bad = used.filter(([, on]) => on).map(([n]) => n);
+  if (bad.length > 0) throw new UsageError(`--boards estimates the plain model on each board; drop ${bad.join(', ')}`);
+  const engine = parseEngine(opts.engine);
+  const boards = boardList(spec);
+  const lines = latencyOnBoards(loadRunnableModel(modelArg), boards, library, engine);
+  process.stdout.write(opts.json ? `${JSON.stringify({ model: modelArg, library, engine, boards: lines })}\n` : boardsText(modelArg, lines, library, engine));
+  return 0;
+}
+
+export function runLatency(modelArg: string | undefined, opts: LatencyCliOptions): number {
+  if (opts.validate === true) return runValidate(modelArg, opts);
+  if (opts.csv !== undefined) throw new UsageError('--csv only applies with --validate');
+  if (modelArg === undefined) throw new UsageError('latency needs a MODEL (or --validate)');
   const library = parseLibrary(opts.kernels);
+  if (opts.boards !== undefined) return runBoards(modelArg, opts.boards, library, opts);
+  const engine = parseEngine(opts.engine);
+  const target = resolveTarget(opts);
   const storage = opts.storage ?? 'internal';
   if (!isStorageKind(storage)) throw new UsageError(`unknown --storage '${storage}'; known: ${STORAGE_KINDS.join(', ')}`);
   const inputs = payloadInputsOf(opts);
@@ -131,9 +165,9 @@ export function runLatency(modelArg: string, opts: LatencyCliOptions): number {
     progress.phase(`running the model for the bytes --compress encodes (${describePayloadInputs(inputs)})`);
     payloadOf = captureSpillPayloads(model, { inputs });
   }
-  progress.phase(`costing ${model.graph.ops.length} ops on ${target.name} (${library} kernels, ${storage} storage${opts.asyncErase === true ? ', async erase' : ''})`);
+  progress.phase(`costing ${model.graph.ops.length} ops on ${target.name} (${library} kernels, ${engine}, ${storage} storage${opts.asyncErase === true ? ', async erase' : ''})`);
   const report = estimateModelLatency(model, {
-    target, library, storage, asyncErase: opts.asyncErase === true, compress: opts.compress === true, inputs, payloadOf,
+    target, library, engine, storage, asyncErase: opts.asyncErase === true, compress: opts.compress === true, inputs, payloadOf,
   });
   if (opts.svg !== undefined) {
     progress.phase(`drawing the two-core timeline to ${opts.svg}`);
@@ -152,9 +186,13 @@ export function registerLatency(program: Command, setExit: (code: number) => voi
   const cmd = program
     .command('latency')
     .description('estimate one inference\'s latency on a board: compute, spill, fetch, codec, stall (TinySeg Table 5)')
-    .argument('<model>', 'a .tflite file or zoo:<name>');
+    .argument('[model]', 'a .tflite file or zoo:<name> (none with --validate)');
   addTargetOptions(cmd)
-    .option('--kernels <lib>', `kernel library (${KERNEL_LIBRARIES.join(', ')})`, 'reference')
+    .option('--kernels <lib>', `kernel library (${KERNEL_LIBRARIES.join(', ')})`, DEFAULT_KERNEL_LIBRARY)
+    .option('--engine <engine>', `runtime around the kernels (${ENGINES.join(', ')}: TFLM interpreter or an ahead-of-time compiled graph)`, 'tflm')
+    .option('--boards <list>', 'one line per board: "all" or a comma-separated list of boards')
+    .option('--validate', 'predict every cell of an MLPerf Tiny latency CSV: error per cell, summary, leave-one-board-out')
+    .option('--csv <file>', 'with --validate: the CSV (default $MCUSIM_DATA or ../shared/oracle: latency/mlperf-tiny-open.csv)')
     .option('--storage <kind>', `spill storage (${STORAGE_KINDS.join(', ')}; default internal)`)
     .option('--async-erase', 'erase flash on the second core ahead of the next spill (TinySeg §5.2)')
     .option('--compress', 'most-frequent-value compression of spilled tensors (TinySeg §5.1)');
@@ -165,5 +203,5 @@ export function registerLatency(program: Command, setExit: (code: number) => voi
     .option('--paper', 'with --table: each cell as "got / paper (+x%)" against TinySeg\'s published Table 5')
     .option('--no-scratch-free', 'with --table: the paper\'s int16 scratch step only (no scratch-free TransposeConv)');
   addQuietOption(cmd)
-    .action((model: string, opts: LatencyCliOptions) => setExit(runLatency(model, opts)));
+    .action((model: string | undefined, opts: LatencyCliOptions) => setExit(runLatency(model, opts)));
 }

@@ -7,7 +7,7 @@
 import type { Model } from '../../ir/index.ts';
 import { InternalError, UsageError } from '../../ir/index.ts';
 import type { KernelLibrary, LatencyBreakdown, StorageKind, TargetProfile } from '../../sim/index.ts';
-import { DEFAULT_TARGET_NAME, getTarget } from '../../sim/index.ts';
+import { DEFAULT_KERNEL_LIBRARY, DEFAULT_TARGET_NAME, getTarget } from '../../sim/index.ts';
 import type { PayloadInputs } from '../model-latency.ts';
 import { DEFAULT_PAYLOAD_INPUTS, estimateModelLatency } from '../model-latency.ts';
 import type { PassOptions, PassResult } from '../pass.ts';
@@ -155,7 +155,7 @@ export function sweepPartialSpill(model: Model, options: SpillSweepOptions = {})
     model,
     passFlags: options.passFlags ?? {},
     target,
-    library: options.library ?? 'reference',
+    library: options.library ?? DEFAULT_KERNEL_LIBRARY,
     storage: options.storage ?? 'internal',
     asyncErase: options.asyncErase === true,
     compress: options.compress === true,
@@ -198,7 +198,7 @@ export function sweepPartialSpill(model: Model, options: SpillSweepOptions = {})
   const spillingHelps = rows.some((r) => r.spilledChannels > 0);
   return {
     target: target.name,
-    library: options.library ?? 'reference',
+    library: options.library ?? DEFAULT_KERNEL_LIBRARY,
     storage: options.storage ?? 'internal',
     asyncErase: options.asyncErase === true,
     compress: options.compress === true,

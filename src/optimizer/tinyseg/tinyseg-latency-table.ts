@@ -5,7 +5,7 @@
 // display (`--paper`), never an input to any cell.
 import type { Model } from '../../ir/index.ts';
 import type { KernelLibrary, StorageKind, TargetProfile } from '../../sim/index.ts';
-import { STORAGE_KINDS, storageTransfers } from '../../sim/index.ts';
+import { DEFAULT_KERNEL_LIBRARY, STORAGE_KINDS, storageTransfers } from '../../sim/index.ts';
 import { greedyPeakBytes } from './cold-ranges.ts';
 import type { PayloadInputs, PayloadOf } from '../model-latency.ts';
 import { captureSpillPayloads, estimateModelLatency } from '../model-latency.ts';
@@ -93,7 +93,7 @@ function stepVariants(model: Model, scratchFree: boolean): StepVariant[] {
 
 /** Table 5 for `model`: 6 rows x internal / external / remote (remote async erase is N/A). */
 export function tinysegLatencyTable(model: Model, options: LatencyTableOptions): LatencyTable {
-  const library = options.library ?? 'reference';
+  const library = options.library ?? DEFAULT_KERNEL_LIBRARY;
   const scratchFree = options.scratchFree ?? true;
   const variants = stepVariants(model, scratchFree);
   const payloads = new Map<Model, PayloadOf | null>();

@@ -1,12 +1,15 @@
-// Compute cycles of one op on the main core (DESIGN.md §3 "Cost model"): the kernel's exact cost
-// counts (countCost over its loop nest: MACs, arena bytes) times the target profile's cycles per
-// MAC / per element / per byte copied for the chosen kernel library. Ops whose nest binds storage
-// data (TinySeg Spill / Fetching / FetchingConv2D) are counted from their shapes instead.
+// Compute cycles of one op on the main core (DESIGN.md §3 "Cost model", issue 44): the code path the
+// kernel library takes for the op and its work (kernel-cost/op-work.ts), priced per core family with
+// the board's flash wait states and the engine's per-op overhead (kernel-cost/kernel-cycles.ts). The
+// kernel's exact cost counts (countCost over its nest) give executed MACs and copied bytes; ops whose
+// nest binds storage data (TinySeg Spill / Fetching / FetchingConv2D) are counted from their shapes.
 import type { Graph, Op, OpKind } from '../../ir/index.ts';
 import { DTYPE_BYTES, InternalError, ModelError, byteSize, elementCount } from '../../ir/index.ts';
 import type { CostCounts, KernelInstance } from '../../kernels/index.ts';
 import { countCost, countMacs, instantiateOp, placementFreeKey, prepareOp } from '../../kernels/index.ts';
 import type { ElementKernelClass, KernelLibrary, MacKernelClass, TargetProfile } from '../targets/index.ts';
+import type { Engine } from './kernel-cost/index.ts';
+import { copyWork, kernelCycles, opWork } from './kernel-cost/index.ts';
 
 /** How an op kind is costed. */
 export type CostClass =
@@ -83,9 +86,15 @@ export const COST_CLASS: Readonly<Record<OpKind, CostClass>> = {
 export interface OpCompute {
   readonly costClass: CostClass;
   readonly macs: number;
-  /** Elements (pooling taps, elementwise outputs) or bytes (copies) the per-unit cost applied to. */
+  /** Elements (pooling taps, elementwise outputs) or bytes (copies) the op works on. */
   readonly units: number;
-  /** Unscaled cycles from the profile. */
+  /** The kernel's code path (e.g. 'arm_convolve_1x1_s8_fast'). */
+  readonly path: string;
+  /** Kernel work priced by the core's unit costs, flash wait states on weights, engine overhead. */
+  readonly computeCycles: number;
+  readonly flashStallCycles: number;
+  readonly engineCycles: number;
+  /** Total cycles (family constant applied), before a board file's computeCalibration scale. */
   readonly cycles: number;
 }
 
@@ -134,8 +143,10 @@ function tensorAt(graph: Graph, op: Op, side: 'input' | 'output', slot: number):
   return t;
 }
 
-/** Cycles of op `opIndex` for `library`, before calibration. */
-export function opComputeCycles(graph: Graph, opIndex: number, target: TargetProfile, library: KernelLibrary): OpCompute {
+const NO_COST = { path: 'none', computeCycles: 0, flashStallCycles: 0, engineCycles: 0, cycles: 0 };
+
+/** Cycles of op `opIndex` for `library` under `engine` (`constant` overrides the family's, for the fit). */
+export function opComputeCycles(graph: Graph, opIndex: number, target: TargetProfile, library: KernelLibrary, engine: Engine = 'tflm', constant?: number): OpCompute {
   const op = graph.ops[opIndex];
   if (op === undefined) throw new InternalError(`no op ${opIndex}`);
   if (op.kind === 'custom') {
@@ -144,29 +155,26 @@ export function opComputeCycles(graph: Graph, opIndex: number, target: TargetPro
     ]);
   }
   const costClass = COST_CLASS[op.kind];
+  if (costClass.type === 'none') return { costClass, macs: 0, units: 0, ...NO_COST };
   const counts = SHAPE_COSTED.has(op.kind) ? null : countsOf(graph, opIndex);
-  const c = target.compute;
   switch (costClass.type) {
-    case 'none':
-      return { costClass, macs: 0, units: 0, cycles: 0 };
-    case 'mac': {
-      const macs = counts?.macs ?? countMacs(op, graph);
-      return { costClass, macs, units: macs, cycles: macs * c.cyclesPerMac[library][costClass.cls] };
-    }
+    case 'mac':
     case 'element': {
+      const macs = costClass.type === 'mac' ? counts?.macs ?? countMacs(op, graph) : counts?.macs ?? 0;
       let units: number;
-      if (costClass.per === 'output') {
-        units = elementCount(tensorAt(graph, op, 'output', 0).shape);
-      } else {
-        const width = DTYPE_BYTES[tensorAt(graph, op, 'input', 0).dtype];
-        units = Math.round((counts?.arenaLoadBytes ?? 0) / width);
-      }
-      return { costClass, macs: counts?.macs ?? 0, units, cycles: units * c.cyclesPerElement[library][costClass.cls] };
+      if (costClass.type === 'mac') units = macs;
+      else if (costClass.per === 'output') units = elementCount(tensorAt(graph, op, 'output', 0).shape);
+      else units = Math.round((counts?.arenaLoadBytes ?? 0) / DTYPE_BYTES[tensorAt(graph, op, 'input', 0).dtype]);
+      const work = opWork(graph, op, library, target.core, { macs, storeBytes: counts?.arenaStoreBytes ?? 0 });
+      const elementWork = costClass.type === 'element' && costClass.per === 'input' && op.kind === 'mean'
+        ? { ...work, units: { refElem: units, opCall: 1 } } : work;
+      return { costClass, macs, units, path: elementWork.path, ...kernelCycles(elementWork, target, library, engine, constant) };
     }
     case 'copy': {
       const out = tensorAt(graph, op, 'output', 0);
       const units = counts?.arenaStoreBytes ?? byteSize(out.dtype, out.shape);
-      return { costClass, macs: 0, units, cycles: units * c.cyclesPerByteCopied };
+      const work = copyWork(op, { macs: 0, storeBytes: units });
+      return { costClass, macs: 0, units, path: work.path, ...kernelCycles(work, target, library, engine, constant) };
     }
     default: {
       const never: never = costClass;

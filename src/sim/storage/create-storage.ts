@@ -3,6 +3,7 @@
 
 import { UsageError } from '../../ir/index.ts';
 import type { TargetProfile } from '../targets/index.ts';
+import { spillPart } from '../targets/index.ts';
 import type { FlashOptions } from './internal-flash.ts';
 import { InternalFlash } from './internal-flash.ts';
 import { QspiFlash } from './qspi-flash.ts';
@@ -21,11 +22,11 @@ export function createStorage(target: TargetProfile, kind: string, options: Flas
   }
   switch (kind) {
     case 'internal':
-      return new InternalFlash(target.internalFlash, options);
+      return new InternalFlash(spillPart(target, 'internalFlash', '--storage internal'), options);
     case 'external':
-      return new QspiFlash(target.qspiFlash, options);
+      return new QspiFlash(spillPart(target, 'qspiFlash', '--storage external'), options);
     case 'remote':
-      return new RemoteHost(target.remoteHost, target.mainCore);
+      return new RemoteHost(spillPart(target, 'remoteHost', '--storage remote'), target.mainCore);
     default: {
       const never: never = kind;
       throw new UsageError(`unknown storage '${String(never)}'`);

@@ -5,7 +5,7 @@
 // the same (plus our 1-byte representative, which the runtime keeps in RAM instead).
 
 import type { CoreProfile, TargetProfile } from '../targets/index.ts';
-import { cyclesToUs } from '../targets/index.ts';
+import { cyclesToUs, spillPart } from '../targets/index.ts';
 import { storageError } from './storage-device.ts';
 
 /** Most frequent value; ties go to the smallest value (as TinySeg's find_max_value). */
@@ -75,7 +75,7 @@ export type CodecDirection = 'compress' | 'decompress';
 
 /** Cycles of one codec pass over `rawBytes` tensor bytes, from the profile's per-byte costs. */
 export function mfvCodecCycles(target: TargetProfile, direction: CodecDirection, rawBytes: number): number {
-  const c = target.codec;
+  const c = spillPart(target, 'codec', '--compress');
   return direction === 'compress'
     ? rawBytes * (c.histogramCyclesPerByte + c.encodeCyclesPerByte) + c.histogramScanCycles
     : rawBytes * c.decodeCyclesPerByte;

@@ -2,3 +2,4 @@
 export * from './target-profile.ts';
 export * from './nicla-vision.ts';
 export * from './registry.ts';
+export * from './boards.ts';

@@ -2,16 +2,30 @@
 // Every number names its source. "ESTIMATE" marks values with no published figure found;
 // they are modelling assumptions, not fitted to TinySeg's Table 5 (DESIGN.md §6).
 
-import type { TargetProfile } from './target-profile.ts';
+import type { SpillTargetProfile } from './target-profile.ts';
 
 const KIB = 1024;
 const MIB = 1024 * 1024;
 
-export const niclaVision: TargetProfile = {
+export const niclaVision: SpillTargetProfile = {
   name: 'nicla-vision',
   description: 'Arduino Nicla Vision: STM32H747 Cortex-M7 480 MHz + Cortex-M4 240 MHz, 2 MB flash, 16 MB QSPI NOR',
   // Arduino docs-content nicla-vision tech-specs.yml "Processor (M7): 480MHz"; TinySeg §6.1.
   mainCore: { name: 'cortex-m7', clockHz: 480_000_000 },
+  mcu: 'STM32H747AII6',
+  // DS12930 §3.1 "Arm Cortex-M7 core with double-precision FPU" (DSP instructions: Armv7E-M), no MVE.
+  core: { family: 'cortex-m7', dsp: true, fpu: 'dp', mve: false },
+  flashTiming: {
+    // RM0399 §4.3.8 Table 16 (FLASH_ACR.LATENCY at VOS1, AXI 240 MHz): 4 wait states.
+    waitStates: 4,
+    // RM0399 §4.3.7: a read returns one 256-bit flash word.
+    accessBytes: 32,
+    // DS12930 §3.1: 16 KB I-cache + 16 KB D-cache (L1) on the M7's AXI master.
+    accelerator: 'M7 L1 cache: 16 KB I + 16 KB D (flash over AXI)',
+    dataCacheBytes: 16 * KIB,
+    // The M7 has no data prefetcher for AXI reads (Cortex-M7 TRM §5.3 describes line fills only).
+    dataPrefetch: false,
+  },
   // Same tech-specs.yml "Processor (M4): 240MHz"; TinySeg §6.2.3 ("Cortex-M4 core at up to 240 MHz").
   secondCore: { name: 'cortex-m4', clockHz: 240_000_000 },
   // Tech-specs.yml "STM32H747: 1MB RAM"; TinySeg §6.1 "1 MB main memory".
@@ -32,35 +46,15 @@ export const niclaVision: TargetProfile = {
   // Tech-specs.yml "2MB Flash"; RM0399: 2 banks x 8 sectors x 128 KB (the internalFlash geometry below).
   flashBytes: 2 * MIB,
   compute: {
-    cyclesPerMac: {
-      // DESIGN.md §6: TFLM reference int8 kernels ~46 cycles/MAC on an M7 (TinyEngine's
-      // STM32H743 table). One figure only: applied to every MAC class, no per-class source.
-      reference: { conv2d: 46, depthwiseConv2d: 46, fullyConnected: 46, transposeConv: 46 },
-      // DESIGN.md §6: CMSIS-NN ~4 cycles/MAC (same table); same caveat.
-      'cmsis-nn': { conv2d: 4, depthwiseConv2d: 4, fullyConnected: 4, transposeConv: 4 },
-    },
-    cyclesPerElement: {
-      // ESTIMATE: pooling per window element read; elementwise per output with a
-      // MultiplyByQuantizedMultiplier requantize; softmax per element incl. exp table work.
-      reference: { pooling: 6, elementwise: 20, softmax: 100 },
-      // ESTIMATE: CMSIS-NN SIMD variants, roughly 3-4x faster than reference.
-      'cmsis-nn': { pooling: 2, elementwise: 6, softmax: 40 },
-    },
     // ESTIMATE: word-wise memcpy on a dual-issue M7 (one 4-byte load+store pair per ~2 cycles).
     cyclesPerByteCopied: 0.5,
     // ESTIMATE: byte-wise table-driven CRC-32 (load, xor, table load, shift, xor) ~7 cycles/byte;
     // mcusim's own block check (src/sim/storage/crc32.ts), absent from TinySeg's runtime.
     crcCyclesPerByte: 7,
   },
-  computeCalibration: {
-    // The only fitted number. TinySeg Table 5 "Original model 1190 ms" (Tiny U-Net on this board)
-    // divided by this compute model's reference-kernel estimate for zoo:tiny-unet
-    // (72,862,048 executed MACs x 46 cycles + pooling/copy terms = 3,352,561,408 cycles at 480 MHz):
-    // scale = 1190 ms * 480 MHz / 3,352,561,408 = 0.1704. It implies ~7.8 effective cycles/MAC: TinySeg's
-    // sketch registers Register_CONV_2D_INT8 and ships arm_fused_convolve_s8.cpp (CMSIS-NN), so the
-    // measured build was likely CMSIS-NN-accelerated, not TFLM reference. cmsis-nn stays unscaled.
-    reference: { scale: (1.19 * 480_000_000) / 3_352_561_408, source: 'TinySeg LCTES 2024 Table 5: original Tiny U-Net 1190 ms (zoo:tiny-unet)' },
-  },
+  // No per-board scale: kernel compute comes from the Cortex-M7 cost model (src/sim/latency/kernel-cost),
+  // whose one constant is fitted on TinySeg Table 5's original 1190 ms (scripts/fit-latency.ts).
+  computeCalibration: {},
   codec: {
     // ESTIMATE from the byte loops of TinySeg's runtime (application/tinyseg_transfer_module.cpp
     // find_max_value / compress / decompress): load + increment per byte, 256-entry scan,

@@ -2,12 +2,13 @@
 // board means adding a profile file and one entry here.
 
 import { UsageError } from '../../ir/index.ts';
+import { BOARDS } from './boards.ts';
 import { niclaVision } from './nicla-vision.ts';
 import type { TargetProfile } from './target-profile.ts';
 
-const TARGETS: Readonly<Record<string, TargetProfile>> = Object.freeze({
-  [niclaVision.name]: niclaVision,
-});
+const TARGETS: Readonly<Record<string, TargetProfile>> = Object.freeze(Object.fromEntries(
+  [niclaVision, ...BOARDS].map((t) => [t.name, t]),
+));
 
 export const DEFAULT_TARGET_NAME = niclaVision.name;
 

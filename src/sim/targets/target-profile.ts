@@ -1,12 +1,17 @@
-// Shape of a board profile: clocks, SRAM, kernel cycle costs, codec costs and the timing
-// parameters of the three spill stores TinySeg evaluates (internal flash, external QSPI
-// NOR flash, remote host over serial; TinySeg LCTES'24 §6.2.2). Profiles are plain data;
-// every number in a concrete profile carries a comment naming its source.
+// Shape of a board profile: core and its features, clocks, RAM regions, flash read timing, and
+// (where profiled) codec costs and the timing parameters of the three spill stores TinySeg evaluates
+// (internal flash, external QSPI NOR flash, remote host over serial; TinySeg LCTES'24 §6.2.2).
+// Profiles are plain data; every number in a concrete profile carries a comment naming its source.
+
+import { UsageError } from '../../ir/index.ts';
 
 /** TFLM kernel implementations the latency model can assume (DESIGN.md §3 cost model). */
 export type KernelLibrary = 'reference' | 'cmsis-nn';
 
 export const KERNEL_LIBRARIES: readonly KernelLibrary[] = ['reference', 'cmsis-nn'];
+
+/** What latency estimates assume without --kernels: the library TFLM builds for Cortex-M use (and TinySeg's did). */
+export const DEFAULT_KERNEL_LIBRARY: KernelLibrary = 'cmsis-nn';
 
 /** Kernels whose cost scales with multiply-accumulates. */
 export type MacKernelClass = 'conv2d' | 'depthwiseConv2d' | 'fullyConnected' | 'transposeConv';
@@ -19,19 +24,48 @@ export interface CoreProfile {
   readonly clockHz: number;
 }
 
+/** Byte-loop costs of the spill path (copies into a row window, mcusim's block CRC). Kernel
+ * compute is costed by src/sim/latency/kernel-cost from the core and flash below. */
 export interface ComputeCosts {
-  readonly cyclesPerMac: Readonly<Record<KernelLibrary, Readonly<Record<MacKernelClass, number>>>>;
-  readonly cyclesPerElement: Readonly<Record<KernelLibrary, Readonly<Record<ElementKernelClass, number>>>>;
-  /** memcpy-like data movement (concatenation, reshape copies). */
+  /** memcpy-like data movement on the main core (row-window copies). */
   readonly cyclesPerByteCopied: number;
   /** CRC-32 over a spill block (mcusim's integrity check; TinySeg's runtime has none). */
   readonly crcCyclesPerByte: number;
 }
 
+/** Cortex-M cores whose kernel code paths differ (CMSIS-NN: scalar, DSP extension, MVE/Helium). */
+export type CoreFamily = 'cortex-m0plus' | 'cortex-m4' | 'cortex-m7' | 'cortex-m33' | 'cortex-m55' | 'cortex-m85';
+
+export const CORE_FAMILIES: readonly CoreFamily[] = ['cortex-m0plus', 'cortex-m4', 'cortex-m7', 'cortex-m33', 'cortex-m55', 'cortex-m85'];
+
+/** The main core's instruction-set features, as CMSIS-NN's build selects on them. */
+export interface CoreFeatures {
+  readonly family: CoreFamily;
+  /** DSP extension (SMLAD, SXTB16): CMSIS-NN's ARM_MATH_DSP paths. */
+  readonly dsp: boolean;
+  readonly fpu: 'none' | 'sp' | 'dp';
+  /** M-profile Vector Extension (Helium): CMSIS-NN's ARM_MATH_MVEI paths. */
+  readonly mve: boolean;
+}
+
+/** How the program and the model's constant data (weights) are read from flash at the board's clock. */
+export interface FlashReadTiming {
+  /** Wait states configured at the clock (each flash access costs 1 + waitStates core cycles). */
+  readonly waitStates: number;
+  /** Bytes one flash access (or cache line fill) brings in. */
+  readonly accessBytes: number;
+  /** What hides the wait states from the instruction stream (ART accelerator, L1 cache, ...). */
+  readonly accelerator: string;
+  /** Cache bytes that may hold weight data between passes (0: weights stream from flash every pass). */
+  readonly dataCacheBytes: number;
+  /** Sequential data prefetch: wait states of streamed weights overlap with compute. */
+  readonly dataPrefetch: boolean;
+}
+
 /**
- * One scale factor on the modelled compute cycles of a kernel library, from one measured
- * latency of one model (DESIGN.md §6: TinySeg's original Tiny U-Net, 1190 ms). Only the
- * compute model is scaled; storage and codec times stay datasheet predictions.
+ * A user's scale on the modelled compute cycles of a kernel library (a board file's own
+ * measurement, `--board-file`), on top of the cost model's family constant. Only the compute
+ * model is scaled; storage and codec times stay datasheet predictions.
  */
 export interface ComputeCalibration {
   readonly scale: number;
@@ -120,8 +154,13 @@ export interface RamRegion {
 export interface TargetProfile {
   readonly name: string;
   readonly description: string;
+  /** Microcontroller part on the board. */
+  readonly mcu: string;
   readonly mainCore: CoreProfile;
-  readonly secondCore: CoreProfile;
+  readonly core: CoreFeatures;
+  readonly flashTiming: FlashReadTiming;
+  /** Absent on single-core parts (no asynchronous erase). */
+  readonly secondCore?: CoreProfile;
   readonly sramBytes: number;
   /** The SRAM's separate blocks; the arena goes in `arenaRegion`. */
   readonly ramRegions: readonly RamRegion[];
@@ -132,13 +171,28 @@ export interface TargetProfile {
   readonly compute: ComputeCosts;
   /** Per kernel library; a library without an entry is unscaled. */
   readonly computeCalibration: Readonly<Partial<Record<KernelLibrary, ComputeCalibration>>>;
-  readonly codec: CodecCosts;
-  readonly internalFlash: InternalFlashParams;
-  readonly qspiFlash: QspiFlashParams;
-  readonly remoteHost: RemoteLinkParams;
+  /** The spill-store parts below are profiled only for boards TinySeg-style spilling was modelled on. */
+  readonly codec?: CodecCosts;
+  readonly internalFlash?: InternalFlashParams;
+  readonly qspiFlash?: QspiFlashParams;
+  readonly remoteHost?: RemoteLinkParams;
 }
+
+/** A board profiled for spilling too (every storage device and the codec). */
+export type SpillTargetProfile = TargetProfile & Required<Pick<TargetProfile, 'secondCore' | 'codec' | 'internalFlash' | 'qspiFlash' | 'remoteHost'>>;
 
 /** Converts cycles on a core to microseconds. */
 export function cyclesToUs(core: CoreProfile, cycles: number): number {
   return (cycles * 1e6) / core.clockHz;
+}
+
+type SpillPart = 'secondCore' | 'codec' | 'internalFlash' | 'qspiFlash' | 'remoteHost';
+
+/** The spill-store part `key` of `target`; a board profiled without it is a UsageError naming what needs it. */
+export function spillPart<K extends SpillPart>(target: TargetProfile, key: K, neededFor: string): NonNullable<TargetProfile[K]> {
+  const part = target[key];
+  if (part === undefined || part === null) {
+    throw new UsageError(`board '${target.name}' has no ${key} profile (needed for ${neededFor}); spill storage is profiled on nicla-vision`);
+  }
+  return part as NonNullable<TargetProfile[K]>;
 }

@@ -30,7 +30,7 @@ describe('tinysegLatencyTable on zoo:tiny-unet', () => {
     }
     expect(Object.keys(TINYSEG_TABLE5_PAPER_MS)).toEqual(TABLE5_STEPS);
     expect(lines).toHaveLength(6);
-    expect(table).toEqual(expect.objectContaining({ target: 'nicla-vision', library: 'reference', scratchFree: true }));
+    expect(table).toEqual(expect.objectContaining({ target: 'nicla-vision', library: 'cmsis-nn', scratchFree: true }));
   });
 
   it('times the original as estimateLatency does, the same in every column', () => {

@@ -1,10 +1,10 @@
 // The board's RAM is separate blocks (DESIGN.md §6): the arena region is the largest one, the blocks
 // add up to the STM32H747's 1 MB of SRAM plus TCM and backup RAM, flash is the 2 MB internal flash.
 import { describe, expect, it } from 'vitest';
-import { getTarget } from '../../../src/sim/index.ts';
+import { niclaVision } from '../../../src/sim/index.ts';
 
 describe('nicla-vision RAM regions', () => {
-  const t = getTarget('nicla-vision');
+  const t = niclaVision;
   it('puts the arena in the largest region, the 512 KB AXI SRAM', () => {
     const largest = [...t.ramRegions].sort((a, b) => b.sizeBytes - a.sizeBytes)[0];
     expect(largest?.name).toBe(t.arenaRegion);

@@ -1,0 +1,37 @@
+// `node --import tsx scripts/fit-latency.ts [CSV]` (or `npm run fit:latency`): fits the one constant per
+// (core family group, CMSIS-NN) of src/sim/latency/kernel-cost/family-constants.ts from the MLPerf Tiny
+// CSV (default: $MCUSIM_DATA or ../shared/oracle, latency/mlperf-tiny-open.csv; gated cells only, as
+// the acceptance script gates them), plus the Cortex-M7 constant from TinySeg Table 5 (1190 ms), and
+// prints them with their sources. Rerunnable; the shipped table is these numbers.
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadModel } from '../src/api/index.ts';
+import type { Bench, FitPoint } from '../src/optimizer/index.ts';
+import { fitGroups, fitTinySegM7, parseLatencyCsv, rawCycles } from '../src/optimizer/index.ts';
+import { getTarget } from '../src/sim/index.ts';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const data = process.env['MCUSIM_DATA'] ?? resolve(root, '..', 'shared', 'oracle');
+const csv = process.argv[2] ?? join(data, 'latency', 'mlperf-tiny-open.csv');
+const modelFiles: Record<Bench, string> = {
+  kws: join(data, 'models-real', 'mlperf_kws_dscnn.tflite'),
+  vww: join(data, 'models-real', 'mlperf_vww_96.tflite'),
+  ic: join(data, 'models-real', 'mlperf_ic_resnet8.tflite'),
+  ad: join(data, 'latency', 'mlperf_ad_fc_autoencoder.tflite'),
+};
+const graphs = Object.fromEntries(Object.entries(modelFiles).map(([b, f]) => [b, loadModel(new Uint8Array(readFileSync(f)), f).graph]));
+const points: FitPoint[] = [];
+for (const c of parseLatencyCsv(readFileSync(csv, 'utf8'))) {
+  if (!c.gated || c.board === null) continue;
+  const t = getTarget(c.board);
+  const graph = graphs[c.bench];
+  if (graph === undefined) continue;
+  points.push({ board: t.name, family: t.core.family, raw: rawCycles(graph, t, c.engine), target: t, measuredMs: c.measuredMs });
+}
+console.log(`fit from ${csv}: ${points.length} gated cells`);
+for (const [group, f] of Object.entries(fitGroups(points))) {
+  console.log(`  ${group} cmsis-nn: ${f.value.toFixed(6)}  (${f.cells} cells on ${f.boards.join(', ')})`);
+}
+console.log(`  cortex-m7 cmsis-nn: ${fitTinySegM7().toFixed(6)}  (TinySeg Table 5: zoo:tiny-unet on nicla-vision, 1190 ms)`);
+console.log('  other groups and the reference library: 1 (unit costs from the TRMs, no measurement to fit)');

@@ -1,0 +1,213 @@
+// Latency estimates against published MLPerf Tiny measurements (issue 44): parses the oracle CSV
+// (oracle/latency/README.md), predicts every cell through the kernel cost model, fits the one constant
+// per (core family, CMSIS-NN) where two or more boards of the family have gated cells, and reports
+// leave-one-board-out errors (constants refitted without the predicted board; a family left with fewer
+// than two boards falls back to its source constant). Gating as ../shared/acceptance/latency-boards.
+import type { Graph, Model } from '../ir/index.ts';
+import { UsageError, buildZooModel } from '../ir/index.ts';
+import type { CoreFamily, Engine, TargetProfile } from '../sim/index.ts';
+import { CONSTANT_GROUP, FAMILY_CONSTANTS, cyclesToUs, getTarget, niclaVision, opComputeCycles } from '../sim/index.ts';
+
+export type Bench = 'kws' | 'vww' | 'ic' | 'ad';
+export const BENCHES: readonly Bench[] = ['kws', 'vww', 'ic', 'ad'];
+
+/** MLPerf Tiny board names (CSV `board`) -> mcusim board profiles. */
+export const MLPERF_BOARDS: Readonly<Record<string, string>> = {
+  'NUCLEO-L4R5ZI': 'nucleo-l4r5zi', 'EK-RA6M4': 'ek-ra6m4', 'nRF5340 DK': 'nrf5340-dk', 'NuMaker-M467HJ': 'numaker-m467hj',
+  'EK-RA8D1': 'ek-ra8d1', 'DISCO-F746NG': 'disco-f746ng', 'NUCLEO-H7A3ZI-Q': 'nucleo-h7a3zi-q', 'NUCLEO-U575ZI-Q': 'nucleo-u575zi-q',
+  'NUCLEO-H743ZI2': 'nucleo-h743zi2',
+};
+
+export interface LatencyCell {
+  readonly round: string;
+  readonly csvBoard: string;
+  readonly board: string | null;
+  readonly engine: Engine;
+  readonly engineName: string;
+  readonly bench: Bench;
+  readonly measuredMs: number;
+  readonly gated: boolean;
+}
+
+function parseLine(l: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let quoted = false;
+  for (const ch of l) {
+    if (ch === '"') quoted = !quoted;
+    else if (ch === ',' && !quoted) { out.push(cur); cur = ''; } else cur += ch;
+  }
+  out.push(cur);
+  return out;
+}
+
+/** Every measured cell of an MLPerf Tiny latency CSV (header: round, board, core, engine_class, kws_ms, ...). */
+export function parseLatencyCsv(text: string): LatencyCell[] {
+  const lines = text.trim().split(/\r?\n/);
+  const head = parseLine(lines[0] ?? '');
+  for (const need of ['round', 'board', 'core', 'engine_class']) {
+    if (!head.includes(need)) throw new UsageError(`latency CSV: no '${need}' column`);
+  }
+  const cells: LatencyCell[] = [];
+  for (const l of lines.slice(1)) {
+    const r = Object.fromEntries(parseLine(l).map((v, i) => [head[i] ?? `col${i}`, v]));
+    const engineClass = r['engine_class'] ?? '';
+    const engine: Engine = /^TFLM/.test(engineClass) ? 'tflm' : 'aot';
+    for (const bench of BENCHES) {
+      const ms = Number(r[`${bench}_ms`]);
+      if (r[`${bench}_ms`] === undefined || r[`${bench}_ms`] === '' || !Number.isFinite(ms)) continue;
+      const round = r['round'] ?? '';
+      const gated = round !== 'v0.5' && !(bench === 'vww' && round >= 'v1.1') && !/Helium/.test(r['core'] ?? '');
+      const csvBoard = r['board'] ?? '';
+      cells.push({ round, csvBoard, board: MLPERF_BOARDS[csvBoard] ?? null, engine, engineName: engineClass, bench, measuredMs: ms, gated });
+    }
+  }
+  return cells;
+}
+
+/** Kernel cycles before the family constant (compute + flash stalls) and the engine's cycles. */
+export interface RawCycles {
+  readonly kernel: number;
+  readonly engine: number;
+}
+
+export function rawCycles(graph: Graph, target: TargetProfile, engine: Engine): RawCycles {
+  let kernel = 0;
+  let eng = 0;
+  graph.ops.forEach((_, i) => {
+    const c = opComputeCycles(graph, i, target, 'cmsis-nn', engine, 1);
+    kernel += c.computeCycles + c.flashStallCycles;
+    eng += c.engineCycles;
+  });
+  return { kernel, engine: eng };
+}
+
+export function predictMs(raw: RawCycles, target: TargetProfile, constant: number): number {
+  return cyclesToUs(target.mainCore, constant * raw.kernel + raw.engine) / 1000;
+}
+
+/** One measurement a constant may be fitted on. */
+export interface FitPoint {
+  readonly board: string;
+  readonly family: CoreFamily;
+  readonly raw: RawCycles;
+  readonly target: TargetProfile;
+  readonly measuredMs: number;
+}
+
+/** Relative error of `constant` on each point. */
+function relErrors(points: readonly FitPoint[], constant: number): number[] {
+  return points.map((p) => Math.abs(predictMs(p.raw, p.target, constant) / p.measuredMs - 1));
+}
+
+/**
+ * The constant minimizing the worst relative error over the points (the acceptance bounds the worst
+ * cell as well as the mean; the minimax fit keeps every board inside one band instead of letting the
+ * majority pull one board out). The worst error is convex in the constant: golden-section search.
+ */
+export function fitConstant(points: readonly FitPoint[]): number {
+  if (points.length === 0) return 1;
+  const worst = (k: number): number => Math.max(...relErrors(points, k));
+  let lo = 0.01;
+  let hi = 100;
+  const g = (Math.sqrt(5) - 1) / 2;
+  let x1 = hi - g * (hi - lo);
+  let x2 = lo + g * (hi - lo);
+  for (let i = 0; i < 200 && hi - lo > 1e-9; i++) {
+    if (worst(x1) <= worst(x2)) { hi = x2; x2 = x1; x1 = hi - g * (hi - lo); } else { lo = x1; x1 = x2; x2 = lo + g * (hi - lo); }
+  }
+  return (lo + hi) / 2;
+}
+
+export interface GroupFit {
+  readonly value: number;
+  readonly boards: string[];
+  readonly cells: number;
+}
+
+/** Constant groups (CONSTANT_GROUP) with gated points on at least two boards get a fitted constant. */
+export function fitGroups(points: readonly FitPoint[]): Record<string, GroupFit> {
+  const out: Record<string, GroupFit> = {};
+  for (const g of [...new Set(points.map((p) => CONSTANT_GROUP[p.family]))]) {
+    const ps = points.filter((p) => CONSTANT_GROUP[p.family] === g);
+    const boards = [...new Set(ps.map((p) => p.board))].sort();
+    if (boards.length >= 2) out[g] = { value: fitConstant(ps), boards, cells: ps.length };
+  }
+  return out;
+}
+
+/** TinySeg LCTES'24 Table 5: the original Tiny U-Net (zoo:tiny-unet) on Nicla Vision, TFLM + CMSIS-NN conv. */
+export const TINYSEG_ORIGINAL_MS = 1190;
+
+/** The Cortex-M7 + CMSIS-NN constant from TinySeg Table 5's original model (the one M7 measurement). */
+export function fitTinySegM7(): number {
+  const raw = rawCycles(buildZooModel('tiny-unet').graph, niclaVision, 'tflm');
+  return fitConstant([{ board: niclaVision.name, family: 'cortex-m7', raw, target: niclaVision, measuredMs: TINYSEG_ORIGINAL_MS }]);
+}
+
+export interface CellResult extends LatencyCell {
+  readonly predictedMs: number | null;
+  readonly error: number | null;
+  /** Predicted with constants fitted without this cell's board. */
+  readonly loboMs: number | null;
+  readonly loboError: number | null;
+}
+
+export interface ValidationSummary {
+  readonly gatedCells: number;
+  readonly missing: number;
+  readonly mae: number;
+  readonly worst: number;
+  readonly loboMae: number;
+  readonly loboWorst: number;
+}
+
+export interface Validation {
+  readonly cells: readonly CellResult[];
+  readonly summary: ValidationSummary;
+  readonly refit: Record<string, GroupFit>;
+}
+
+function summarize(cells: readonly CellResult[]): ValidationSummary {
+  const gated = cells.filter((c) => c.gated);
+  const ok = gated.filter((c) => c.error !== null);
+  const abs = ok.map((c) => Math.abs(c.error ?? 0));
+  const lobo = ok.map((c) => Math.abs(c.loboError ?? 0));
+  const mean = (xs: number[]): number => (xs.length === 0 ? NaN : xs.reduce((a, b) => a + b, 0) / xs.length);
+  return { gatedCells: ok.length, missing: gated.length - ok.length, mae: mean(abs), worst: Math.max(0, ...abs), loboMae: mean(lobo), loboWorst: Math.max(0, ...lobo) };
+}
+
+/** Predicts every cell with the shipped constants, and leave-one-board-out with constants refitted on the rest. */
+export function validateLatency(cells: readonly LatencyCell[], models: Readonly<Record<Bench, Model>>): Validation {
+  const memo = new Map<string, RawCycles>();
+  const rawOf = (c: LatencyCell, t: TargetProfile): RawCycles => {
+    const key = `${c.bench}|${t.name}|${c.engine}`;
+    let r = memo.get(key);
+    if (r === undefined) { r = rawCycles(models[c.bench].graph, t, c.engine); memo.set(key, r); }
+    return r;
+  };
+  const points: (FitPoint & { cell: LatencyCell })[] = [];
+  for (const c of cells) {
+    if (!c.gated || c.board === null) continue;
+    const t = getTarget(c.board);
+    points.push({ cell: c, board: t.name, family: t.core.family, raw: rawOf(c, t), target: t, measuredMs: c.measuredMs });
+  }
+  const results = cells.map((c): CellResult => {
+    if (c.board === null) return { ...c, predictedMs: null, error: null, loboMs: null, loboError: null };
+    const t = getTarget(c.board);
+    const raw = rawOf(c, t);
+    const shipped = FAMILY_CONSTANTS[t.core.family]['cmsis-nn'].value;
+    const pred = predictMs(raw, t, shipped);
+    const fitted = fitGroups(points.filter((p) => p.board !== t.name))[CONSTANT_GROUP[t.core.family]];
+    const lobo = predictMs(raw, t, fitted?.value ?? sourceConstant(t.core.family));
+    return { ...c, predictedMs: pred, error: pred / c.measuredMs - 1, loboMs: lobo, loboError: lobo / c.measuredMs - 1 };
+  });
+  return { cells: results, summary: summarize(results), refit: fitGroups(points) };
+}
+
+/** A family's constant when the CSV left without a board cannot fit it: its source (TinySeg Table 5 for
+ * the Cortex-M7), else 1 (the TRM unit costs alone). */
+export function sourceConstant(family: CoreFamily): number {
+  const shipped = FAMILY_CONSTANTS[family]['cmsis-nn'];
+  return /TinySeg/.test(shipped.source) ? shipped.value : 1;
+}
