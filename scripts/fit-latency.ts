@@ -1,6 +1,6 @@
 // `node --import tsx scripts/fit-latency.ts [CSV]` (or `npm run fit:latency`): fits the one constant per
 // (core family group, CMSIS-NN) of src/sim/latency/kernel-cost/family-constants.ts from the MLPerf Tiny
-// CSV (default: $MCUSIM_DATA or ../shared/oracle, latency/mlperf-tiny-open.csv; gated cells only, as
+// CSV (default: latency/mlperf-tiny-open.csv of $MCUSIM_DATA or testdata/; gated cells only, as
 // the acceptance script gates them), plus the Cortex-M7 constant from TinySeg Table 5 (1190 ms), and
 // prints them with their sources. Rerunnable; the shipped table is these numbers.
 import { readFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { fitGroups, fitTinySegM7, parseLatencyCsv, rawCycles } from '../src/opti
 import { getTarget } from '../src/sim/index.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const data = process.env['MCUSIM_DATA'] ?? resolve(root, '..', 'shared', 'oracle');
+const data = process.env['MCUSIM_DATA'] ?? resolve(root, 'testdata');
 const csv = process.argv[2] ?? join(data, 'latency', 'mlperf-tiny-open.csv');
 const modelFiles: Record<Bench, string> = {
   kws: join(data, 'models-real', 'mlperf_kws_dscnn.tflite'),

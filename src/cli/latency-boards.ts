@@ -49,13 +49,16 @@ export function boardsText(modelArg: string, lines: readonly BoardLine[], librar
 
 function defaultCsv(): string {
   const data = process.env['MCUSIM_DATA'];
-  return data !== undefined && data !== '' ? join(data, 'latency', 'mlperf-tiny-open.csv') : resolve('..', 'shared', 'oracle', 'latency', 'mlperf-tiny-open.csv');
+  if (data !== undefined && data !== '') return join(data, 'latency', 'mlperf-tiny-open.csv');
+  // A checkout's own copy (testdata/), else the oracle folder beside it.
+  const inRepo = resolve('testdata', 'latency', 'mlperf-tiny-open.csv');
+  return existsSync(inRepo) ? inRepo : resolve('..', 'shared', 'oracle', 'latency', 'mlperf-tiny-open.csv');
 }
 
 function benchModels(csv: string): Record<Bench, Model> {
   const dir = dirname(resolve(csv));
   const find = (name: string): string => {
-    const tries = [join(dir, '..', 'models-real', name), join(dir, name), resolve('..', 'shared', 'oracle', 'models-real', name)];
+    const tries = [join(dir, '..', 'models-real', name), join(dir, name), resolve('testdata', 'models-real', name), resolve('..', 'shared', 'oracle', 'models-real', name)];
     const hit = tries.find((p) => existsSync(p));
     if (hit === undefined) throw new UsageError(`--validate: model '${name}' not found (looked in ${tries.join(', ')})`);
     return hit;
