@@ -39,7 +39,11 @@ done
 # pigweed is cloned at Makefile parse time but only its test helpers use it; an empty folder skips the clone.
 mkdir -p "$DL/pigweed"
 
-nice -n 19 make -C "$T" -f tensorflow/lite/micro/tools/make/Makefile -j"$JOBS" TARGET=linux TARGET_ARCH=x86_64 BUILD_TYPE=default microlite >&2
+# The examples, integration tests and benchmarks generate sources with Python (PIL, numpy) when the
+# Makefile is read; microlite needs none of them.
+SKIP=(MICRO_LITE_EXAMPLE_TESTS= MICRO_LITE_INTEGRATION_TESTS= MICRO_LITE_GEN_MUTABLE_OP_RESOLVER_TEST=
+  MICRO_LITE_LAYER_BY_LAYER_OUTPUT= OLD_MICRO_LITE_BENCHMARKS= MICRO_LITE_BENCHMARKS= MICROLITE_TEST_SRCS=)
+nice -n 19 make -C "$T" -f tensorflow/lite/micro/tools/make/Makefile -j"$JOBS" TARGET=linux TARGET_ARCH=x86_64 BUILD_TYPE=default "${SKIP[@]}" microlite >&2
 lib=$(ls -1 "$T"/gen/linux_x86_64_default*/lib/libtensorflow-microlite.a 2>/dev/null | head -1)
 [ -n "$lib" ] || { echo "build-tflm: no libtensorflow-microlite.a under $T/gen" >&2; exit 1; }
 echo "$lib"

@@ -51,6 +51,9 @@ extern "C" {
 
 /* Resolver entries AddMcusimOps adds. */
 #define MCUSIM_OPS_COUNT ${kinds.length}
+/* 1: AddMcusimOps registers TRANSPOSE_CONV (mcusim's kernels for this model's marked ops, stock TFLM's
+ * for the others); do not call resolver.AddTransposeConv() yourself. */
+#define MCUSIM_OPS_REPLACE_TRANSPOSE_CONV ${kinds.includes('transposeConv') ? 1 : 0}
 
 namespace mcusim {
 ${decls.join('')}}  // namespace mcusim
