@@ -44,7 +44,10 @@ mkdir -p "$DL/pigweed"
 # sources are listed once (tests dropped) and handed to the Makefile, which compiles them with its
 # own flags. MCUSIM_TFLM_KERNELS="add conv ..." keeps only those kernels (each with its _common.cc;
 # kernel_util and micro_tensor_utils always) and drops the signal library: the runner's set builds
-# in a fraction of the time on a busy machine. Unset: every kernel.
+# in a fraction of the time on a busy machine. Unset: every kernel. The runner's set (RUNNER_KERNELS,
+# what test/codegen/tflm/runner.cc registers):
+#   MCUSIM_TFLM_KERNELS="add pooling concatenation conv depthwise_conv dequantize fully_connected reduce pad
+#     quantize reshape resize_nearest_neighbor softmax transpose transpose_conv"
 MK_ARGS=(-f tensorflow/lite/micro/tools/make/Makefile TARGET=linux TARGET_ARCH=x86_64 BUILD_TYPE=default
   MICRO_LITE_EXAMPLE_TESTS= MICRO_LITE_INTEGRATION_TESTS= MICRO_LITE_GEN_MUTABLE_OP_RESOLVER_TEST=
   MICRO_LITE_LAYER_BY_LAYER_OUTPUT= OLD_MICRO_LITE_BENCHMARKS= MICRO_LITE_BENCHMARKS= MICROLITE_TEST_SRCS=)
