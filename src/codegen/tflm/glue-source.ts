@@ -133,7 +133,7 @@ namespace {
 /* What Init allocates per node (mcusim predicts it: sim/tflm-arena/generated-kernels.ts). */
 struct McusimOpData {
   int32_t site;
-  int32_t scratch[${MCUSIM_TFLM_MAX_SCRATCH}];
+  int scratch[${MCUSIM_TFLM_MAX_SCRATCH}]; /* RequestScratchBufferInArena's int (4 bytes on both builds) */
 };
 static_assert(sizeof(McusimOpData) == ${4 + 4 * MCUSIM_TFLM_MAX_SCRATCH}, "McusimOpData layout is what mcusim's arena prediction assumes");
 
