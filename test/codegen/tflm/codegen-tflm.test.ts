@@ -38,6 +38,12 @@ const CASES: readonly Case[] = [
     customCodes: ['Spill', 'FusedConv2D'],
   },
   {
+    name: 'zoo:tiny-unet + tinyseg fusedFetching=false',
+    model: () => importTflite(exportTflite(runPipeline(buildZooModel('tiny-unet'), ['tinyseg'], { flags: { fusedFetching: false } }).model)),
+    kinds: ['spill', 'fetching', 'transposeConv'],
+    customCodes: ['Spill', 'Fetching'],
+  },
+  {
     name: 'mltk_kws_mobilenetv2 + fdt',
     model: () => importTflite(exportTflite(runPipeline(importTflite(readFileSync(KWS)), ['fdt'], { flags: {} }).model)),
     kinds: ['merge'],

@@ -22,9 +22,11 @@ const built = existsSync(join(ROOT, 'dist/index.js'));
 const skip = tree === null ? 'MCUSIM_TFLM_DIR not set' : lib === null ? `no libtensorflow-microlite.a in ${tree}/gen (run scripts/build-tflm.sh)` : built ? null : 'dist/ not built (npm run build)';
 if (skip !== null) console.warn(`\n*** SKIPPING the real-TFLM tests of codegen --tflm: ${skip} ***\n`);
 
-const CASES: readonly { readonly name: string; readonly original: () => Model; readonly passes: readonly string[] }[] = [
-  { name: 'zoo:tiny-unet + tinyseg', original: () => buildZooModel('tiny-unet'), passes: ['tinyseg'] },
-  { name: 'mltk_kws_mobilenetv2 + fdt', original: () => importTflite(readFileSync(KWS)), passes: ['fdt'] },
+type Flags = Readonly<Record<string, boolean>>;
+const CASES: readonly { readonly name: string; readonly original: () => Model; readonly passes: readonly string[]; readonly flags: Flags }[] = [
+  { name: 'zoo:tiny-unet + tinyseg (Spill, FusedConv2D, scratch-free TRANSPOSE_CONV)', original: () => buildZooModel('tiny-unet'), passes: ['tinyseg'], flags: {} },
+  { name: 'zoo:tiny-unet + tinyseg fusedFetching=false (Spill, Fetching)', original: () => buildZooModel('tiny-unet'), passes: ['tinyseg'], flags: { fusedFetching: false } },
+  { name: 'mltk_kws_mobilenetv2 + fdt (MergeAccumulators)', original: () => importTflite(readFileSync(KWS)), passes: ['fdt'], flags: {} },
 ];
 
 describe.skipIf(skip !== null)('codegen --tflm in real TFLM (host)', () => {
@@ -38,7 +40,7 @@ describe.skipIf(skip !== null)('codegen --tflm in real TFLM (host)', () => {
       const file = join(dir, 'optimized.tflite');
       const orig = join(dir, 'original.tflite');
       writeFileSync(orig, exportTflite(original));
-      writeFileSync(file, exportTflite(runPipeline(original, c.passes, { flags: {} }).model));
+      writeFileSync(file, exportTflite(runPipeline(original, c.passes, { flags: c.flags }).model));
       let out = '';
       try {
         out = execFileSync('bash', [join(ROOT, 'scripts/run-tflm.sh'), file, orig, '1'], { encoding: 'utf8', env: { ...process.env, MCUSIM_TFLM_DIR: tree ?? '' } });
