@@ -4,7 +4,8 @@
 // file on seeded inputs and checks outputs == `mcusim run` == the original model's, and
 // arena_used_bytes == `inspect --runtime tflm --arch host64`. Skipped, loudly, without the tree
 // or its library, or without a built CLI (dist/).
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -33,7 +34,7 @@ describe.skipIf(skip !== null)('codegen --tflm in real TFLM (host)', () => {
   const dirs: string[] = [];
   afterAll(() => dirs.forEach(removeDir));
   for (const c of CASES) {
-    it(`${c.name}: outputs = mcusim run = original, arena_used_bytes = inspect --runtime tflm`, () => {
+    it(`${c.name}: outputs = mcusim run = original, arena_used_bytes = inspect --runtime tflm`, async () => {
       const dir = makeTempDir('tflm-real');
       dirs.push(dir);
       const original = c.original();
@@ -43,7 +44,8 @@ describe.skipIf(skip !== null)('codegen --tflm in real TFLM (host)', () => {
       writeFileSync(file, exportTflite(runPipeline(original, c.passes, { flags: c.flags }).model));
       let out = '';
       try {
-        out = execFileSync('bash', [join(ROOT, 'scripts/run-tflm.sh'), file, orig, '1'], { encoding: 'utf8', env: { ...process.env, MCUSIM_TFLM_DIR: tree ?? '' } });
+        // Asynchronous: a minute-long synchronous child would starve the vitest worker's RPC.
+        out = (await promisify(execFile)('bash', [join(ROOT, 'scripts/run-tflm.sh'), file, orig, '1'], { encoding: 'utf8', env: { ...process.env, MCUSIM_TFLM_DIR: tree ?? '' } })).stdout;
       } catch (e) {
         const err = e as { stdout?: string; stderr?: string };
         throw new Error(`run-tflm.sh failed:\n${err.stdout ?? ''}${err.stderr ?? ''}`);
