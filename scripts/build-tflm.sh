@@ -47,7 +47,7 @@ mkdir -p "$DL/pigweed"
 # in a fraction of the time on a busy machine. Unset: every kernel. The runner's set (RUNNER_KERNELS,
 # what test/codegen/tflm/runner.cc registers):
 #   MCUSIM_TFLM_KERNELS="add pooling concatenation conv depthwise_conv dequantize fully_connected reduce pad
-#     quantize reshape resize_nearest_neighbor softmax transpose transpose_conv"
+#     quantize reshape resize_nearest_neighbor softmax strided_slice transpose transpose_conv"
 MK_ARGS=(-f tensorflow/lite/micro/tools/make/Makefile TARGET=linux TARGET_ARCH=x86_64 BUILD_TYPE=default
   MICRO_LITE_EXAMPLE_TESTS= MICRO_LITE_INTEGRATION_TESTS= MICRO_LITE_GEN_MUTABLE_OP_RESOLVER_TEST=
   MICRO_LITE_LAYER_BY_LAYER_OUTPUT= OLD_MICRO_LITE_BENCHMARKS= MICRO_LITE_BENCHMARKS= MICROLITE_TEST_SRCS=)

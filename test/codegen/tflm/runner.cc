@@ -36,7 +36,7 @@ uint8_t* ReadFile(const char* path, size_t* size) {
 }
 
 // The builtins of the models the issue runs (mobilenet_v2, mcunet_detection, mltk_kws, the zoo's MobileNetV2 and
-// Tiny U-Net) and of mcusim's passes; build-tflm.sh's RUNNER_KERNELS compiles exactly these. TRANSPOSE_CONV:
+// Tiny U-Net) and of mcusim's passes (FDT / auto add STRIDED_SLICE); build-tflm.sh's RUNNER_KERNELS compiles exactly these. TRANSPOSE_CONV:
 // AddMcusimOps may own it.
 template <unsigned int N>
 TfLiteStatus AddBuiltins(tflite::MicroMutableOpResolver<N>& r) {
@@ -54,6 +54,7 @@ TfLiteStatus AddBuiltins(tflite::MicroMutableOpResolver<N>& r) {
   TF_LITE_ENSURE_STATUS(r.AddReshape());
   TF_LITE_ENSURE_STATUS(r.AddResizeNearestNeighbor());
   TF_LITE_ENSURE_STATUS(r.AddSoftmax());
+  TF_LITE_ENSURE_STATUS(r.AddStridedSlice());
   TF_LITE_ENSURE_STATUS(r.AddTranspose());
 #if !MCUSIM_OPS_REPLACE_TRANSPOSE_CONV
   TF_LITE_ENSURE_STATUS(r.AddTransposeConv());
