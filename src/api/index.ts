@@ -2,8 +2,8 @@
 // layers, one per job a user has: load / inspect / plan / run / optimize a model, verify an
 // optimized one, estimate latency, and study safe overlap O_s. src/index.ts re-exports it.
 export { loadModel, saveModel, zooModel, zooModels } from './models.ts';
-export { inspectModel, planModel } from './inspect.ts';
-export type { InspectReport, Inspection, OpJson, PlanBufferJson, PlanModelOptions, TensorJson } from './inspect.ts';
+export { INSPECT_RUNTIMES, inspectModel, planModel } from './inspect.ts';
+export type { InspectReport, InspectRuntime, Inspection, OpJson, PlanBufferJson, PlanModelOptions, TensorJson } from './inspect.ts';
 export { estimateLatency, optimizeModel, runModel } from './run-model.ts';
 export type { EstimateLatencyOptions, OptimizeOptions, RunModelOptions, RunModelResult } from './run-model.ts';
 export { checkSeeds, combineVerifyResults, joinSeedRuns, openVerifySession, verify, verifyModels, verifyPassed } from './verify.ts';

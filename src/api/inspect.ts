@@ -7,7 +7,7 @@ import type { Graph, Model } from '../ir/index.ts';
 import { countMacs, prepareGraph } from '../kernels/index.ts';
 import { DEFAULT_PLANNER, computeModelBufferRequests, lowerBoundBytes, planBuffers } from '../optimizer/index.ts';
 import type { BufferRequest, Plan, PlannerOptions } from '../optimizer/index.ts';
-import { DEFAULT_TFLM_ARCH, asStockTflm, boardFit, getTflmArch, mcusimKernelUses, wholeArena } from '../sim/index.ts';
+import { DEFAULT_TFLM_ARCH, asStockTflm, boardFit, getTflmArch, mcusimKernelUses, tflmGeneratedArena, wholeArena } from '../sim/index.ts';
 import type { ArenaReport, BoardFit, TargetProfile, TflmArch } from '../sim/index.ts';
 
 export interface PlanBufferJson {
@@ -118,9 +118,24 @@ function runtimesOf(model: Model, plannedBytes: number, arch: TflmArch, offline:
   };
 }
 
+/**
+ * Whose arena `arena` reports: `mcusim` (default) = stock TFLM when it runs every op, else mcusim's
+ * C runtime; `tflm` = TFLM with mcusim's generated kernels linked (`codegen --tflm`), planned by
+ * TFLM's GreedyMemoryPlanner whatever the planner shown.
+ */
+export type InspectRuntime = 'tflm' | 'mcusim';
+export const INSPECT_RUNTIMES: readonly InspectRuntime[] = ['tflm', 'mcusim'];
+
 export interface InspectTargets {
   readonly arch: TflmArch;
   readonly board?: TargetProfile;
+  readonly runtime?: InspectRuntime;
+}
+
+/** TFLM's arena with the generated kernels: its own greedy plan of the same requests (offline offsets honoured). */
+function generatedArena(graph: Graph, requests: readonly BufferRequest[], plan: Plan, arch: TflmArch, offline: Int32Array | null): ArenaReport {
+  const peak = plan.planner === 'tflm-greedy' ? plan.peakBytes : planBuffers('tflm-greedy', requests, graph, {}).peakBytes;
+  return tflmGeneratedArena(graph, peak, arch, offline);
 }
 
 /** Ops (shapes, MACs), tensors, the verified plan of `plannerName` and the whole arena for `targets`. */
@@ -138,7 +153,9 @@ export function inspectModel(
   const plan = planBuffers(plannerName, requests, graph, options);
   const offline = readOfflinePlan(model);
   const runtimes = runtimesOf(model, plan.peakBytes, targets.arch, offline);
-  const arena = runtimes?.mcusim ?? wholeArena(graph, plan.peakBytes, targets.arch, offline).report;
+  const arena = targets.runtime === 'tflm'
+    ? generatedArena(graph, requests, plan, targets.arch, offline)
+    : (runtimes?.mcusim ?? wholeArena(graph, plan.peakBytes, targets.arch, offline).report);
   const ops: OpJson[] = graph.ops.map((op, index) => ({
     index,
     kind: op.kind === 'custom' ? `custom:${op.customCode}` : op.kind,

@@ -7,3 +7,4 @@ export type { ModelSourceInput, ModelSources } from './model-source.ts';
 export { byteStringLiteral } from './c-literals.ts';
 export { storageLayout } from './storage-runtime.ts';
 export type { CodegenSlot, StorageLayout } from './storage-runtime.ts';
+export * from './tflm/index.ts';

@@ -226,6 +226,8 @@ static void model_fill_rows(const model_slot* s, uint8_t* window, uint32_t row_b
 export interface RowLoop {
   readonly slotIndex: number;
   readonly windowOffset: number;
+  /** C pointer expression of the row window; default `arena + windowOffset` (the C port's static arena). */
+  readonly window?: string;
   readonly params: string;
   readonly paramCount: number;
   readonly rowFromIndex: number;
@@ -249,7 +251,8 @@ export function fetchRowsC(r: RowLoop): string {
   const [strideH, padH, dilH, fH] = [sc('strideH'), sc('padH'), sc('dilH'), sc('fH')];
   const slot = `&model_slots[${r.slotIndex}]`;
   const source = r.compress ? '&dec' : slot;
-  const fill = (upTo: string): string => `model_fill_rows(${source}, arena + ${r.windowOffset}, ${r.rowBytes}u, ${wRows}u, ${inH}u, &filled, ${upTo})`;
+  const window = r.window ?? `arena + ${r.windowOffset}`;
+  const fill = (upTo: string): string => `model_fill_rows(${source}, ${window}, ${r.rowBytes}u, ${wRows}u, ${inH}u, &filled, ${upTo})`;
   return `  {
     int32_t pr[${r.paramCount}];
     uint32_t filled = 0, row, k;

@@ -10,4 +10,5 @@ export type { OpRule, OpRuleContext } from './shape-rules.ts';
 export { OFFLINE_PLAN_METADATA_NAME, readOfflinePlan, withOfflinePlan } from './offline-plan.ts';
 export { importTflite } from './tflite/import-tflite.ts';
 export { exportTflite } from './tflite/export-tflite.ts';
+export { MERGE_CUSTOM_CODE } from './tflite/merge-options.ts';
 export * from './custom-ops.ts';

@@ -5,7 +5,7 @@
 // figures as the simulator plans and runs a model (arenaTotals): prepared-totals.ts.
 import type { Graph, Model } from '../ir/index.ts';
 import { readOfflinePlan } from '../ir/index.ts';
-import { DEFAULT_TFLM_ARCH, getTflmArch, mcusimKernelUses, wholeArena } from '../sim/index.ts';
+import { DEFAULT_TFLM_ARCH, getTflmArch, mcusimKernelUses, tflmGeneratedArena, wholeArena } from '../sim/index.ts';
 import type { ArenaReport, TflmArchName } from '../sim/index.ts';
 import { computeModelBufferRequests, planGreedy } from './planners/index.ts';
 
@@ -17,15 +17,22 @@ export interface ArenaTotals {
   readonly outsideArenaBytes: number;
 }
 
-/** The whole-arena report of `graph` planned at `plannedBytes` on `arch`, for the runtime it needs. */
-export function graphArena(graph: Graph, plannedBytes: number, arch: TflmArchName = DEFAULT_TFLM_ARCH, offline: Int32Array | null = null): ArenaReport {
+/**
+ * Whose arena is scored: `mcusim` (default: stock TFLM when it runs every op, else mcusim's C
+ * runtime) or `tflm` (TFLM with the kernels of `codegen --tflm`, docs/deploy-tflm.md).
+ */
+export type ArenaRuntimeTarget = 'mcusim' | 'tflm';
+
+/** The whole-arena report of `graph` planned at `plannedBytes` on `arch`, for the runtime it needs (or TFLM's with `target` tflm). */
+export function graphArena(graph: Graph, plannedBytes: number, arch: TflmArchName = DEFAULT_TFLM_ARCH, offline: Int32Array | null = null, target: ArenaRuntimeTarget = 'mcusim'): ArenaReport {
+  if (target === 'tflm') return tflmGeneratedArena(graph, plannedBytes, getTflmArch(arch), offline);
   const runtime = mcusimKernelUses(graph).length > 0 ? 'mcusim' : 'auto';
   return wholeArena(graph, plannedBytes, getTflmArch(arch), offline, runtime).report;
 }
 
 /** RAM beside the plan (persistent + outside the arena) when `graph` runs on mcusim's C runtime. */
-export function mcusimTailBytes(graph: Graph, arch: TflmArchName = DEFAULT_TFLM_ARCH): number {
-  const r = wholeArena(graph, 0, getTflmArch(arch), null, 'mcusim').report;
+export function mcusimTailBytes(graph: Graph, arch: TflmArchName = DEFAULT_TFLM_ARCH, target: ArenaRuntimeTarget = 'mcusim'): number {
+  const r = target === 'tflm' ? tflmGeneratedArena(graph, 0, getTflmArch(arch)) : wholeArena(graph, 0, getTflmArch(arch), null, 'mcusim').report;
   return r.persistentBytes + r.outsideArenaBytes;
 }
 
@@ -35,9 +42,9 @@ export function ramBytes(a: ArenaTotals): number {
 }
 
 /** Fast totals for a search candidate: greedy plan of the model's requests + its persistent tail. */
-export function candidateTotals(model: Model, arch: TflmArchName = DEFAULT_TFLM_ARCH): ArenaTotals {
+export function candidateTotals(model: Model, arch: TflmArchName = DEFAULT_TFLM_ARCH, target: ArenaRuntimeTarget = 'mcusim'): ArenaTotals {
   const planned = planGreedy(computeModelBufferRequests(model)).peakBytes;
-  const r = graphArena(model.graph, planned, arch, readOfflinePlan(model));
+  const r = graphArena(model.graph, planned, arch, readOfflinePlan(model), target);
   return { plannedBytes: r.plannedBytes, persistentBytes: r.persistentBytes, totalBytes: r.totalBytes, outsideArenaBytes: r.outsideArenaBytes };
 }
 

@@ -4,7 +4,7 @@
 // pass ends with guardTotal (total-guard.ts): kept only when it lowers the whole arena.
 import type { Model } from '../ir/index.ts';
 import type { TflmArchName } from '../sim/index.ts';
-import type { ArenaTotals } from './arena-totals.ts';
+import type { ArenaRuntimeTarget, ArenaTotals } from './arena-totals.ts';
 
 /** What passes minimize: the whole arena (default) or the planned part alone (flag objective=planned). */
 export type PassObjective = 'total' | 'planned';
@@ -24,6 +24,8 @@ export interface PassOptions {
   readonly flags: Readonly<Record<string, string | number | boolean>>;
   /** The TFLM build whose whole arena (planned + persistent) passes minimize (default cortex-m). */
   readonly arch?: TflmArchName;
+  /** Whose arena on `arch` passes score: mcusim's (default) or TFLM with the `codegen --tflm` kernels. */
+  readonly runtime?: ArenaRuntimeTarget;
   readonly log?: (line: string) => void;
   /** Evaluates search candidates (tiling, auto); absent: serialEvaluator. The CLI injects a pooled one. */
   readonly evaluator?: CandidateEvaluator;

@@ -7,7 +7,7 @@ import { readOfflinePlan } from '../ir/index.ts';
 import { DEFAULT_TFLM_ARCH } from '../sim/index.ts';
 import type { TflmArchName } from '../sim/index.ts';
 import { graphArena } from './arena-totals.ts';
-import type { ArenaTotals } from './arena-totals.ts';
+import type { ArenaRuntimeTarget, ArenaTotals } from './arena-totals.ts';
 import { planModel } from './run-planned.ts';
 
 /**
@@ -18,8 +18,8 @@ import { planModel } from './run-planned.ts';
  * mobilenet-v2-0.35-224 took 0.15 s of its 2.3 s). test/optimizer/arena-totals.test.ts checks the
  * two agree.
  */
-export function arenaTotals(model: Model, arch: TflmArchName = DEFAULT_TFLM_ARCH): ArenaTotals {
-  return totalsOfPlan(model, planModel(model).plan.peakBytes, 0, arch);
+export function arenaTotals(model: Model, arch: TflmArchName = DEFAULT_TFLM_ARCH, target: ArenaRuntimeTarget = 'mcusim'): ArenaTotals {
+  return totalsOfPlan(model, planModel(model).plan.peakBytes, 0, arch, target);
 }
 
 /** arenaTotals of a model already prepared by preparePlannedModel (no second plan), with its runtime's RAM outside the arena. */
@@ -27,8 +27,8 @@ export function preparedArenaTotals(model: Model, pm: { readonly plan: { readonl
   return totalsOfPlan(model, pm.plan.peakBytes, pm.runtime.outsideArenaBytes, arch);
 }
 
-function totalsOfPlan(model: Model, plannedPeakBytes: number, runtimeOutsideBytes: number, arch: TflmArchName): ArenaTotals {
-  const r = graphArena(model.graph, plannedPeakBytes, arch, readOfflinePlan(model));
+function totalsOfPlan(model: Model, plannedPeakBytes: number, runtimeOutsideBytes: number, arch: TflmArchName, target: ArenaRuntimeTarget = 'mcusim'): ArenaTotals {
+  const r = graphArena(model.graph, plannedPeakBytes, arch, readOfflinePlan(model), target);
   const outsideArenaBytes = Math.max(r.outsideArenaBytes, runtimeOutsideBytes);
   return { plannedBytes: r.plannedBytes, persistentBytes: r.persistentBytes, totalBytes: r.totalBytes, outsideArenaBytes };
 }

@@ -3,16 +3,20 @@
 // slots on the chosen nicla-vision flash, MFV-compressed with --compress) and writes a self-contained C99 project to DIR
 // (codegen/generateCProject); `make -C DIR host` / `make -C DIR cortex-m7` build it. Prints the
 // arena report of the generated runtime (mcusim's C runtime, for the goal's word size) like
-// inspect/optimize. Old spellings (hidden aliases, DESIGN.md §9): `-o/--out DIR`, `--target GOAL`.
+// inspect/optimize. With --tflm it writes TFLM kernels for the model's mcusim ops instead (flat in DIR:
+// mcusim_ops.h with AddMcusimOps, codegen/generateTflmKernels) and prints the arena TFLM will use
+// with them linked (= inspect --runtime tflm). Old spellings (hidden aliases, DESIGN.md §9): `-o/--out DIR`, `--target GOAL`.
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { CODEGEN_TARGETS, generateCProject, parseCodegenTarget } from '../../codegen/index.ts';
+import { CODEGEN_TARGETS, generateCProject, generateTflmKernels, parseCodegenTarget } from '../../codegen/index.ts';
+import type { Model } from '../../ir/index.ts';
+import { inspectModel } from '../../api/index.ts';
 import type { CodegenTarget } from '../../codegen/index.ts';
 import { UsageError, readOfflinePlan } from '../../ir/index.ts';
 import { DEFAULT_PLANNER, getPlanner, plannerNames } from '../../optimizer/index.ts';
 import type { ArenaReport, TflmArchName } from '../../sim/index.ts';
 import { createStorage, getTflmArch, niclaVision, wholeArena } from '../../sim/index.ts';
-import { addHiddenOption, addQuietOption, aliased, checkOutputDir, refuseSpillFlags } from '../cli-options.ts';
+import { addHiddenOption, addQuietOption, aliased, checkOutputDir, refuseFlag, refuseSpillFlags } from '../cli-options.ts';
 import { bytesAndKb } from '../format.ts';
 import { loadModel } from '../load-model.ts';
 import { writeOutputFile } from '../output-file.ts';
@@ -27,6 +31,7 @@ interface CodegenCliOptions {
   readonly planner: string;
   readonly storage?: string;
   readonly compress?: boolean;
+  readonly tflm?: boolean;
   readonly json?: boolean;
   readonly quiet?: boolean;
 }
@@ -54,9 +59,36 @@ function arenaLines(a: ArenaReport, cArenaBytes: number): string {
   ].join('\n');
 }
 
+/** `--tflm`: TFLM kernels for the model's mcusim ops and the arena TFLM reports with them linked. */
+function runTflmCodegen(model: Model, name: string, dir: string, opts: CodegenCliOptions): number {
+  const kernels = generateTflmKernels(model, {
+    modelName: name,
+    ...(opts.storage !== undefined ? { storage: createStorage(niclaVision, opts.storage as (typeof CODEGEN_STORAGE)[number]) } : {}),
+    ...(opts.compress === true ? { compress: true } : {}),
+  });
+  for (const f of kernels.files) writeProjectFile(dir, f.path, f.text);
+  const arenas = (['cortex-m', 'host64'] as const).map((a) => inspectModel(model, DEFAULT_PLANNER, {}, { arch: getTflmArch(a), runtime: 'tflm' }).report.arena);
+  const s = kernels.summary;
+  if (opts.json) {
+    process.stdout.write(`${JSON.stringify({ dir, ...s, arenas, files: kernels.files.map((f) => f.path) })}\n`);
+    return 0;
+  }
+  const sites = s.sites.length === 0 ? 'no op needs a generated kernel (stock TFLM runs this file)' : s.sites.map((x) => `op ${x.opIndex} ${x.kind}`).join(', ');
+  process.stdout.write(
+    `wrote ${kernels.files.length} files to ${dir}: ${s.registrations} registration(s) in AddMcusimOps (mcusim_ops.h), ${s.kernelFunctions} kernel function(s)` +
+      `${s.storageSlots > 0 ? `, ${s.storageSlots} spill slot(s)` : ''}\n  generated kernels: ${sites}\n` +
+      arenas.map((a) => `  TFLM arena (${a.arch} build): ${bytesAndKb(a.plannedBytes)} planned + ${bytesAndKb(a.persistentBytes)} persistent = ${bytesAndKb(a.totalBytes)} (arena_used_bytes)\n`).join(''),
+  );
+  return 0;
+}
+
 export function runCodegen(modelArg: string, opts: CodegenCliOptions): number {
   const dir = aliased<string>(opts, { flag: '--out-dir', key: 'outDir' }, { flag: '-o/--out', key: 'out' });
   if (dir === undefined) throw new UsageError('codegen needs --out-dir DIR (or -o DIR)');
+  if (opts.tflm === true) {
+    if (opts.makeGoal !== undefined || opts.target !== undefined) refuseFlag('--make-goal', '--tflm writes sources for your TFLM build, not a project');
+    if (opts.planner !== DEFAULT_PLANNER) refuseFlag('--planner', "--tflm: TFLM plans the arena with its own greedy planner");
+  }
   const goalText = aliased<string>(opts, { flag: '--make-goal', key: 'makeGoal' }, { flag: '--target', key: 'target' }) ?? DEFAULT_GOAL;
   if (!CODEGEN_TARGETS.some((t) => t === goalText)) throw new UsageError(`--make-goal must be ${CODEGEN_TARGETS.join(' or ')}, got '${goalText}'`);
   const target = parseCodegenTarget(goalText);
@@ -68,6 +100,7 @@ export function runCodegen(modelArg: string, opts: CodegenCliOptions): number {
   const model = loadModel(modelArg);
   refuseSpillFlags(model, [['--storage', opts.storage !== undefined], ['--compress', opts.compress === true]]);
   const name = modelArg.replace(/^.*[\\/]/, '').replace(/\.tflite$/, '');
+  if (opts.tflm === true) return runTflmCodegen(model, name, dir, opts);
   const progress = phaseProgress('codegen', { show: isLargeModel(model.graph), quiet: opts.quiet === true });
   progress.phase(`planning (${opts.planner}) and emitting C for ${model.graph.ops.length} ops`);
   const project = generateCProject(model, {
@@ -103,6 +136,7 @@ export function registerCodegen(program: Command, setExit: (code: number) => voi
     .option('--planner <name>', `memory planner (${plannerNames().join(', ')})`, DEFAULT_PLANNER)
     .option('--storage <kind>', `flash the spilled tensors go to (${CODEGEN_STORAGE.join(', ')}; default internal)`)
     .option('--compress', 'MFV-compress spilled blocks (TinySeg §5.1), as the simulator does')
+    .option('--tflm', "write TFLM kernels for the model's mcusim ops (mcusim_ops.h: AddMcusimOps) instead of a project")
     .option('--json', 'print one JSON document');
   addQuietOption(cmd);
   addHiddenOption(cmd, '-o, --out <dir>', 'old spelling of --out-dir');

@@ -15,8 +15,8 @@ import { addQuietOption, checkOutputFile, refuseFlag } from '../cli-options.ts';
 import { bytesAndKb, formatShape, renderTable, truncate } from '../format.ts';
 import { loadModel } from '../load-model.ts';
 import { LARGE_MODEL_TENSORS, isLargeModel, phaseProgress } from '../progress.ts';
-import { inspectModel } from '../../api/index.ts';
-import type { InspectReport } from '../../api/index.ts';
+import { INSPECT_RUNTIMES, inspectModel } from '../../api/index.ts';
+import type { InspectReport, InspectRuntime } from '../../api/index.ts';
 
 interface InspectOptions {
   readonly planner: string;
@@ -27,6 +27,7 @@ interface InspectOptions {
   readonly arch: string;
   readonly board?: string;
   readonly tensors?: boolean;
+  readonly runtime?: string;
   readonly quiet?: boolean;
 }
 
@@ -86,7 +87,7 @@ function summary(r: InspectReport): string {
 function arenaSummary(r: InspectReport): string {
   const a = r.arena;
   const runtime = a.runtime === 'tflm'
-    ? `stock TFLM, ${a.arch} build`
+    ? `${r.ops.some((o) => o.kind === 'merge' || o.kind === 'spill' || o.kind === 'fetching' || o.kind === 'fetchingConv2d') ? "TFLM with mcusim's generated kernels (codegen --tflm)" : 'stock TFLM'}, ${a.arch} build`
     : a.nonStockOps.length > 0
       ? `mcusim C runtime; stock TFLM lacks ${a.nonStockOps.map((o) => `op ${o.opIndex} ${o.kind}`).join(', ')}`
       : "mcusim C runtime, for mcusim's kernel variants";
@@ -173,7 +174,9 @@ export function runInspect(modelArg: string, opts: InspectOptions): number {
   const model = loadModel(modelArg);
   const progress = phaseProgress('inspect', { show: isLargeModel(model.graph), quiet: opts.quiet === true });
   progress.phase(`planning the arena of ${model.graph.ops.length} ops with ${opts.planner}${opts.planner === 'exact' ? ` (search budget ${budget ?? DEFAULT_EXACT_TIME_BUDGET_MS} ms)` : ''}`);
-  const targets = board === undefined ? { arch } : { arch, board };
+  const runtime = INSPECT_RUNTIMES.find((r) => r === (opts.runtime ?? 'mcusim'));
+  if (runtime === undefined) throw new UsageError(`--runtime must be ${INSPECT_RUNTIMES.join(' or ')}, got '${opts.runtime ?? ''}'`);
+  const targets: { arch: typeof arch; board?: NonNullable<typeof board>; runtime: InspectRuntime } = board === undefined ? { arch, runtime } : { arch, board, runtime };
   const { report, requests, plan } = inspectModel(model, opts.planner, budget === undefined ? {} : { timeBudgetMs: budget }, targets);
   if (opts.svg !== undefined) writeSvg(opts.svg, renderPlanSvg(requests, plan, { title: `${modelArg} (${describePlanSource(requests, plan.planner)})` }));
   if (opts.json) {
@@ -203,6 +206,7 @@ export function registerInspect(program: Command, setExit: (code: number) => voi
     .option('--svg <file>', 'write the plan as an SVG picture')
     .option('--arch <arch>', `TFLM build whose whole arena is reported (${TFLM_ARCH_NAMES.join(', ')})`, DEFAULT_TFLM_ARCH)
     .option('--board <name>', `say whether the model fits this board (${listTargets().join(', ')})`)
+    .option('--runtime <runtime>', "whose arena to report: mcusim (default: stock TFLM if it runs every op, else mcusim's C runtime) or tflm (TFLM with the kernels of codegen --tflm)")
     .option('--tensors', `the full op, tensor and plan tables (default on models of at most ${SUMMARY_ABOVE_TENSORS} tensors; larger ones print a summary)`);
   addQuietOption(cmd)
     .action((model: string, opts: InspectOptions) => setExit(runInspect(model, opts)));

@@ -31,6 +31,7 @@ interface OptimizeOptions {
   readonly scratchFree?: boolean;
   readonly spillPercent?: string;
   readonly arch?: string;
+  readonly runtime?: string;
   readonly quiet?: boolean;
   readonly jobs?: string;
 }
@@ -137,6 +138,8 @@ export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
   const storage = parseStorage(opts.storage);
   const spillPercent = parsePercent(opts.spillPercent);
   const arch = getTflmArch(opts.arch ?? DEFAULT_TFLM_ARCH).name;
+  if (opts.runtime !== undefined && opts.runtime !== 'tflm' && opts.runtime !== 'mcusim') throw new UsageError(`--runtime must be tflm or mcusim, got '${opts.runtime}'`);
+  const runtime = opts.runtime === 'tflm' ? 'tflm' : undefined;
   const jobs = parseJobs(opts.jobs);
   // A model run refuses (an op without a kernel) cannot be optimized and proven bit-exact.
   const model = loadRunnableModel(modelArg);
@@ -145,6 +148,7 @@ export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
     ...(targetBytes !== undefined ? { targetBytes } : {}),
     ...(storage !== undefined ? { storage } : {}),
     arch,
+    ...(runtime !== undefined ? { runtime } : {}),
     log: progressLog(opts),
   };
   const before = currentPeakBytes(model);
@@ -159,8 +163,8 @@ export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
   writeOutputFile(opts.output, exportTflite(result.model));
   writePlanSvgs(opts, modelArg, names, model, result.model);
   const report: OptimizeReport = {
-    before: { peakBytes: before, arena: arenaTotals(model, arch) },
-    after: { peakBytes: after, arena: arenaTotals(result.model, arch) },
+    before: { peakBytes: before, arena: arenaTotals(model, arch, runtime) },
+    after: { peakBytes: after, arena: arenaTotals(result.model, arch, runtime) },
     passes: result.reports,
     ...(result.target !== undefined ? { target: result.target } : {}),
   };
@@ -187,6 +191,7 @@ export function registerOptimize(program: Command, setExit: (code: number) => vo
     .option('--no-scratch-quant', 'tinyseg: keep TransposeConv int32 scratch (no int16, no scratch-free form)')
     .option('--no-scratch-free', 'tinyseg: only the paper\'s int16 scratch quantization (no scratch-free TransposeConv)')
     .option('--spill-percent <p>', 'tinyseg: spill this percentage of the victim\'s channels (0-100, Figure 14)')
+    .option('--runtime <runtime>', "whose arena the passes minimize and report: mcusim (default) or tflm (TFLM with the kernels of codegen --tflm)")
     .option('--arch <arch>', `TFLM build whose whole arena the passes minimize and report (${TFLM_ARCH_NAMES.join(', ')}; default ${DEFAULT_TFLM_ARCH})`)
     .option('--jobs <n>', 'threads evaluating tiling / auto candidates (default: the number of cores); the result is the same for any N')
     .option('--json', 'print one JSON document')

@@ -19,7 +19,7 @@ import { applyFfmt } from './ffmt-transform.ts';
 import type { OptimizerPass, PassObjective, PassOptions, PassResult } from '../pass.ts';
 import { candidateTotals, describeTotals, graphArena } from '../arena-totals.ts';
 import { guardTotal, objectiveOf, objectiveScore, targetMeasureOf } from '../total-guard.ts';
-import type { ArenaTotals } from '../arena-totals.ts';
+import type { ArenaRuntimeTarget, ArenaTotals } from '../arena-totals.ts';
 import { DEFAULT_TFLM_ARCH } from '../../sim/index.ts';
 import type { TflmArchName } from '../../sim/index.ts';
 import { scheduleAndReorder } from '../schedule/index.ts';
@@ -77,6 +77,8 @@ export interface TilingSearchOptions {
   readonly log?: (line: string) => void;
   /** The TFLM build whose persistent tail is scored (default cortex-m). */
   readonly arch?: TflmArchName;
+  /** Whose arena on `arch` is scored (PassOptions.runtime). */
+  readonly runtime?: ArenaRuntimeTarget;
   /** Default 'total'. */
   readonly objective?: TilingObjective;
   /** Scores each step's candidates (default serialEvaluator, in order on this thread). */
@@ -117,6 +119,7 @@ export type TilingScore =
 export interface TilingEvalContext {
   readonly model: Model;
   readonly arch: TflmArchName;
+  readonly runtime?: ArenaRuntimeTarget;
 }
 
 /**
@@ -132,7 +135,7 @@ export function evaluateTilingCandidate(ctx: TilingEvalContext, c: TilingCandida
     throw e;
   }
   const ev = evaluateGraph(tiled.graph, 0);
-  return { status: 'ok', peakBytes: ev.peakBytes, totals: totalsOf(ev.graph, ev.peakBytes, tiled, ctx.arch), macs: graphMacs(ev.graph) };
+  return { status: 'ok', peakBytes: ev.peakBytes, totals: totalsOf(ev.graph, ev.peakBytes, tiled, ctx.arch, ctx.runtime), macs: graphMacs(ev.graph) };
 }
 
 /** Figure 3's loop for the given methods. */
@@ -142,7 +145,7 @@ export function searchTiling(input: Model, methods: readonly TilingMethod[], opt
   const arch = options.arch ?? DEFAULT_TFLM_ARCH;
   const objective = options.objective ?? 'total';
   const evaluator = options.evaluator ?? serialEvaluator;
-  const totalsBefore = candidateTotals(input, arch);
+  const totalsBefore = candidateTotals(input, arch, options.runtime);
   const peakBytesBefore = totalsBefore.plannedBytes;
   const macsBefore = graphMacs(input.graph);
   const scoreOf = (t: ArenaTotals): number => objectiveScore(t, objective);
@@ -159,7 +162,7 @@ export function searchTiling(input: Model, methods: readonly TilingMethod[], opt
     const requests = computeModelBufferRequests(model);
     const crit = criticalTensors(model.graph, requests, planGreedy(requests));
     declined = null;
-    const ctx: TilingEvalContext = { model, arch };
+    const ctx: TilingEvalContext = { model, arch, ...(options.runtime ? { runtime: options.runtime } : {}) };
     for (const t of crit) {
       const cands: TilingCandidate[] = [
         ...(methods.includes('fdt') ? proposeFdt(model.graph, t).map((path) => ({ method: 'fdt' as const, path })) : []),
@@ -226,8 +229,8 @@ export function searchTiling(input: Model, methods: readonly TilingMethod[], opt
 }
 
 /** Totals of a candidate whose (possibly reordered) graph plans to `plannedBytes`. */
-function totalsOf(graph: Graph, plannedBytes: number, model: Model, arch: TflmArchName): ArenaTotals {
-  const r = graphArena(graph, plannedBytes, arch, readOfflinePlan(model));
+function totalsOf(graph: Graph, plannedBytes: number, model: Model, arch: TflmArchName, runtime?: ArenaRuntimeTarget): ArenaTotals {
+  const r = graphArena(graph, plannedBytes, arch, readOfflinePlan(model), runtime);
   return { plannedBytes, persistentBytes: r.persistentBytes, totalBytes: r.totalBytes, outsideArenaBytes: r.outsideArenaBytes };
 }
 
@@ -290,6 +293,7 @@ function runTiling(name: string, methods: readonly (readonly TilingMethod[])[], 
   const searches = methods.map((m) =>
     searchTiling(model, m, {
       arch,
+      ...(options.runtime ? { runtime: options.runtime } : {}),
       objective,
       timeBudgetMs: (budget * 0.85) / methods.length,
       ...(options.targetBytes !== undefined ? { targetBytes: options.targetBytes } : {}),
@@ -303,7 +307,7 @@ function runTiling(name: string, methods: readonly (readonly TilingMethod[])[], 
     return sb < sa || (sb === sa && b.macsAfter < a.macsAfter) ? b : a;
   });
   const layout = finalLayout(best, budget * 0.15);
-  const after = best.applied.length > 0 ? candidateTotals(layout.model, arch) : best.totalsBefore;
+  const after = best.applied.length > 0 ? candidateTotals(layout.model, arch, options.runtime) : best.totalsBefore;
   const notes = [...searches.flatMap((r) => notesOf(r, objective)), ...(searches.length > 1 ? [`chosen: ${best.methods.join('+')}`] : [])];
   const details = {
     arch,

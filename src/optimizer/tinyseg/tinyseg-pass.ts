@@ -97,7 +97,7 @@ function spillLoop(graph: Graph, options: PassOptions, percent: number | undefin
   for (let it = 0; it < MAX_ITERATIONS; it++) {
     const peak = analyzePeak(g);
     // The target on the planned part: the target less the tail of the runtime a spilled graph needs.
-    const tail = options.targetBytes !== undefined && objectiveOf(options) === 'total' ? mcusimTailBytes(g, options.arch ?? DEFAULT_TFLM_ARCH) : 0;
+    const tail = options.targetBytes !== undefined && objectiveOf(options) === 'total' ? mcusimTailBytes(g, options.arch ?? DEFAULT_TFLM_ARCH, options.runtime) : 0;
     const plannedTarget = options.targetBytes !== undefined ? options.targetBytes - tail : undefined;
     if (plannedTarget !== undefined && peak.peakBytes <= plannedTarget) break;
     const reduction = plannedTarget !== undefined ? peak.peakBytes - plannedTarget : Number.POSITIVE_INFINITY;
@@ -159,7 +159,7 @@ function scratchNote(b: ScratchBound): string {
 
 export function runTinySeg(model: Model, options: PassOptions): PassResult {
   const notes: string[] = [];
-  const before = candidateTotals(model, options.arch ?? DEFAULT_TFLM_ARCH);
+  const before = candidateTotals(model, options.arch ?? DEFAULT_TFLM_ARCH, options.runtime);
   // The input's current layout (its offline plan honoured: a DMO plan may already beat greedy).
   const original = before.plannedBytes;
   const pct = (p: number): number => Math.round((1000 * (original - p)) / Math.max(1, original)) / 10;

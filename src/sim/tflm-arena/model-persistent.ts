@@ -11,6 +11,10 @@ import type { BuiltinKind, Op } from '../../ir/index.ts';
 import type { OpContext, TflmPersistent } from '../../kernels/index.ts';
 import type { TflmArch } from './arch.ts';
 import { alignUp, structLayout } from './struct-layout.ts';
+import { generatedKernelPersistent } from './generated-kernels.ts';
+
+/** Which kernels the TFLM build links: stock only, or stock + mcusim's generated ones (`codegen --tflm`). */
+export type TflmKernelSet = 'stock' | 'generated';
 
 /** MicroArenaBufferAlignment(): the alignment of AllocatePersistentBuffer for kernels. */
 export const ARENA_ALIGNMENT_BYTES = 16;
@@ -50,7 +54,8 @@ class Tail {
   }
 }
 
-function tflmOf(op: Op): TflmPersistent | null {
+function tflmOf(graph: Graph, index: number, op: Op, kernels: TflmKernelSet): TflmPersistent | null {
+  if (kernels === 'generated') return generatedKernelPersistent(graph, index);
   if (op.kind === 'custom') return null;
   const spec = kernelSpecOf(op.kind);
   return spec === undefined ? null : (spec.tflmPersistent as TflmPersistent);
@@ -74,17 +79,17 @@ function ioTensor(tail: Tail, arch: TflmArch, t: Tensor, label: string): void {
  * allocates for `graph` on `arch`. `offlineOffsets` (the model's OfflineMemoryAllocation, -1 =
  * online) decides which variable tensors the tail holds.
  */
-export function modelPersistent(graph: Graph, arch: TflmArch, offlineOffsets: Int32Array | null = null): PersistentModel {
-  return walkTail(graph, arch, offlineOffsets, new Tail(true));
+export function modelPersistent(graph: Graph, arch: TflmArch, offlineOffsets: Int32Array | null = null, kernels: TflmKernelSet = 'stock'): PersistentModel {
+  return walkTail(graph, arch, offlineOffsets, new Tail(true), kernels);
 }
 
 /** modelPersistent without the blocks' list: the same bytes and non-stock ops, for a search. */
-export function modelPersistentBytes(graph: Graph, arch: TflmArch, offlineOffsets: Int32Array | null = null): Omit<PersistentModel, 'allocations'> {
-  const { persistentBytes, nonStock } = walkTail(graph, arch, offlineOffsets, new Tail(false));
+export function modelPersistentBytes(graph: Graph, arch: TflmArch, offlineOffsets: Int32Array | null = null, kernels: TflmKernelSet = 'stock'): Omit<PersistentModel, 'allocations'> {
+  const { persistentBytes, nonStock } = walkTail(graph, arch, offlineOffsets, new Tail(false), kernels);
   return { persistentBytes, nonStock };
 }
 
-function walkTail(graph: Graph, arch: TflmArch, offlineOffsets: Int32Array | null, tail: Tail): PersistentModel {
+function walkTail(graph: Graph, arch: TflmArch, offlineOffsets: Int32Array | null, tail: Tail, kernels: TflmKernelSet): PersistentModel {
   const p = arch.pointerBytes;
   const s = arch.structs;
   // MicroAllocator::Create(arena, size, kGreedy): the allocator itself, its planner, the MicroAllocator.
@@ -100,7 +105,7 @@ function walkTail(graph: Graph, arch: TflmArch, offlineOffsets: Int32Array | nul
   const nonStock: NonStockUse[] = [];
   const stockOps: { index: number; op: Op; tflm: Extract<TflmPersistent, { stock: true }>; ctx: OpContext }[] = [];
   graph.ops.forEach((op, index) => {
-    const tflm = tflmOf(op);
+    const tflm = tflmOf(graph, index, op, kernels);
     if (tflm === null || !tflm.stock) {
       nonStock.push({ opIndex: index, kind: op.kind === 'custom' ? `custom:${op.customCode}` : op.kind, why: tflm?.why ?? 'not an op mcusim knows' });
       return;

@@ -3,7 +3,7 @@
 // mcusim-only ops (TinySeg / FDT custom ops) runs on mcusim's C runtime instead: its persistent
 // part is what that runtime keeps (variable tensors after the plan; params are const, in flash).
 import type { BuiltinKind, Graph } from '../../ir/index.ts';
-import { byteSize } from '../../ir/index.ts';
+import { byteSize, ModelError } from '../../ir/index.ts';
 import { kernelSpecOf, makeOpContext } from '../../kernels/index.ts';
 import type { TflmPersistent } from '../../kernels/index.ts';
 import type { TflmArch, TflmArchName } from './arch.ts';
@@ -27,6 +27,20 @@ export interface ArenaReport {
   readonly outsideArenaBytes: number;
   /** Ops stock TFLM cannot run, when runtime is `mcusim`. */
   readonly nonStockOps: readonly NonStockUse[];
+}
+
+/**
+ * TFLM's arena for `graph` with mcusim's generated kernels linked (`codegen --tflm`,
+ * generated-kernels.ts): the plan (whose scratch buffers are the ones the generated kernels
+ * request) plus the persistent tail with their Init / Prepare allocations. An op neither stock
+ * nor generated (an unknown custom op) is E_MODEL_UNSUPPORTED_OP.
+ */
+export function tflmGeneratedArena(graph: Graph, plannedBytes: number, arch: TflmArch, offlineOffsets: Int32Array | null = null): ArenaReport {
+  const tflm = modelPersistentBytes(graph, arch, offlineOffsets, 'generated');
+  if (tflm.nonStock.length > 0) {
+    throw ModelError.fromIssues(tflm.nonStock.map((u) => ({ code: 'E_MODEL_UNSUPPORTED_OP', message: `TFLM has no kernel for ${u.kind}, and mcusim generates none`, opIndex: u.opIndex, opKind: u.kind })));
+  }
+  return { arch: arch.name, runtime: 'tflm', plannedBytes, persistentBytes: tflm.persistentBytes, totalBytes: plannedBytes + tflm.persistentBytes, outsideArenaBytes: 0, nonStockOps: [] };
 }
 
 export interface WholeArena {

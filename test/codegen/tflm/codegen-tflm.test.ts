@@ -1,0 +1,120 @@
+// `codegen --tflm` without a TFLM build: the generated folder (header, registrations, sites) for
+// optimized files with every kind of mcusim op, its C compiled with cc -std=c99 -Werror, its C++
+// checked with g++ -fsyntax-only (against MCUSIM_TFLM_DIR's real headers when set, else against
+// stand-ins: a syntax check only, NOT proof it links or runs: tflm-real.test.ts is), and the
+// arena prediction's shape (one McusimOpData per custom op; a stock-only file predicts stock TFLM).
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { generateTflmKernels } from '../../../src/codegen/index.ts';
+import type { Model } from '../../../src/ir/index.ts';
+import { buildZooModel, exportTflite, importTflite, readOfflinePlan } from '../../../src/ir/index.ts';
+import { runPipeline } from '../../../src/optimizer/index.ts';
+import { inspectModel } from '../../../src/api/index.ts';
+import { getTflmArch, modelPersistent } from '../../../src/sim/index.ts';
+import { hasTool, makeTempDir, removeDir } from '../codegen-helpers.ts';
+import { STAND_IN_HEADERS } from './stand-in-headers.ts';
+import { TFLM_CXXFLAGS, optimizedFile, tflmIncludes, tflmTree, writeKernels } from './tflm-helpers.ts';
+
+const KWS = join(import.meta.dirname, '../../../../shared/oracle/models-real/mltk_kws_mobilenetv2.tflite');
+const hasCc = hasTool('cc') && hasTool('g++');
+const tree = tflmTree();
+if (!hasCc) console.warn('cc or g++ not found: SKIPPING the compile checks of codegen --tflm');
+if (tree === null) console.warn('\n*** MCUSIM_TFLM_DIR not set: codegen --tflm C++ is checked against STAND-IN headers only (syntax) ***\n');
+
+interface Case {
+  readonly name: string;
+  readonly model: () => Model;
+  readonly kinds: readonly string[];
+  readonly customCodes: readonly string[];
+}
+
+const CASES: readonly Case[] = [
+  {
+    name: 'zoo:tiny-unet + tinyseg',
+    model: () => optimizedFile('tiny-unet', ['tinyseg']).model,
+    kinds: ['spill', 'fetchingConv2d', 'transposeConv'],
+    customCodes: ['Spill', 'FusedConv2D'],
+  },
+  {
+    name: 'zoo:tiny-unet + tinyseg fusedFetching=false',
+    model: () => importTflite(exportTflite(runPipeline(buildZooModel('tiny-unet'), ['tinyseg'], { flags: { fusedFetching: false } }).model)),
+    kinds: ['spill', 'fetching', 'transposeConv'],
+    customCodes: ['Spill', 'Fetching'],
+  },
+  {
+    name: 'mltk_kws_mobilenetv2 + fdt',
+    model: () => importTflite(exportTflite(runPipeline(importTflite(readFileSync(KWS)), ['fdt'], { flags: {} }).model)),
+    kinds: ['merge'],
+    customCodes: ['MergeAccumulators'],
+  },
+];
+
+function compileAll(dir: string): void {
+  for (const c of ['mcusim_kernels.c', 'mcusim_storage_ram.c', 'mcusim_storage_host.c']) {
+    execFileSync('cc', ['-std=c99', '-O1', '-Wall', '-Wextra', '-Werror', '-fno-strict-aliasing', '-c', c, '-o', `${c}.o`], { cwd: dir, stdio: 'pipe' });
+  }
+  const includes = tree === null ? ['-Istand-in'] : tflmIncludes(tree);
+  execFileSync('g++', [...TFLM_CXXFLAGS, '-fsyntax-only', '-I.', ...includes, 'mcusim_ops.cc'], { cwd: dir, stdio: 'pipe' });
+}
+
+describe('codegen --tflm', () => {
+  const dirs: string[] = [];
+  afterAll(() => dirs.forEach(removeDir));
+  for (const c of CASES) {
+    it(`${c.name}: AddMcusimOps registers every mcusim op; the sources compile`, () => {
+      const model = c.model();
+      const kernels = generateTflmKernels(model);
+      const sites = model.graph.ops.flatMap((op, i) => (op.kind === 'transposeConv' ? (op.options.scratchFree || op.options.scratchInt16 ? [i] : []) : ['merge', 'spill', 'fetching', 'fetchingConv2d'].includes(op.kind) ? [i] : []));
+      expect(kernels.summary.sites.map((s) => s.opIndex)).toEqual(sites);
+      expect([...new Set(kernels.summary.sites.map((s) => s.kind))].sort()).toEqual([...c.kinds].sort());
+      const header = kernels.files.find((f) => f.path === 'mcusim_ops.h')?.text ?? '';
+      expect(header).toContain('TfLiteStatus AddMcusimOps(tflite::MicroMutableOpResolver<tOpCount>& resolver)');
+      for (const code of c.customCodes) expect(header).toContain(`resolver.AddCustom("${code}"`);
+      expect(header).toContain(`#define MCUSIM_OPS_REPLACE_TRANSPOSE_CONV ${c.kinds.includes('transposeConv') ? 1 : 0}`);
+      expect(header).toContain(`#define MCUSIM_OPS_COUNT ${c.kinds.length}`);
+      expect(generateTflmKernels(model).files).toEqual(kernels.files);
+      if (!hasCc) return;
+      const dir = makeTempDir('tflm-kernels');
+      dirs.push(dir);
+      writeKernels(kernels, dir);
+      writeKernels({ files: Object.entries(STAND_IN_HEADERS).map(([path, text]) => ({ path: `stand-in/${path}`, text })), summary: kernels.summary }, dir);
+      compileAll(dir);
+    });
+  }
+
+  it('the TFLM prediction keeps one McusimOpData per custom op and nothing for mcusim-only TRANSPOSE_CONV Prepare', () => {
+    const model = CASES[0]?.model() as Model;
+    const arch = getTflmArch('cortex-m');
+    const tail = modelPersistent(model.graph, arch, readOfflinePlan(model), 'generated');
+    expect(tail.nonStock).toEqual([]);
+    const opData = tail.allocations.filter((a) => a.what.startsWith('McusimOpData'));
+    const custom = model.graph.ops.filter((op) => op.kind === 'spill' || op.kind === 'fetchingConv2d').length;
+    expect(opData.map((a) => a.sizeBytes)).toEqual(new Array(custom).fill(16));
+    const tcPrepare = tail.allocations.filter((a) => a.what.includes('transposeConv Prepare'));
+    expect(tcPrepare).toEqual([]);
+    const report = inspectModel(model, 'tflm-greedy', {}, { arch, runtime: 'tflm' }).report.arena;
+    expect(report.persistentBytes).toBe(tail.persistentBytes);
+    expect(report.totalBytes).toBe(report.plannedBytes + tail.persistentBytes);
+  });
+
+  it('a stock-only file: --runtime tflm predicts what stock TFLM uses, and no op is generated', () => {
+    const model = buildZooModel('cifar10-cnn');
+    for (const a of ['cortex-m', 'host64'] as const) {
+      const t = inspectModel(model, 'tflm-greedy', {}, { arch: getTflmArch(a), runtime: 'tflm' }).report.arena;
+      const m = inspectModel(model, 'tflm-greedy', {}, { arch: getTflmArch(a), runtime: 'mcusim' }).report.arena;
+      expect(m.runtime).toBe('tflm');
+      expect(t.totalBytes).toBe(m.totalBytes);
+    }
+    expect(generateTflmKernels(model).summary.sites).toEqual([]);
+  });
+
+  it('an unknown custom op is E_MODEL_UNSUPPORTED_OP', () => {
+    const model = buildZooModel('cifar10-cnn');
+    const op = model.graph.ops[0];
+    if (op === undefined) throw new Error('no op');
+    const bad: Model = { ...model, graph: { ...model.graph, ops: [{ kind: 'custom', customCode: 'Mystery', customOptions: new Uint8Array(0), inputs: op.inputs, outputs: op.outputs }, ...model.graph.ops.slice(1)] } };
+    expect(() => generateTflmKernels(bad)).toThrow(expect.objectContaining({ code: 'E_MODEL_UNSUPPORTED_OP' }));
+  });
+});
