@@ -1,0 +1,112 @@
+// Conv2D, DepthwiseConv2D and TransposeConv as TFLM 90b983c's kernels/cmsis_nn/{conv,
+// depthwise_conv,transpose_conv}.cc run them through CMSIS-NN 4ab83cc3: the wrapper's path choice
+// from shapes, params and the compile-time features (ARM_MATH_DSP, ARM_MATH_MVEI), each path's
+// memory access order (the nests in conv-paths.ts, depthwise-paths.ts, transpose-conv-paths.ts),
+// the scratch TFLM requests (the *_get_buffer_size functions, GCC build) and the kernels' OpData.
+// Constraints and quantization are the reference specs' (imported); the arithmetic is identical.
+import type { Nest } from '../../nest.ts';
+import type { KernelSpec, Prepared } from '../../spec.ts';
+import { cStruct, OP_DATA_CONV, TFLITE_CONV_PARAMS, TFLITE_DEPTHWISE_CONV_PARAMS, perChannelArrays, stock } from '../../tflm-memory.ts';
+import { constraint, convMultipliers, dim } from '../common.ts';
+import { convScalars, filterOpPrepared } from '../conv-common.ts';
+import { conv2dSpec, filterRunSums } from '../conv2d.ts';
+import { depthwiseConv2dSpec } from '../depthwise-conv2d.ts';
+import { alignedCols, IM2COL_CONV, NT_T_ROWS } from './conv-paths.ts';
+import { DW_3X3, DW_MULT_4, DW_OPT_DSP } from './depthwise-paths.ts';
+import { cmsisNnTransposeConvSpecOf } from './transpose-conv-paths.ts';
+
+/** CMSIS-NN's compile-time features: ARM_MATH_DSP (M4, M7, M33) and ARM_MATH_MVEI (M55, M85). */
+export interface CmsisNnFeatures { readonly dsp: boolean; readonly mve: boolean }
+
+/** cmsis_nn/conv.cc and depthwise_conv.cc OpData: the reference OpDataConv plus the scratch index. */
+export const OP_DATA_CMSIS_CONV = cStruct('OpData (cmsis_nn conv)', [['reference_op_data', OP_DATA_CONV], ['buffer_idx', 'int32']]);
+
+/** The conv2d paths of arm_convolve_wrapper_s8 (flag `path`). */
+export const CONV_PATH = { im2col: 0, ntAllRows: 1, ntPerRow: 2 } as const;
+/** The depthwise paths of arm_depthwise_conv_wrapper_s8 (flag `path`). */
+export const DW_PATH = { generic: 0, threeByThree: 1, optDsp: 2, mult4: 3 } as const;
+
+const mveConstraint = <K extends 'conv2d' | 'depthwiseConv2d' | 'transposeConv'>(kind: K, f: CmsisNnFeatures) =>
+  constraint<K>(`${kind}.cmsis-nn-mve`, 'CMSIS-NN MVE (Helium) kernels are not modelled yet: use --kernels reference or a DSP / plain-C core', () => !f.mve);
+
+/** Which arm_convolve_wrapper_s8 path runs, and the scratch TFLM requests for it. */
+export function cmsisConvPath(s: Readonly<Record<string, number>>): { path: number; scratchBytes: number } {
+  const oneByOne = s.padH === 0 && s.padW === 0 && s.fH === 1 && s.fW === 1 && s.dilH === 1 && s.dilW === 1;
+  // arm_convolve_1x1_s8_fast asks for 0 bytes on a GCC build (its DSP buffer is ARMCC-only).
+  if (oneByOne) return { path: s.strideW === 1 && s.strideH === 1 ? CONV_PATH.ntAllRows : CONV_PATH.ntPerRow, scratchBytes: 0 };
+  // arm_convolve_1_x_n_s8 is arm_convolve_s8 off MVE, with the same buffer.
+  return { path: CONV_PATH.im2col, scratchBytes: 4 * alignedCols((s.fH ?? 0) * (s.fW ?? 0) * (s.inD ?? 0)) };
+}
+
+export function cmsisNnConv2dSpec(f: CmsisNnFeatures): KernelSpec<'conv2d'> {
+  return {
+    kind: 'conv2d',
+    requestsScratch: true,
+    tflmPersistent: { ...stock(TFLITE_CONV_PARAMS, OP_DATA_CMSIS_CONV), prepareBuffers: (c) => perChannelArrays(dim(c.input(1), 0)) },
+    constraints: [...conv2dSpec.constraints, mveConstraint('conv2d', f)],
+    prepare(c): Prepared {
+      const input = c.input(0)!;
+      const filter = c.input(1)!;
+      const output = c.output(0);
+      const s = convScalars(c.op.options, input, filter, output);
+      const { path, scratchBytes } = cmsisConvPath(s);
+      const rhsCols = s.fH * s.fW * s.inD;
+      const base = filterOpPrepared(c.input(2), s, convMultipliers(input, filter, output, s.outD),
+        path === CONV_PATH.im2col ? undefined : filterRunSums(filter, s.outD, rhsCols));
+      const rows = path === CONV_PATH.ntAllRows
+        ? { mmOuterB: 1, mmOuterY: 1, mmRows: s.batches * s.inH * s.inW, mmInB: 0, mmInY: 0, mmOutB: 0, mmOutY: 0, lhsStride: s.inD }
+        : { mmOuterB: s.batches, mmOuterY: s.outH, mmRows: s.outW, mmInB: s.inH * s.inW * s.inD, mmInY: (s.strideH ?? 1) * s.inW * s.inD,
+            mmOutB: s.outH * s.outW * s.outD, mmOutY: s.outW * s.outD, lhsStride: s.inD * (s.strideW ?? 1) };
+      return {
+        ...base,
+        flags: { ...base.flags, path },
+        scalars: { ...s, rhsCols, aligned: alignedCols(rhsCols), ...(path === CONV_PATH.im2col ? {} : rows) },
+        buffers: { ...base.buffers, ...(scratchBytes > 0 ? { scratch: { kind: 'scratch', index: 0 } as const } : {}) },
+        scratch: scratchBytes > 0 ? [{ name: 'scratch', dtype: 'int16', sizeBytes: scratchBytes }] : [],
+      };
+    },
+    body: (p) => (p.flags?.path === CONV_PATH.im2col ? IM2COL_CONV : NT_T_ROWS),
+  };
+}
+
+/** Which arm_depthwise_conv_wrapper_s8 path runs, and the scratch TFLM requests for it. */
+export function cmsisDepthwisePath(s: Readonly<Record<string, number>>, f: CmsisNnFeatures): { path: number; scratchBytes: number } {
+  const plain = s.batches === 1 && s.dilH === 1 && s.dilW === 1;
+  if (s.depthMult === 1 && plain) {
+    if (s.fH === 3 && s.fW === 3 && (s.padH ?? 0) <= 1 && (s.padW ?? 0) <= 1) return { path: DW_PATH.threeByThree, scratchBytes: 0 };
+    // Off DSP, arm_depthwise_conv_s8_opt falls back to arm_depthwise_conv_s8 and asks for nothing.
+    if (f.dsp) return { path: DW_PATH.optDsp, scratchBytes: 2 * (s.inD ?? 0) * (s.fH ?? 0) * (s.fW ?? 0) };
+    return { path: DW_PATH.generic, scratchBytes: 0 };
+  }
+  return { path: (s.depthMult ?? 0) % 4 === 0 && plain ? DW_PATH.mult4 : DW_PATH.generic, scratchBytes: 0 };
+}
+
+const DW_BODY: Readonly<Record<number, Nest>> = {
+  [DW_PATH.threeByThree]: DW_3X3,
+  [DW_PATH.optDsp]: DW_OPT_DSP,
+  [DW_PATH.mult4]: DW_MULT_4,
+};
+
+export function cmsisNnDepthwiseConv2dSpec(f: CmsisNnFeatures): KernelSpec<'depthwiseConv2d'> {
+  return {
+    kind: 'depthwiseConv2d',
+    requestsScratch: true,
+    tflmPersistent: { ...stock(TFLITE_DEPTHWISE_CONV_PARAMS, OP_DATA_CMSIS_CONV), prepareBuffers: (c) => perChannelArrays(dim(c.input(1), 3)) },
+    constraints: [...depthwiseConv2dSpec.constraints, mveConstraint('depthwiseConv2d', f)],
+    prepare(c): Prepared {
+      const base = depthwiseConv2dSpec.prepare(c);
+      const { path, scratchBytes } = cmsisDepthwisePath(base.scalars, f);
+      return {
+        ...base,
+        flags: { ...base.flags, path },
+        buffers: { ...base.buffers, ...(scratchBytes > 0 ? { scratch: { kind: 'scratch', index: 0 } as const } : {}) },
+        scratch: scratchBytes > 0 ? [{ name: 'scratch', dtype: 'int16', sizeBytes: scratchBytes }] : [],
+      };
+    },
+    body: (p) => DW_BODY[p.flags?.path ?? DW_PATH.generic] ?? (depthwiseConv2dSpec.body as Nest),
+  };
+}
+
+export function cmsisNnTransposeConvSpec(f: CmsisNnFeatures): KernelSpec<'transposeConv'> {
+  return cmsisNnTransposeConvSpecOf(f.dsp, mveConstraint('transposeConv', f));
+}

@@ -1,0 +1,105 @@
+// The CMSIS-NN conv-family specs (src/kernels/specs/cmsis-nn/conv-family.ts): on seeded random
+// shapes and quantizations their outputs equal the reference specs' byte for byte (CMSIS-NN's
+// arithmetic agrees with TFLM's reference kernels for these ops; only the access order differs),
+// fast == traced == address walk, the path and scratch follow the wrappers' rules, and the access
+// order differs from the reference where CMSIS-NN's loops do (the reason DMO plans break).
+import seedrandom from 'seedrandom';
+import { describe, expect, it } from 'vitest';
+import { conv2dSpec } from '../../../src/kernels/specs/conv2d.ts';
+import { depthwiseConv2dSpec } from '../../../src/kernels/specs/depthwise-conv2d.ts';
+import type { CmsisNnFeatures } from '../../../src/kernels/specs/cmsis-nn/conv-family.ts';
+import {
+  CONV_PATH, DW_PATH, cmsisConvPath, cmsisDepthwisePath, cmsisNnConv2dSpec, cmsisNnDepthwiseConv2dSpec,
+} from '../../../src/kernels/specs/cmsis-nn/conv-family.ts';
+import type { KernelSpec } from '../../../src/kernels/index.ts';
+import { makeOpContext } from '../../../src/kernels/index.ts';
+import { convCase, randomConvShape, runSpec } from './helpers.ts';
+
+const SEED = 'cmsis-nn-conv-1';
+const CASES = 150;
+const DSP: CmsisNnFeatures = { dsp: true, mve: false };
+const PLAIN: CmsisNnFeatures = { dsp: false, mve: false };
+const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
+
+describe.each([['dsp', DSP], ['plain C', PLAIN]] as const)('CMSIS-NN conv family (%s) equals the reference arithmetic', (_name, f) => {
+  it.each(['conv2d', 'depthwiseConv2d'] as const)('%s: random cases, every path', (kind) => {
+    const r = seedrandom(`${SEED}-${kind}-${f.dsp}`);
+    const spec = (kind === 'conv2d' ? cmsisNnConv2dSpec(f) : cmsisNnDepthwiseConv2dSpec(f)) as KernelSpec;
+    const ref = (kind === 'conv2d' ? conv2dSpec : depthwiseConv2dSpec) as KernelSpec;
+    const paths = new Map<number, number>();
+    let ran = 0;
+    for (let i = 0; i < CASES; i++) {
+      const c = convCase(r, kind, randomConvShape(r, kind));
+      if (c === null) continue;
+      const got = runSpec(spec, c);
+      const want = runSpec(ref, c);
+      const path = spec.prepare(makeOpContext(c.graph, 0)).flags?.path ?? -1;
+      paths.set(path, (paths.get(path) ?? 0) + 1);
+      const where = `${SEED} ${kind} case ${i} path ${path}`;
+      expect(hex(got.output), where).toBe(hex(want.output));
+      expect(hex(got.traced), where).toBe(hex(got.output));
+      expect(got.walkMatchesTrace, where).toBe(true);
+      ran++;
+    }
+    expect(ran).toBeGreaterThan(CASES / 2);
+    const expected = kind === 'conv2d'
+      ? [CONV_PATH.im2col, CONV_PATH.ntAllRows, CONV_PATH.ntPerRow]
+      : f.dsp ? [DW_PATH.generic, DW_PATH.threeByThree, DW_PATH.optDsp, DW_PATH.mult4] : [DW_PATH.generic, DW_PATH.threeByThree, DW_PATH.mult4];
+    expect([...paths.keys()].sort()).toEqual([...expected].sort());
+  });
+});
+
+describe('path choice and scratch (arm_*_wrapper_s8 and their get_buffer_size, GCC build)', () => {
+  const conv = (o: Record<string, number>): ReturnType<typeof cmsisConvPath> => cmsisConvPath({ padH: 0, padW: 0, fH: 1, fW: 1, dilH: 1, dilW: 1, strideH: 1, strideW: 1, inD: 8, ...o });
+  it('conv2d: 1x1 stride 1 -> 1x1 fast (no buffer), strided -> 1x1, else im2col of 2 x aligned int16 columns', () => {
+    expect(conv({})).toEqual({ path: CONV_PATH.ntAllRows, scratchBytes: 0 });
+    expect(conv({ strideW: 2 })).toEqual({ path: CONV_PATH.ntPerRow, scratchBytes: 0 });
+    // rhs_cols = 3 * 3 * 3 = 27, aligned to 28, two int16 columns: 112 bytes.
+    expect(conv({ fH: 3, fW: 3, inD: 3, padH: 1, padW: 1 })).toEqual({ path: CONV_PATH.im2col, scratchBytes: 112 });
+    // a padded 1x1 is not arm_nn_is_convolve_1x1.
+    expect(conv({ padH: 1 })).toEqual({ path: CONV_PATH.im2col, scratchBytes: 32 });
+  });
+  it('depthwiseConv2d: 3x3 (no buffer), opt (inD x kernel int16 on DSP, none off DSP), mult_4 and generic', () => {
+    const s = { batches: 1, dilH: 1, dilW: 1, depthMult: 1, fH: 3, fW: 3, padH: 1, padW: 1, inD: 10 };
+    expect(cmsisDepthwisePath(s, DSP)).toEqual({ path: DW_PATH.threeByThree, scratchBytes: 0 });
+    expect(cmsisDepthwisePath({ ...s, padH: 2 }, DSP)).toEqual({ path: DW_PATH.optDsp, scratchBytes: 180 });
+    expect(cmsisDepthwisePath({ ...s, fW: 5 }, PLAIN)).toEqual({ path: DW_PATH.generic, scratchBytes: 0 });
+    expect(cmsisDepthwisePath({ ...s, depthMult: 4 }, DSP)).toEqual({ path: DW_PATH.mult4, scratchBytes: 0 });
+    expect(cmsisDepthwisePath({ ...s, depthMult: 4, batches: 2 }, DSP)).toEqual({ path: DW_PATH.generic, scratchBytes: 0 });
+    expect(cmsisDepthwisePath({ ...s, dilH: 2 }, DSP)).toEqual({ path: DW_PATH.generic, scratchBytes: 0 });
+  });
+  it('MVE cores are refused with a constraint, not run on another order', () => {
+    const c = convCase(seedrandom(SEED), 'conv2d', { n: 1, h: 4, w: 4, ic: 4, oc: 4, fh: 1, fw: 1, sh: 1, sw: 1, dh: 1, dw: 1, padding: 'valid' })!;
+    expect(() => runSpec(cmsisNnConv2dSpec({ dsp: true, mve: true }) as KernelSpec, c)).toThrow(/conv2d\.cmsis-nn-mve/);
+  });
+});
+
+describe('access order differs from the reference kernels where CMSIS-NN loops differ', () => {
+  it('1x1 fast: arm_nn_mat_mult_nt_t_s8 re-reads the whole input for every output-channel pair', () => {
+    const c = convCase(seedrandom(`${SEED}-1x1`), 'conv2d', { n: 1, h: 3, w: 3, ic: 4, oc: 6, fh: 1, fw: 1, sh: 1, sw: 1, dh: 1, dw: 1, padding: 'valid', bias: true })!;
+    const cm = runSpec(cmsisNnConv2dSpec(DSP) as KernelSpec, c);
+    const ref = runSpec(conv2dSpec as KernelSpec, c);
+    expect(hex(cm.output)).toBe(hex(ref.output));
+    const inputLoads = (ev: typeof cm.events): number => ev.filter((e) => e.kind === 'load' && e.bufferId === 0).length;
+    // 9 pixels x 4 channels, read once per channel pair (3 pairs); the reference reads once per output channel.
+    expect(inputLoads(cm.events)).toBe(9 * 4 * 3);
+    expect(inputLoads(ref.events)).toBe(9 * 4 * 6);
+    // CMSIS-NN writes channels 0-1 of every pixel, then reads pixel 0 again for channels 2-3; the
+    // reference never reads pixel 0 once pixel 1's outputs are written. Input at 0 (36 bytes), output at 48.
+    const pixel0Loads = (ev: typeof cm.events): number[] => ev.map((e, i) => (e.kind === 'load' && e.bufferId === 0 && e.address < 4 ? i : -1)).filter((i) => i >= 0);
+    const firstStoreAt = (ev: typeof cm.events, address: number): number => ev.findIndex((e) => e.kind === 'store' && e.bufferId === 3 && e.address === address);
+    expect(pixel0Loads(cm.events).at(-1)!).toBeGreaterThan(firstStoreAt(cm.events, 48 + 8 * 6));
+    expect(pixel0Loads(ref.events).at(-1)!).toBeLessThan(firstStoreAt(ref.events, 48 + 6));
+  });
+  it('im2col conv: two pixels are read into the scratch before either is written', () => {
+    const c = convCase(seedrandom(`${SEED}-im2col`), 'conv2d', { n: 1, h: 1, w: 4, ic: 2, oc: 3, fh: 1, fw: 3, sh: 1, sw: 1, dh: 1, dw: 1, padding: 'same', bias: true })!;
+    const cm = runSpec(cmsisNnConv2dSpec(DSP) as KernelSpec, c);
+    const out = c.output;
+    const firstStore = cm.events.findIndex((e) => e.kind === 'store' && e.bufferId === out);
+    // Pixel 1's window (input pixels 0..2) is read before the first output store; the reference
+    // writes pixel 0's channels before reading pixel 1's window.
+    const loadsBefore = cm.events.slice(0, firstStore).filter((e) => e.kind === 'load' && e.bufferId === 0).map((e) => e.address);
+    expect(Math.max(...loadsBefore) - Math.min(...loadsBefore)).toBe(2 * 3 - 1);
+    expect(cm.scratchBytes).toEqual([4 * 8]);
+  });
+});
