@@ -9,11 +9,12 @@ import { conv2dSpec } from '../../../src/kernels/specs/conv2d.ts';
 import { depthwiseConv2dSpec } from '../../../src/kernels/specs/depthwise-conv2d.ts';
 import type { CmsisNnFeatures } from '../../../src/kernels/specs/cmsis-nn/conv-family.ts';
 import {
-  CONV_PATH, DW_PATH, cmsisConvPath, cmsisDepthwisePath, cmsisNnConv2dSpec, cmsisNnDepthwiseConv2dSpec,
+  CONV_PATH, DW_PATH, cmsisConvPath, cmsisDepthwisePath, cmsisNnConv2dSpec, cmsisNnDepthwiseConv2dSpec, cmsisNnTransposeConvSpec,
 } from '../../../src/kernels/specs/cmsis-nn/conv-family.ts';
 import type { KernelSpec } from '../../../src/kernels/index.ts';
-import { makeOpContext } from '../../../src/kernels/index.ts';
-import { convCase, randomConvShape, runSpec } from './helpers.ts';
+import { checkConstraints, makeOpContext } from '../../../src/kernels/index.ts';
+import { transposeConvSpec } from '../../../src/kernels/specs/transpose-conv.ts';
+import { convCase, randomConvShape, randomTransposeShape, runSpec, transposeConvCase } from './helpers.ts';
 
 const SEED = 'cmsis-nn-conv-1';
 const CASES = 150;
@@ -101,5 +102,53 @@ describe('access order differs from the reference kernels where CMSIS-NN loops d
     const loadsBefore = cm.events.slice(0, firstStore).filter((e) => e.kind === 'load' && e.bufferId === 0).map((e) => e.address);
     expect(Math.max(...loadsBefore) - Math.min(...loadsBefore)).toBe(2 * 3 - 1);
     expect(cm.scratchBytes).toEqual([4 * 8]);
+  });
+});
+
+describe('CMSIS-NN transposeConv (arm_transpose_conv_wrapper_s8)', () => {
+  it.each([['row buffer', false], ['reverse conv', true]] as const)('%s: equals the reference arithmetic without a fused activation', (_name, reverse) => {
+    const r = seedrandom(`${SEED}-tconv-${reverse}`);
+    const spec = cmsisNnTransposeConvSpec(DSP) as KernelSpec;
+    let ran = 0;
+    let refused = 0;
+    for (let i = 0; i < 200 && ran < 60; i++) {
+      const c = transposeConvCase(r, randomTransposeShape(r, reverse));
+      const where = `${SEED} tconv ${reverse} case ${i}`;
+      const issues = checkConstraints(spec, makeOpContext(c.graph, 0));
+      if (issues.length > 0) {
+        // Only the row kernel's own limit may refuse a case (it would write outside its rows).
+        expect(issues.map((x) => x.message).join(), where).toMatch(/cmsis-nn-rows/);
+        refused++;
+        continue;
+      }
+      const got = runSpec(spec, c);
+      const want = runSpec(transposeConvSpec as KernelSpec, c);
+      expect(hex(got.output), where).toBe(hex(want.output));
+      expect(hex(got.traced), where).toBe(hex(got.output));
+      expect(got.walkMatchesTrace, where).toBe(true);
+      expect(spec.prepare(makeOpContext(c.graph, 0)).flags?.reverse, where).toBe(reverse ? 1 : 0);
+      ran++;
+    }
+    expect(ran).toBe(60);
+    // Only the row kernel refuses (VALID with filter < stride, padding off the stride, stride_w > stride_h).
+    expect(refused > 0).toBe(!reverse);
+  });
+  it('ignores the fused activation (TFLM passes kTfLiteActNone to PopulateConvolutionQuantizationParams)', () => {
+    const r = seedrandom(`${SEED}-tconv-relu`);
+    const c = transposeConvCase(r, { n: 1, h: 3, w: 3, ic: 4, oc: 3, fh: 3, fw: 3, sh: 2, sw: 2, padding: 'same', activation: 'relu', bias: true });
+    const got = runSpec(cmsisNnTransposeConvSpec(DSP) as KernelSpec, c);
+    const want = runSpec(transposeConvSpec as KernelSpec, c);
+    const zp = c.graph.tensors[c.output]!.quant!.zeroPoint[0]!;
+    const below = Array.from(new Int8Array(got.output.buffer)).filter((v) => v < zp).length;
+    expect(below).toBeGreaterThan(0);
+    expect(Array.from(new Int8Array(want.output.buffer)).every((v) => v >= zp)).toBe(true);
+  });
+  it('scratch: the rolling row buffer or the im2col columns plus the reversed filter, never output-sized', () => {
+    const r = seedrandom(`${SEED}-tconv-scratch`);
+    const rows = transposeConvCase(r, { n: 1, h: 40, w: 60, ic: 16, oc: 4, fh: 2, fw: 2, sh: 2, sw: 2, padding: 'valid' });
+    // tiny-unet's last TransposeConv: ((60 - 1) * 2 + 2) * 4 channels x 2 rows x int32.
+    expect(cmsisNnTransposeConvSpec(DSP).prepare(makeOpContext(rows.graph, 0) as never).scratch.map((d) => d.sizeBytes)).toEqual([3840]);
+    const rev = transposeConvCase(r, { n: 1, h: 10, w: 15, ic: 64, oc: 16, fh: 2, fw: 2, sh: 2, sw: 2, padding: 'valid' });
+    expect(cmsisNnTransposeConvSpec(DSP).prepare(makeOpContext(rev.graph, 0) as never).scratch.map((d) => d.sizeBytes)).toEqual([4 * 256, 2 * 2 * 64 * 16]);
   });
 });

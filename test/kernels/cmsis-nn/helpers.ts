@@ -128,3 +128,40 @@ export function runSpec(spec: KernelSpec, c: OpCase, offsets?: ReadonlyMap<numbe
   const walkMatchesTrace = walked.length === traced.events.length && walked.every((e, i) => JSON.stringify(e) === JSON.stringify(traced.events[i]));
   return { output: fast.out, traced: traced.out, events: traced.events, walkMatchesTrace, scratchBytes: prepared.scratch.map((d) => d.sizeBytes) };
 }
+
+export interface TransposeShape {
+  readonly n: number; readonly h: number; readonly w: number; readonly ic: number; readonly oc: number;
+  readonly fh: number; readonly fw: number; readonly sh: number; readonly sw: number; readonly padding: Padding;
+  readonly activation?: Activation; readonly bias?: boolean;
+}
+
+/** A random int8 transposeConv case ([output_shape, filter, input, bias?] as TFLite orders them). */
+export function transposeConvCase(r: Rng, s: TransposeShape): OpCase {
+  const oh = s.padding === 'same' ? s.h * s.sh : (s.h - 1) * s.sh + s.fh;
+  const ow = s.padding === 'same' ? s.w * s.sw : (s.w - 1) * s.sw + s.fw;
+  const perChannel = r() < 0.5;
+  const fScale = Array.from({ length: perChannel ? s.oc : 1 }, () => 0.001 + r() * 0.01);
+  const hasBias = s.bias ?? r() < 0.8;
+  const tensors: Tensor[] = [
+    { ...tensor('shape', [4], [0], [0], 0, int32s([s.n, oh, ow, s.oc]), 'int32'), quant: null },
+    tensor('filter', [s.oc, s.fh, s.fw, s.ic], fScale, fScale.map(() => 0), 0, bytes8(r, s.oc * s.fh * s.fw * s.ic)),
+    tensor('in', [s.n, s.h, s.w, s.ic], [0.005 + r() * 0.1], [int(r, -20, 20)]),
+    ...(hasBias ? [tensor('bias', [s.oc], [0], [0], 0, int32s(Array.from({ length: s.oc }, () => int(r, -5000, 5000))), 'int32')] : []),
+    tensor('out', [s.n, oh, ow, s.oc], [0.02 + r() * 0.28], [int(r, -20, 20)]),
+  ];
+  const out = tensors.length - 1;
+  const graph = {
+    name: 'transposeConv-cmsis', tensors,
+    ops: [{ kind: 'transposeConv', inputs: [0, 1, 2, ...(hasBias ? [3] : [])], outputs: [out], options: { padding: s.padding, strideH: s.sh, strideW: s.sw, activation: s.activation ?? 'none' } }],
+    inputs: [2], outputs: [out],
+  } as unknown as Graph;
+  return { graph, inputs: new Map([[2, bytes8(r, byteSize('int8', tensors[2]!.shape))]]), output: out };
+}
+
+/** A random transposeConv shape; `reverse` picks CMSIS-NN's reverse-conv path (depth > 16, strides <= 2). */
+export function randomTransposeShape(r: Rng, reverse: boolean): TransposeShape {
+  return {
+    n: int(r, 1, 2), h: int(r, 1, 5), w: int(r, 1, 7), ic: reverse ? int(r, 17, 24) : int(r, 1, 16), oc: int(r, 1, 6),
+    fh: int(r, 1, 4), fw: int(r, 1, 4), sh: int(r, 1, reverse ? 2 : 3), sw: int(r, 1, reverse ? 2 : 3), padding: pick(r, ['same', 'valid'] as const),
+  };
+}

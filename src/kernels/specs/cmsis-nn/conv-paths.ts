@@ -144,48 +144,66 @@ const MAT_MULT_1: Nest = [
   ]),
 ];
 
+/** Where arm_convolve_s8's im2col reads: window origins, which taps are inside, and their input base. */
+export interface Im2colTaps {
+  readonly inYOrigin: string;
+  readonly inXOrigin: string;
+  readonly inside: string;
+  readonly inBase: string;
+}
+
 /**
- * arm_convolve_s8 (groups 1, no upscale), DSP / plain C: per output pixel, im2col of its window into
- * int16 column (pixel % 2) as input + inputOffset (0 for padding taps); after every second pixel of a
+ * arm_convolve_s8 (groups 1), DSP / plain C: per output pixel, im2col of its window into int16
+ * column (pixel % 2) as input + inputOffset (0 for taps outside); after every second pixel of a
  * batch the mat-mult kernel writes both; an odd last pixel is finished alone. The C code stages the
  * int8 copy inside the same scratch before widening it (arm_s8_to_s16_unordered_with_offset, which
  * also permutes each group of 4 as the filter reads do): the scratch's own byte order is not
  * modelled, only that the input is read into it before the outputs are written.
  */
-export const IM2COL_CONV: Nest = [
-  For('b', '0', 'batches', [
-    For('outY', '0', 'outH', [
-      Let('inYOrigin', 'outY * strideH - padH'),
-      For('outX', '0', 'outW', [
-        Let('inXOrigin', 'outX * strideW - padW'),
-        Let('pix', 'outY * outW + outX'),
-        Let('col', '(pix % 2) * aligned'),
-        For('fy', '0', 'fH', [
-          Let('inY', 'inYOrigin + dilH * fy'),
-          For('fx', '0', 'fW', [
-            Let('inX', 'inXOrigin + dilW * fx'),
-            Let('sBase', 'col + (fy * fW + fx) * inD'),
-            If('inX >= 0 && inX < inW && inY >= 0 && inY < inH', [
-              Let('inBase', '((b * inH + inY) * inW + inX) * inD'),
-              For('ic', '0', 'inD', [Store('scratch', 'sBase + ic', 'input[inBase + ic] + inputOffset')]),
-            ], [
-              For('ic', '0', 'inD', [Store('scratch', 'sBase + ic', '0')]),
+export function im2colConv(t: Im2colTaps): Nest {
+  return [
+    For('b', '0', 'batches', [
+      For('outY', '0', 'outH', [
+        Let('inYOrigin', t.inYOrigin),
+        For('outX', '0', 'outW', [
+          Let('inXOrigin', t.inXOrigin),
+          Let('pix', 'outY * outW + outX'),
+          Let('col', '(pix % 2) * aligned'),
+          For('fy', '0', 'fH', [
+            Let('inY', 'inYOrigin + dilH * fy'),
+            For('fx', '0', 'fW', [
+              Let('inX', 'inXOrigin + dilW * fx'),
+              Let('sBase', 'col + (fy * fW + fx) * inD'),
+              If(t.inside, [
+                Let('inBase', t.inBase),
+                For('ic', '0', 'inD', [Store('scratch', 'sBase + ic', 'input[inBase + ic] + inputOffset')]),
+              ], [
+                For('ic', '0', 'inD', [Store('scratch', 'sBase + ic', '0')]),
+              ]),
             ]),
           ]),
-        ]),
-        If('pix % 2 == 1', [
-          Let('o0', '(b * outH * outW + pix - 1) * outD'),
-          Let('o1', 'o0 + outD'),
-          ...MAT_MULT_2,
+          If('pix % 2 == 1', [
+            Let('o0', '(b * outH * outW + pix - 1) * outD'),
+            Let('o1', 'o0 + outD'),
+            ...MAT_MULT_2,
+          ]),
         ]),
       ]),
+      If('(outH * outW) % 2 == 1', [
+        Let('o0', '(b * outH * outW + outH * outW - 1) * outD'),
+        ...MAT_MULT_1,
+      ]),
     ]),
-    If('(outH * outW) % 2 == 1', [
-      Let('o0', '(b * outH * outW + outH * outW - 1) * outD'),
-      ...MAT_MULT_1,
-    ]),
-  ]),
-];
+  ];
+}
+
+/** arm_convolve_s8 as arm_convolve_wrapper_s8 calls it (no upscale). */
+export const IM2COL_CONV: Nest = im2colConv({
+  inYOrigin: 'outY * strideH - padH',
+  inXOrigin: 'outX * strideW - padW',
+  inside: 'inX >= 0 && inX < inW && inY >= 0 && inY < inH',
+  inBase: '((b * inH + inY) * inW + inX) * inD',
+});
 
 /** CMSIS-NN's aligned im2col column length (rhs_cols rounded up to a multiple of 4). */
 export function alignedCols(rhsCols: number): number {
