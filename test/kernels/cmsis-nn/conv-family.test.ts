@@ -14,7 +14,8 @@ import {
 import type { KernelSpec } from '../../../src/kernels/index.ts';
 import { checkConstraints, makeOpContext } from '../../../src/kernels/index.ts';
 import { transposeConvSpec } from '../../../src/kernels/specs/transpose-conv.ts';
-import { convCase, randomConvShape, randomTransposeShape, runSpec, transposeConvCase } from './helpers.ts';
+import { hasGcc } from '../replay-helpers.ts';
+import { convCase, randomConvShape, randomTransposeShape, runSpec, runSpecsC, transposeConvCase } from './helpers.ts';
 
 const SEED = 'cmsis-nn-conv-1';
 const CASES = 150;
@@ -150,5 +151,29 @@ describe('CMSIS-NN transposeConv (arm_transpose_conv_wrapper_s8)', () => {
     expect(cmsisNnTransposeConvSpec(DSP).prepare(makeOpContext(rows.graph, 0) as never).scratch.map((d) => d.sizeBytes)).toEqual([3840]);
     const rev = transposeConvCase(r, { n: 1, h: 10, w: 15, ic: 64, oc: 16, fh: 2, fw: 2, sh: 2, sw: 2, padding: 'valid' });
     expect(cmsisNnTransposeConvSpec(DSP).prepare(makeOpContext(rev.graph, 0) as never).scratch.map((d) => d.sizeBytes)).toEqual([4 * 256, 2 * 2 * 64 * 16]);
+  });
+});
+
+describe.skipIf(!hasGcc)('the emitted C of every CMSIS-NN conv-family path equals the JS executor', () => {
+  it('random cases of conv2d, depthwiseConv2d and transposeConv (DSP and plain C)', () => {
+    const r = seedrandom(`${SEED}-c`);
+    const runs: [KernelSpec, ReturnType<typeof convCase> & object][] = [];
+    for (const f of [DSP, PLAIN]) {
+      for (const kind of ['conv2d', 'depthwiseConv2d'] as const) {
+        const spec = (kind === 'conv2d' ? cmsisNnConv2dSpec(f) : cmsisNnDepthwiseConv2dSpec(f)) as KernelSpec;
+        for (let accepted = 0, i = 0; accepted < 30 && i < 200; i++) {
+          const c = convCase(r, kind, randomConvShape(r, kind));
+          if (c !== null) (runs.push([spec, c]), accepted++);
+        }
+      }
+    }
+    const tspec = cmsisNnTransposeConvSpec(DSP) as KernelSpec;
+    for (let i = 0; i < 40; i++) {
+      const c = transposeConvCase(r, randomTransposeShape(r, i % 2 === 0));
+      if (checkConstraints(tspec, makeOpContext(c.graph, 0)).length === 0) runs.push([tspec, c]);
+    }
+    const lines = runSpecsC(runs);
+    expect(lines.length).toBe(runs.length);
+    runs.forEach(([spec, c], i) => expect(lines[i], `${SEED}-c case ${i} ${spec.kind}`).toBe(hex(runSpec(spec, c).output)));
   });
 });

@@ -3,8 +3,11 @@
 // specs can be compared with the reference specs and their access orders inspected.
 import type { Activation, Graph, Padding, Tensor } from '../../../src/ir/index.ts';
 import { byteSize, convOutputSize } from '../../../src/ir/index.ts';
-import type { KernelSpec, TraceEvent } from '../../../src/kernels/index.ts';
-import { checkConstraints, compileKernel, decodeTraceEvent, instantiateOp, makeArenaViews, makeOpContext, walkAddresses } from '../../../src/kernels/index.ts';
+import type { CKernel, KernelInstance, KernelSpec, TraceEvent } from '../../../src/kernels/index.ts';
+import {
+  checkConstraints, compileKernel, decodeTraceEvent, emitCKernel, emitCUnit, instantiateOp, makeArenaViews, makeOpContext, walkAddresses,
+} from '../../../src/kernels/index.ts';
+import { compileAndRunC } from '../replay-helpers.ts';
 
 export type Rng = () => number;
 export const int = (r: Rng, lo: number, hi: number): number => lo + Math.floor(r() * (hi - lo + 1));
@@ -86,11 +89,10 @@ export interface SpecRun {
   readonly scratchBytes: readonly number[];
 }
 
-/**
- * Run `spec` on op 0 of `c`: tensors laid out one after the other (16-aligned), then the spec's
- * scratch, unless `offsets` places them (tensor index -> byte offset; scratch after the largest end).
- */
-export function runSpec(spec: KernelSpec, c: OpCase, offsets?: ReadonlyMap<number, number>): SpecRun {
+interface Placed { readonly inst: KernelInstance; readonly tensorOffsets: readonly (number | null)[]; readonly arenaBytes: number; readonly scratchBytes: readonly number[] }
+
+/** Op 0 of `c` prepared by `spec` and bound to the layout runSpec describes. */
+export function instanceFor(spec: KernelSpec, c: OpCase, offsets?: ReadonlyMap<number, number>): Placed {
   const issues = checkConstraints(spec, makeOpContext(c.graph, 0));
   if (issues.length) throw new Error(issues.map((i) => i.message).join('; '));
   const prepared = spec.prepare(makeOpContext(c.graph, 0));
@@ -107,8 +109,16 @@ export function runSpec(spec: KernelSpec, c: OpCase, offsets?: ReadonlyMap<numbe
     next = align(next + d.sizeBytes);
     return off;
   });
-  const arenaBytes = Math.max(16, align(next));
   const inst = instantiateOp(c.graph, { opIndex: 0, spec, prepared }, tensorOffsets, scratchOffsets);
+  return { inst, tensorOffsets, arenaBytes: Math.max(16, align(next)), scratchBytes: prepared.scratch.map((d) => d.sizeBytes) };
+}
+
+/**
+ * Run `spec` on op 0 of `c`: tensors laid out one after the other (16-aligned), then the spec's
+ * scratch, unless `offsets` places them (tensor index -> byte offset; scratch after the largest end).
+ */
+export function runSpec(spec: KernelSpec, c: OpCase, offsets?: ReadonlyMap<number, number>): SpecRun {
+  const { inst, tensorOffsets, arenaBytes, scratchBytes } = instanceFor(spec, c, offsets);
   const runOnce = (traced: boolean): { out: Uint8Array; events: TraceEvent[] } => {
     const buf = new ArrayBuffer(arenaBytes);
     const views = makeArenaViews(buf);
@@ -126,7 +136,7 @@ export function runSpec(spec: KernelSpec, c: OpCase, offsets?: ReadonlyMap<numbe
   const walked: TraceEvent[] = [];
   walkAddresses(inst, (_op, log, n) => { for (let i = 0; i < n; i++) walked.push(decodeTraceEvent(log, i)); });
   const walkMatchesTrace = walked.length === traced.events.length && walked.every((e, i) => JSON.stringify(e) === JSON.stringify(traced.events[i]));
-  return { output: fast.out, traced: traced.out, events: traced.events, walkMatchesTrace, scratchBytes: prepared.scratch.map((d) => d.sizeBytes) };
+  return { output: fast.out, traced: traced.out, events: traced.events, walkMatchesTrace, scratchBytes };
 }
 
 export interface TransposeShape {
@@ -164,4 +174,41 @@ export function randomTransposeShape(r: Rng, reverse: boolean): TransposeShape {
     n: int(r, 1, 2), h: int(r, 1, 5), w: int(r, 1, 7), ic: reverse ? int(r, 17, 24) : int(r, 1, 16), oc: int(r, 1, 6),
     fh: int(r, 1, 4), fw: int(r, 1, 4), sh: int(r, 1, reverse ? 2 : 3), sw: int(r, 1, reverse ? 2 : 3), padding: pick(r, ['same', 'valid'] as const),
   };
+}
+
+const list = (xs: ArrayLike<number>): string => (xs.length ? Array.from(xs).join(', ') : '0');
+
+/** The emitted C of each (spec, case), built with gcc and run: one hex line per case's output. */
+export function runSpecsC(runs: readonly (readonly [KernelSpec, OpCase])[]): string[] {
+  const placed = runs.map(([spec, c]) => instanceFor(spec, c));
+  const kernels: CKernel[] = placed.map((p) => emitCKernel(p.inst));
+  const unit = emitCUnit(kernels);
+  let data = '';
+  let body = '';
+  placed.forEach((p, i) => {
+    const k = kernels[i]!;
+    const c = runs[i]![1];
+    data += `static int32_t arena${i}[${Math.ceil(p.arenaBytes / 4)}];\nstatic const int32_t p${i}[] = { ${list(k.params)} };\n`;
+    const args = [`p${i}`];
+    for (const a of k.arrays) {
+      data += `static const int32_t a${i}_${a.name}[] = { ${list(a.values)} };\n`;
+      args.push(`a${i}_${a.name}`);
+    }
+    for (const b of k.buffers) {
+      const bind = b.binding;
+      if (bind.offsetBytes === null) {
+        data += `static const uint8_t c${i}_${b.name}[] __attribute__((aligned(16))) = { ${list(bind.data ?? new Uint8Array(0))} };\n`;
+        args.push(`(const ${b.ctype}*)(const void*)c${i}_${b.name}`);
+      } else args.push(`(${b.isConst ? 'const ' : ''}${b.ctype}*)(void*)((uint8_t*)arena${i} + ${bind.offsetBytes})`);
+    }
+    for (const [t, bytes] of c.inputs) {
+      data += `static const uint8_t in${i}_${t}[] = { ${list(bytes)} };\n`;
+      body += `  memcpy((uint8_t*)arena${i} + ${p.tensorOffsets[t]}, in${i}_${t}, ${bytes.length});\n`;
+    }
+    const out = c.graph.tensors[c.output]!;
+    body += `  ${unit.functionNames[i]}(${args.join(', ')});\n  dump((uint8_t*)arena${i} + ${p.tensorOffsets[c.output]}, ${byteSize(out.dtype, out.shape)});\n`;
+  });
+  const src = `${unit.source}\n#include <stdio.h>\n#include <string.h>\nstatic void dump(const uint8_t* p, int n) { for (int i = 0; i < n; ++i) printf("%02x", p[i]); printf("\\n"); }\n${data}\n__attribute__((optimize("O0"))) int main(void) {\n${body}  return 0;\n}\n`;
+  const text = compileAndRunC(src).trim();
+  return text === '' ? [] : text.split('\n');
 }
