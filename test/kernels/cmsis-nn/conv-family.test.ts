@@ -21,6 +21,7 @@ const SEED = 'cmsis-nn-conv-1';
 const CASES = 150;
 const DSP: CmsisNnFeatures = { dsp: true, mve: false };
 const PLAIN: CmsisNnFeatures = { dsp: false, mve: false };
+const MVE: CmsisNnFeatures = { dsp: true, mve: true };
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 
 describe.each([['dsp', DSP], ['plain C', PLAIN]] as const)('CMSIS-NN conv family (%s) equals the reference arithmetic', (_name, f) => {
@@ -51,6 +52,36 @@ describe.each([['dsp', DSP], ['plain C', PLAIN]] as const)('CMSIS-NN conv family
   });
 });
 
+describe('CMSIS-NN conv2d on MVE (arm_nn_mat_mult_nt_t_s8 MVE order)', () => {
+  it('random cases equal the reference arithmetic; 1xN shapes are refused', () => {
+    const r = seedrandom(`${SEED}-mve`);
+    const spec = cmsisNnConv2dSpec(MVE) as KernelSpec;
+    const paths = new Set<number>();
+    let ran = 0;
+    for (let i = 0; i < CASES; i++) {
+      const c = convCase(r, 'conv2d', randomConvShape(r, 'conv2d'));
+      if (c === null || checkConstraints(spec, makeOpContext(c.graph, 0)).length > 0) continue;
+      const got = runSpec(spec, c);
+      const where = `${SEED}-mve case ${i}`;
+      expect(hex(got.output), where).toBe(hex(runSpec(conv2dSpec as KernelSpec, c).output));
+      expect(hex(got.traced), where).toBe(hex(got.output));
+      expect(got.walkMatchesTrace, where).toBe(true);
+      paths.add(spec.prepare(makeOpContext(c.graph, 0)).flags?.path ?? -1);
+      ran++;
+    }
+    expect(ran).toBeGreaterThan(CASES / 2);
+    expect([...paths].sort()).toEqual([CONV_PATH.im2col, CONV_PATH.ntAllRows, CONV_PATH.ntPerRow].sort());
+  });
+  it('1x1 fast: each group of 4 pixels is re-read for every output channel after its first outputs are written', () => {
+    const c = convCase(seedrandom(`${SEED}-mve-1x1`), 'conv2d', { n: 1, h: 2, w: 2, ic: 4, oc: 3, fh: 1, fw: 1, sh: 1, sw: 1, dh: 1, dw: 1, padding: 'valid', bias: true })!;
+    const ev = runSpec(cmsisNnConv2dSpec(MVE) as KernelSpec, c).events;
+    // Input (16 bytes) at 0, output at 16: channel 0 of all 4 pixels, then channel 1 reads pixel 0 again.
+    const firstStore = ev.findIndex((e) => e.kind === 'store' && e.bufferId === 3);
+    expect(ev.slice(firstStore, firstStore + 4).map((e) => e.address)).toEqual([16, 19, 22, 25]);
+    expect(ev[firstStore + 4]).toMatchObject({ kind: 'load', bufferId: 0, address: 0 });
+  });
+});
+
 describe('path choice and scratch (arm_*_wrapper_s8 and their get_buffer_size, GCC build)', () => {
   const conv = (o: Record<string, number>): ReturnType<typeof cmsisConvPath> => cmsisConvPath({ padH: 0, padW: 0, fH: 1, fW: 1, dilH: 1, dilW: 1, strideH: 1, strideW: 1, inD: 8, ...o });
   it('conv2d: 1x1 stride 1 -> 1x1 fast (no buffer), strided -> 1x1, else im2col of 2 x aligned int16 columns', () => {
@@ -70,9 +101,12 @@ describe('path choice and scratch (arm_*_wrapper_s8 and their get_buffer_size, G
     expect(cmsisDepthwisePath({ ...s, depthMult: 4, batches: 2 }, DSP)).toEqual({ path: DW_PATH.generic, scratchBytes: 0 });
     expect(cmsisDepthwisePath({ ...s, dilH: 2 }, DSP)).toEqual({ path: DW_PATH.generic, scratchBytes: 0 });
   });
-  it('MVE cores are refused with a constraint, not run on another order', () => {
-    const c = convCase(seedrandom(SEED), 'conv2d', { n: 1, h: 4, w: 4, ic: 4, oc: 4, fh: 1, fw: 1, sh: 1, sw: 1, dh: 1, dw: 1, padding: 'valid' })!;
-    expect(() => runSpec(cmsisNnConv2dSpec({ dsp: true, mve: true }) as KernelSpec, c)).toThrow(/conv2d\.cmsis-nn-mve/);
+  it('MVE: im2col of four int8 rows of 16-byte lanes; unmodelled MVE paths are refused, not run in another order', () => {
+    expect(cmsisConvPath({ padH: 1, padW: 1, fH: 3, fW: 3, dilH: 1, dilW: 1, strideH: 1, strideW: 1, inD: 3 }, MVE)).toEqual({ path: CONV_PATH.im2col, scratchBytes: 4 * 32 });
+    const oneByN = convCase(seedrandom(SEED), 'conv2d', { n: 1, h: 1, w: 8, ic: 4, oc: 4, fh: 1, fw: 3, sh: 1, sw: 1, dh: 1, dw: 1, padding: 'same' })!;
+    expect(() => runSpec(cmsisNnConv2dSpec(MVE) as KernelSpec, oneByN)).toThrow(/conv2d\.cmsis-nn-mve-1xn/);
+    const dw = convCase(seedrandom(SEED), 'depthwiseConv2d', { n: 1, h: 4, w: 4, ic: 4, oc: 4, fh: 3, fw: 3, sh: 1, sw: 1, dh: 1, dw: 1, padding: 'same' })!;
+    expect(() => runSpec(cmsisNnDepthwiseConv2dSpec(MVE) as KernelSpec, dw)).toThrow(/depthwiseConv2d\.cmsis-nn-mve/);
   });
 });
 

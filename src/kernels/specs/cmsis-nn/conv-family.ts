@@ -12,6 +12,7 @@ import { convScalars, filterOpPrepared } from '../conv-common.ts';
 import { conv2dSpec, filterRunSums } from '../conv2d.ts';
 import { depthwiseConv2dSpec } from '../depthwise-conv2d.ts';
 import { alignedCols, IM2COL_CONV, NT_T_ROWS } from './conv-paths.ts';
+import { IM2COL_CONV_MVE, NT_T_ROWS_MVE } from './conv-mve-paths.ts';
 import { DW_3X3, DW_MULT_4, DW_OPT_DSP } from './depthwise-paths.ts';
 import { cmsisNnTransposeConvSpecOf } from './transpose-conv-paths.ts';
 
@@ -29,13 +30,19 @@ export const DW_PATH = { generic: 0, threeByThree: 1, optDsp: 2, mult4: 3 } as c
 const mveConstraint = <K extends 'conv2d' | 'depthwiseConv2d' | 'transposeConv'>(kind: K, f: CmsisNnFeatures) =>
   constraint<K>(`${kind}.cmsis-nn-mve`, 'CMSIS-NN MVE (Helium) kernels are not modelled yet: use --kernels reference or a DSP / plain-C core', () => !f.mve);
 
+/** arm_nn_is_convolve_1_x_n: the wrapper's 1xN test. */
+const isOneByN = (s: Readonly<Record<string, number>>): boolean =>
+  s.inH === 1 && s.dilW === 1 && s.fH === 1 && ((s.strideW ?? 0) * (s.inD ?? 0)) % 4 === 0;
+
 /** Which arm_convolve_wrapper_s8 path runs, and the scratch TFLM requests for it. */
-export function cmsisConvPath(s: Readonly<Record<string, number>>): { path: number; scratchBytes: number } {
+export function cmsisConvPath(s: Readonly<Record<string, number>>, f: CmsisNnFeatures = { dsp: true, mve: false }): { path: number; scratchBytes: number } {
   const oneByOne = s.padH === 0 && s.padW === 0 && s.fH === 1 && s.fW === 1 && s.dilH === 1 && s.dilW === 1;
   // arm_convolve_1x1_s8_fast asks for 0 bytes on a GCC build (its DSP buffer is ARMCC-only).
   if (oneByOne) return { path: s.strideW === 1 && s.strideH === 1 ? CONV_PATH.ntAllRows : CONV_PATH.ntPerRow, scratchBytes: 0 };
-  // arm_convolve_1_x_n_s8 is arm_convolve_s8 off MVE, with the same buffer.
-  return { path: CONV_PATH.im2col, scratchBytes: 4 * alignedCols((s.fH ?? 0) * (s.fW ?? 0) * (s.inD ?? 0)) };
+  const cols = (s.fH ?? 0) * (s.fW ?? 0) * (s.inD ?? 0);
+  // MVE: four int8 im2col rows of 16-byte lanes (arm_convolve_s8_get_buffer_size_mve). Off MVE two
+  // int16 columns; arm_convolve_1_x_n_s8 is arm_convolve_s8 there, with the same buffer.
+  return { path: CONV_PATH.im2col, scratchBytes: f.mve ? 4 * Math.ceil(cols / 16) * 16 : 4 * alignedCols(cols) };
 }
 
 export function cmsisNnConv2dSpec(f: CmsisNnFeatures): KernelSpec<'conv2d'> {
@@ -43,29 +50,40 @@ export function cmsisNnConv2dSpec(f: CmsisNnFeatures): KernelSpec<'conv2d'> {
     kind: 'conv2d',
     requestsScratch: true,
     tflmPersistent: { ...stock(TFLITE_CONV_PARAMS, OP_DATA_CMSIS_CONV), prepareBuffers: (c) => perChannelArrays(dim(c.input(1), 0)) },
-    constraints: [...conv2dSpec.constraints, mveConstraint('conv2d', f)],
+    constraints: [
+      ...conv2dSpec.constraints,
+      constraint('conv2d.cmsis-nn-mve-1xn', 'CMSIS-NN MVE arm_convolve_1_x_n_s8 (input height 1, filter height 1) is not modelled yet: use --kernels reference', (c) => {
+        if (!f.mve) return true;
+        const s = convScalars(c.op.options, c.input(0)!, c.input(1)!, c.output(0));
+        return cmsisConvPath(s, f).path !== CONV_PATH.im2col || !isOneByN(s);
+      }),
+    ],
     prepare(c): Prepared {
       const input = c.input(0)!;
       const filter = c.input(1)!;
       const output = c.output(0);
       const s = convScalars(c.op.options, input, filter, output);
-      const { path, scratchBytes } = cmsisConvPath(s);
+      const { path, scratchBytes } = cmsisConvPath(s, f);
       const rhsCols = s.fH * s.fW * s.inD;
       const base = filterOpPrepared(c.input(2), s, convMultipliers(input, filter, output, s.outD),
-        path === CONV_PATH.im2col ? undefined : filterRunSums(filter, s.outD, rhsCols));
+        path === CONV_PATH.im2col && !f.mve ? undefined : filterRunSums(filter, s.outD, rhsCols));
       const rows = path === CONV_PATH.ntAllRows
         ? { mmOuterB: 1, mmOuterY: 1, mmRows: s.batches * s.inH * s.inW, mmInB: 0, mmInY: 0, mmOutB: 0, mmOutY: 0, lhsStride: s.inD }
         : { mmOuterB: s.batches, mmOuterY: s.outH, mmRows: s.outW, mmInB: s.inH * s.inW * s.inD, mmInY: (s.strideH ?? 1) * s.inW * s.inD,
             mmOutB: s.outH * s.outW * s.outD, mmOutY: s.outW * s.outD, lhsStride: s.inD * (s.strideW ?? 1) };
       return {
         ...base,
-        flags: { ...base.flags, path },
+        flags: { ...base.flags, path, mve: f.mve ? 1 : 0 },
         scalars: { ...s, rhsCols, aligned: alignedCols(rhsCols), ...(path === CONV_PATH.im2col ? {} : rows) },
         buffers: { ...base.buffers, ...(scratchBytes > 0 ? { scratch: { kind: 'scratch', index: 0 } as const } : {}) },
-        scratch: scratchBytes > 0 ? [{ name: 'scratch', dtype: 'int16', sizeBytes: scratchBytes }] : [],
+        scratch: scratchBytes > 0 ? [{ name: 'scratch', dtype: f.mve ? 'int8' : 'int16', sizeBytes: scratchBytes }] : [],
       };
     },
-    body: (p) => (p.flags?.path === CONV_PATH.im2col ? IM2COL_CONV : NT_T_ROWS),
+    body: (p) => {
+      const mve = p.flags?.mve === 1;
+      if (p.flags?.path === CONV_PATH.im2col) return mve ? IM2COL_CONV_MVE : IM2COL_CONV;
+      return mve ? NT_T_ROWS_MVE : NT_T_ROWS;
+    },
   };
 }
 
