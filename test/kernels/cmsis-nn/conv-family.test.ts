@@ -52,6 +52,37 @@ describe.each([['dsp', DSP], ['plain C', PLAIN]] as const)('CMSIS-NN conv family
   });
 });
 
+describe('CMSIS-NN depthwiseConv2d on MVE (opt MVE and depthwise-as-conv)', () => {
+  it('random cases equal the reference arithmetic on every MVE path', () => {
+    const r = seedrandom(`${SEED}-dw-mve`);
+    const spec = cmsisNnDepthwiseConv2dSpec(MVE) as KernelSpec;
+    const paths = new Set<number>();
+    let ran = 0;
+    for (let i = 0; i < CASES; i++) {
+      const shape = randomConvShape(r, 'depthwiseConv2d');
+      const c = convCase(r, 'depthwiseConv2d', i % 4 === 0 ? { ...shape, ic: 1, depthMult: 1 + (i % 7) } : shape);
+      if (c === null || checkConstraints(spec, makeOpContext(c.graph, 0)).length > 0) continue;
+      const got = runSpec(spec, c);
+      const where = `${SEED}-dw-mve case ${i}`;
+      expect(hex(got.output), where).toBe(hex(runSpec(depthwiseConv2dSpec as KernelSpec, c).output));
+      expect(hex(got.traced), where).toBe(hex(got.output));
+      expect(got.walkMatchesTrace, where).toBe(true);
+      paths.add(spec.prepare(makeOpContext(c.graph, 0)).flags?.path ?? -1);
+      ran++;
+    }
+    expect(ran).toBeGreaterThan(CASES / 2);
+    expect([...paths].sort()).toEqual([DW_PATH.generic, DW_PATH.mult4, DW_PATH.optMve, DW_PATH.toConv].sort());
+  });
+  it('opt MVE: more than 124 channels run as two channel blocks, the input read again for the second', () => {
+    const c = convCase(seedrandom(`${SEED}-dw-blocks`), 'depthwiseConv2d', { n: 1, h: 3, w: 2, ic: 130, oc: 0, fh: 3, fw: 3, sh: 1, sw: 1, dh: 1, dw: 1, padding: 'same', depthMult: 1 })!;
+    const got = runSpec(cmsisNnDepthwiseConv2dSpec(MVE) as KernelSpec, c);
+    expect(hex(got.output)).toBe(hex(runSpec(depthwiseConv2dSpec as KernelSpec, c).output));
+    // Channel 125 of pixel 0 is read after every pixel's first block was written.
+    const lastStoreBlock0 = got.events.map((e) => e.kind === 'store' && e.bufferId === 3).lastIndexOf(true, got.events.findIndex((e) => e.kind === 'load' && e.bufferId === 0 && e.address === 125));
+    expect(lastStoreBlock0).toBeGreaterThan(0);
+  });
+});
+
 describe('CMSIS-NN conv2d on MVE (arm_nn_mat_mult_nt_t_s8 MVE order)', () => {
   it('random cases equal the reference arithmetic; 1xN shapes are refused', () => {
     const r = seedrandom(`${SEED}-mve`);
@@ -105,8 +136,12 @@ describe('path choice and scratch (arm_*_wrapper_s8 and their get_buffer_size, G
     expect(cmsisConvPath({ padH: 1, padW: 1, fH: 3, fW: 3, dilH: 1, dilW: 1, strideH: 1, strideW: 1, inD: 3 }, MVE)).toEqual({ path: CONV_PATH.im2col, scratchBytes: 4 * 32 });
     const oneByN = convCase(seedrandom(SEED), 'conv2d', { n: 1, h: 1, w: 8, ic: 4, oc: 4, fh: 1, fw: 3, sh: 1, sw: 1, dh: 1, dw: 1, padding: 'same' })!;
     expect(() => runSpec(cmsisNnConv2dSpec(MVE) as KernelSpec, oneByN)).toThrow(/conv2d\.cmsis-nn-mve-1xn/);
-    const dw = convCase(seedrandom(SEED), 'depthwiseConv2d', { n: 1, h: 4, w: 4, ic: 4, oc: 4, fh: 3, fw: 3, sh: 1, sw: 1, dh: 1, dw: 1, padding: 'same' })!;
-    expect(() => runSpec(cmsisNnDepthwiseConv2dSpec(MVE) as KernelSpec, dw)).toThrow(/depthwiseConv2d\.cmsis-nn-mve/);
+    const dw = convCase(seedrandom(SEED), 'depthwiseConv2d', { n: 1, h: 1, w: 8, ic: 1, oc: 0, fh: 1, fw: 3, sh: 1, sw: 4, dh: 1, dw: 1, padding: 'same', depthMult: 4 })!;
+    expect(() => runSpec(cmsisNnDepthwiseConv2dSpec(MVE) as KernelSpec, dw)).toThrow(/depthwiseConv2d\.cmsis-nn-mve-1xn/);
+    // depthwise on MVE: opt buffer of 4 x 124 channels x taps, or the conv buffer plus the transposed filter.
+    expect(cmsisDepthwisePath({ batches: 1, dilH: 1, dilW: 1, depthMult: 1, fH: 3, fW: 3, padH: 1, padW: 1, inD: 10, outD: 10 }, MVE)).toEqual({ path: DW_PATH.optMve, scratchBytes: 4 * 124 * 9 });
+    expect(cmsisDepthwisePath({ batches: 1, dilH: 1, dilW: 1, depthMult: 8, fH: 3, fW: 3, padH: 1, padW: 1, inD: 1, outD: 8, strideH: 1, strideW: 1 }, MVE))
+      .toEqual({ path: DW_PATH.toConv, scratchBytes: 4 * 16 + 9 * 8 });
   });
 });
 

@@ -3,6 +3,7 @@
 // channel; a left-over row stores its channels 4 by 4 as they complete), which arm_convolve_1x1_s8_fast
 // and arm_convolve_1x1_s8 run on the input and arm_convolve_s8 on up to 4 int8 im2col rows (raw
 // input bytes, padding = zero point) in its scratch. Values: sum(x * w) + inputOffset * sum(w) + bias.
+// The filter is read from `fOff` (0; depthwise-as-conv reads its transposed filter from the scratch).
 import type { Nest, Stmt } from '../../nest.ts';
 import { For, If, Let, Set, Store, Val } from '../../nest.ts';
 import { biasInit, storeRequantized } from './conv-paths.ts';
@@ -28,7 +29,7 @@ export function ntMve(lhs: string, rows: string, lhsRow: (k: string) => string, 
   const rowChannels = (n: number, first: string): Nest => [
     ...lanes(n).flatMap((t) => [
       ...init(`s${t}`, `${first} + ${t}`),
-      For(k, '0', K, [mac(`s${t}`, `${lhs}[${lhsRow(r)} + ${k}]`, `filter[(${first} + ${t}) * ${K} + ${k}]`)]),
+      For(k, '0', K, [mac(`s${t}`, `${lhs}[${lhsRow(r)} + ${k}]`, `filter[fOff + (${first} + ${t}) * ${K} + ${k}]`)]),
     ]),
     ...lanes(n).map((t) => storeRequantized(`${outRow(r)} + ${first} + ${t}`, `s${t}`, `${first} + ${t}`)),
   ];
@@ -37,7 +38,7 @@ export function ntMve(lhs: string, rows: string, lhsRow: (k: string) => string, 
       For(oc, '0', 'outD', [
         ...lanes(4).flatMap((j) => init(`a${j}`, oc)),
         For(k, '0', K, [
-          Val('w', `filter[${oc} * ${K} + ${k}]`),
+          Val('w', `filter[fOff + ${oc} * ${K} + ${k}]`),
           ...lanes(4).map((j) => mac(`a${j}`, `${lhs}[${lhsRow(`${q} * 4 + ${j}`)} + ${k}]`, 'w')),
         ]),
         ...lanes(4).map((j) => storeRequantized(`${outRow(`${q} * 4 + ${j}`)} + ${oc}`, `a${j}`, oc)),
