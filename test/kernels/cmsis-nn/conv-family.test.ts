@@ -176,33 +176,35 @@ describe('access order differs from the reference kernels where CMSIS-NN loops d
 });
 
 describe('CMSIS-NN transposeConv (arm_transpose_conv_wrapper_s8)', () => {
-  it.each([['row buffer', false], ['reverse conv', true]] as const)('%s: equals the reference arithmetic without a fused activation', (_name, reverse) => {
-    const r = seedrandom(`${SEED}-tconv-${reverse}`);
-    const spec = cmsisNnTransposeConvSpec(DSP) as KernelSpec;
-    let ran = 0;
-    let refused = 0;
-    for (let i = 0; i < 200 && ran < 60; i++) {
-      const c = transposeConvCase(r, randomTransposeShape(r, reverse));
-      const where = `${SEED} tconv ${reverse} case ${i}`;
-      const issues = checkConstraints(spec, makeOpContext(c.graph, 0));
-      if (issues.length > 0) {
-        // Only the row kernel's own limit may refuse a case (it would write outside its rows).
-        expect(issues.map((x) => x.message).join(), where).toMatch(/cmsis-nn-rows/);
-        refused++;
-        continue;
+  it.each([['row buffer', false, DSP], ['reverse conv', true, DSP], ['row buffer (MVE)', false, MVE], ['reverse conv (MVE)', true, MVE]] as const)(
+    '%s: equals the reference arithmetic without a fused activation', (_name, reverse, f) => {
+      const r = seedrandom(`${SEED}-tconv-${reverse}-${f.mve}`);
+      const spec = cmsisNnTransposeConvSpec(f) as KernelSpec;
+      const target = reverse ? 30 : 60;
+      let ran = 0;
+      let refused = 0;
+      for (let i = 0; i < 200 && ran < target; i++) {
+        const c = transposeConvCase(r, randomTransposeShape(r, reverse));
+        const where = `${SEED} tconv ${reverse} mve ${f.mve} case ${i}`;
+        const issues = checkConstraints(spec, makeOpContext(c.graph, 0));
+        if (issues.length > 0) {
+          // Only the row kernel's own limit may refuse a case (it would write outside its rows).
+          expect(issues.map((x) => x.message).join(), where).toMatch(/cmsis-nn-rows/);
+          refused++;
+          continue;
+        }
+        const got = runSpec(spec, c);
+        const want = runSpec(transposeConvSpec as KernelSpec, c);
+        expect(hex(got.output), where).toBe(hex(want.output));
+        expect(hex(got.traced), where).toBe(hex(got.output));
+        expect(got.walkMatchesTrace, where).toBe(true);
+        expect(spec.prepare(makeOpContext(c.graph, 0)).flags?.reverse, where).toBe(reverse ? 1 : 0);
+        ran++;
       }
-      const got = runSpec(spec, c);
-      const want = runSpec(transposeConvSpec as KernelSpec, c);
-      expect(hex(got.output), where).toBe(hex(want.output));
-      expect(hex(got.traced), where).toBe(hex(got.output));
-      expect(got.walkMatchesTrace, where).toBe(true);
-      expect(spec.prepare(makeOpContext(c.graph, 0)).flags?.reverse, where).toBe(reverse ? 1 : 0);
-      ran++;
-    }
-    expect(ran).toBe(60);
-    // Only the row kernel refuses (VALID with filter < stride, padding off the stride, stride_w > stride_h).
-    expect(refused > 0).toBe(!reverse);
-  });
+      expect(ran).toBe(target);
+      // Only the row kernel refuses (VALID with filter < stride, padding off the stride, stride_w > stride_h).
+      expect(refused > 0).toBe(!reverse);
+    });
   it('ignores the fused activation (TFLM passes kTfLiteActNone to PopulateConvolutionQuantizationParams)', () => {
     const r = seedrandom(`${SEED}-tconv-relu`);
     const c = transposeConvCase(r, { n: 1, h: 3, w: 3, ic: 4, oc: 3, fh: 3, fw: 3, sh: 2, sw: 2, padding: 'same', activation: 'relu', bias: true });
@@ -224,20 +226,20 @@ describe('CMSIS-NN transposeConv (arm_transpose_conv_wrapper_s8)', () => {
 });
 
 describe.skipIf(!hasGcc)('the emitted C of every CMSIS-NN conv-family path equals the JS executor', () => {
-  it('random cases of conv2d, depthwiseConv2d and transposeConv (DSP and plain C)', () => {
+  it('random cases of conv2d, depthwiseConv2d and transposeConv (DSP, plain C and MVE)', () => {
     const r = seedrandom(`${SEED}-c`);
     const runs: [KernelSpec, ReturnType<typeof convCase> & object][] = [];
-    for (const f of [DSP, PLAIN]) {
+    for (const f of [DSP, PLAIN, MVE]) {
       for (const kind of ['conv2d', 'depthwiseConv2d'] as const) {
         const spec = (kind === 'conv2d' ? cmsisNnConv2dSpec(f) : cmsisNnDepthwiseConv2dSpec(f)) as KernelSpec;
         for (let accepted = 0, i = 0; accepted < 30 && i < 200; i++) {
           const c = convCase(r, kind, randomConvShape(r, kind));
-          if (c !== null) (runs.push([spec, c]), accepted++);
+          if (c !== null && checkConstraints(spec, makeOpContext(c.graph, 0)).length === 0) (runs.push([spec, c]), accepted++);
         }
       }
     }
-    const tspec = cmsisNnTransposeConvSpec(DSP) as KernelSpec;
     for (let i = 0; i < 40; i++) {
+      const tspec = cmsisNnTransposeConvSpec(i % 4 < 2 ? DSP : MVE) as KernelSpec;
       const c = transposeConvCase(r, randomTransposeShape(r, i % 2 === 0));
       if (checkConstraints(tspec, makeOpContext(c.graph, 0)).length === 0) runs.push([tspec, c]);
     }

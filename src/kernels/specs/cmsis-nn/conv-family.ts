@@ -1,9 +1,8 @@
-// Conv2D, DepthwiseConv2D and TransposeConv as TFLM 90b983c's kernels/cmsis_nn/{conv,
-// depthwise_conv,transpose_conv}.cc run them through CMSIS-NN 4ab83cc3: the wrapper's path choice
-// from shapes, params and the compile-time features (ARM_MATH_DSP, ARM_MATH_MVEI), each path's
-// memory access order (the nests in conv-paths.ts, depthwise-paths.ts, transpose-conv-paths.ts),
-// the scratch TFLM requests (the *_get_buffer_size functions, GCC build) and the kernels' OpData.
-// Constraints and quantization are the reference specs' (imported); the arithmetic is identical.
+// Conv2D, DepthwiseConv2D and TransposeConv as TFLM 90b983c's kernels/cmsis_nn/{conv,depthwise_conv,
+// transpose_conv}.cc run them through CMSIS-NN 4ab83cc3: the wrappers' path choice from shapes, params
+// and the compile-time features (ARM_MATH_DSP, ARM_MATH_MVEI), each path's memory access order (nests
+// in conv-*.ts, depthwise-*.ts, transpose-conv-paths.ts), the scratch TFLM requests (*_get_buffer_size,
+// GCC build) and the kernels' OpData. Constraints and quantization are the reference specs'.
 import type { Tensor } from '../../../ir/index.ts';
 import type { Nest } from '../../nest.ts';
 import type { BufferRef, KernelSpec, Prepared } from '../../spec.ts';
@@ -29,9 +28,6 @@ export const OP_DATA_CMSIS_CONV = cStruct('OpData (cmsis_nn conv)', [['reference
 export const CONV_PATH = { im2col: 0, ntAllRows: 1, ntPerRow: 2 } as const;
 /** The depthwise paths of arm_depthwise_conv_wrapper_s8 (flag `path`). */
 export const DW_PATH = { generic: 0, threeByThree: 1, optDsp: 2, mult4: 3, optMve: 4, toConv: 5 } as const;
-
-const mveConstraint = <K extends 'conv2d' | 'depthwiseConv2d' | 'transposeConv'>(kind: K, f: CmsisNnFeatures) =>
-  constraint<K>(`${kind}.cmsis-nn-mve`, 'CMSIS-NN MVE (Helium) kernels are not modelled yet: use --kernels reference or a DSP / plain-C core', () => !f.mve);
 
 /** arm_nn_is_convolve_1_x_n: the wrapper's 1xN test. */
 const isOneByN = (s: Readonly<Record<string, number>>): boolean =>
@@ -178,5 +174,5 @@ export function cmsisNnDepthwiseConv2dSpec(f: CmsisNnFeatures): KernelSpec<'dept
 }
 
 export function cmsisNnTransposeConvSpec(f: CmsisNnFeatures): KernelSpec<'transposeConv'> {
-  return cmsisNnTransposeConvSpecOf(f.dsp, mveConstraint('transposeConv', f));
+  return cmsisNnTransposeConvSpecOf(f.mve);
 }

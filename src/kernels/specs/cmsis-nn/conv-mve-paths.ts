@@ -6,7 +6,8 @@
 // The filter is read from `fOff` (0; depthwise-as-conv reads its transposed filter from the scratch).
 import type { Nest, Stmt } from '../../nest.ts';
 import { For, If, Let, Set, Store, Val } from '../../nest.ts';
-import { biasInit, storeRequantized } from './conv-paths.ts';
+import type { Im2colTaps } from './conv-paths.ts';
+import { PLAIN_TAPS, biasInit, storeRequantized } from './conv-paths.ts';
 
 const lanes = (n: number): number[] => Array.from({ length: n }, (_, j) => j);
 
@@ -62,37 +63,42 @@ export const NT_T_ROWS_MVE: Nest = [
   ]),
 ];
 
-/** arm_convolve_s8 on MVE (groups 1, no upscale): int8 im2col rows of `aligned` bytes, 4 per nt_t call. */
-export const IM2COL_CONV_MVE: Nest = [
-  For('b', '0', 'batches', [
-    For('outY', '0', 'outH', [
-      Let('inYOrigin', 'outY * strideH - padH'),
-      For('outX', '0', 'outW', [
-        Let('inXOrigin', 'outX * strideW - padW'),
-        Let('pix', 'outY * outW + outX'),
-        Let('col', '(pix % 4) * aligned'),
-        For('fy', '0', 'fH', [
-          Let('inY', 'inYOrigin + dilH * fy'),
-          For('fx', '0', 'fW', [
-            Let('inX', 'inXOrigin + dilW * fx'),
-            Let('sBase', 'col + (fy * fW + fx) * inD'),
-            If('inX >= 0 && inX < inW && inY >= 0 && inY < inH', [
-              Let('inBase', '((b * inH + inY) * inW + inX) * inD'),
-              For('ic', '0', 'inD', [Store('scratch', 'sBase + ic', 'input[inBase + ic]')]),
-            ], [
-              For('ic', '0', 'inD', [Store('scratch', 'sBase + ic', '0 - inputOffset')]),
+/** arm_convolve_s8 on MVE (groups 1): int8 im2col rows of `aligned` bytes, 4 per nt_t call. */
+export function im2colConvMve(t: Im2colTaps): Nest {
+  return [
+    For('b', '0', 'batches', [
+      For('outY', '0', 'outH', [
+        Let('inYOrigin', t.inYOrigin),
+        For('outX', '0', 'outW', [
+          Let('inXOrigin', t.inXOrigin),
+          Let('pix', 'outY * outW + outX'),
+          Let('col', '(pix % 4) * aligned'),
+          For('fy', '0', 'fH', [
+            Let('inY', 'inYOrigin + dilH * fy'),
+            For('fx', '0', 'fW', [
+              Let('inX', 'inXOrigin + dilW * fx'),
+              Let('sBase', 'col + (fy * fW + fx) * inD'),
+              If(t.inside, [
+                Let('inBase', t.inBase),
+                For('ic', '0', 'inD', [Store('scratch', 'sBase + ic', 'input[inBase + ic]')]),
+              ], [
+                For('ic', '0', 'inD', [Store('scratch', 'sBase + ic', '0 - inputOffset')]),
+              ]),
             ]),
           ]),
-        ]),
-        If('pix % 4 == 3', [
-          Let('o0', '(b * outH * outW + pix - 3) * outD'),
-          ...ntMve('scratch', '4', (k) => `(${k}) * aligned`, (k) => `o0 + (${k}) * outD`, 'rhsCols', 'F'),
+          If('pix % 4 == 3', [
+            Let('o0', '(b * outH * outW + pix - 3) * outD'),
+            ...ntMve('scratch', '4', (k) => `(${k}) * aligned`, (k) => `o0 + (${k}) * outD`, 'rhsCols', 'F'),
+          ]),
         ]),
       ]),
+      If('(outH * outW) % 4 != 0', [
+        Let('oL', '(b * outH * outW + outH * outW - (outH * outW) % 4) * outD'),
+        ...ntMve('scratch', '(outH * outW) % 4', (k) => `(${k}) * aligned`, (k) => `oL + (${k}) * outD`, 'rhsCols', 'L'),
+      ]),
     ]),
-    If('(outH * outW) % 4 != 0', [
-      Let('oL', '(b * outH * outW + outH * outW - (outH * outW) % 4) * outD'),
-      ...ntMve('scratch', '(outH * outW) % 4', (k) => `(${k}) * aligned`, (k) => `oL + (${k}) * outD`, 'rhsCols', 'L'),
-    ]),
-  ]),
-];
+  ];
+}
+
+/** arm_convolve_s8 on MVE as arm_convolve_wrapper_s8 calls it (no upscale). */
+export const IM2COL_CONV_MVE: Nest = im2colConvMve(PLAIN_TAPS);

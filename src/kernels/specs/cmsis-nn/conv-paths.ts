@@ -197,13 +197,16 @@ export function im2colConv(t: Im2colTaps): Nest {
   ];
 }
 
-/** arm_convolve_s8 as arm_convolve_wrapper_s8 calls it (no upscale). */
-export const IM2COL_CONV: Nest = im2colConv({
+/** The taps of arm_convolve_s8 as arm_convolve_wrapper_s8 calls it (no upscale). */
+export const PLAIN_TAPS: Im2colTaps = {
   inYOrigin: 'outY * strideH - padH',
   inXOrigin: 'outX * strideW - padW',
   inside: 'inX >= 0 && inX < inW && inY >= 0 && inY < inH',
   inBase: '((b * inH + inY) * inW + inX) * inD',
-});
+};
+
+/** arm_convolve_s8 as arm_convolve_wrapper_s8 calls it. */
+export const IM2COL_CONV: Nest = im2colConv(PLAIN_TAPS);
 
 /** CMSIS-NN's aligned im2col column length (rhs_cols rounded up to a multiple of 4). */
 export function alignedCols(rhsCols: number): number {

@@ -1,17 +1,20 @@
-// TransposeConv as TFLM 90b983c's kernels/cmsis_nn/transpose_conv.cc runs it through CMSIS-NN
-// 4ab83cc3 arm_transpose_conv_wrapper_s8 (off MVE). Input depth > 16 and strides <= 2: the filter
-// is reversed into the second scratch, then arm_convolve_s8 runs over the zero-upsampled input
-// (upscale im2col); else arm_transpose_conv_s8: per input row, arm_nn_transpose_conv_row_s8_s32
-// accumulates into a rolling int32 buffer of max(fH, strideH) rows, and the finished rows are
-// requantized into the output. No output-sized int32 scratch; the fused activation is ignored.
+// TransposeConv as TFLM 90b983c's kernels/cmsis_nn/transpose_conv.cc runs it through CMSIS-NN 4ab83cc3
+// arm_transpose_conv_wrapper_s8. Input depth > 16, strides <= 2: the filter reversed into scratch 1,
+// then arm_convolve_s8 over the zero-upsampled input (DSP / plain C or MVE im2col). Else
+// arm_transpose_conv_s8 (same order on every core): per input row, arm_nn_transpose_conv_row_s8_s32
+// accumulates into a rolling int32 buffer of max(fH, strideH) rows, finished rows are requantized
+// into the output. No output-sized int32 scratch; the fused activation is ignored.
 import type { Nest } from '../../nest.ts';
 import { For, If, Let, Set, Store, Val } from '../../nest.ts';
-import type { Constraint, KernelSpec, Prepared } from '../../spec.ts';
+import type { KernelSpec, Prepared } from '../../spec.ts';
 import type { CFieldType } from '../../tflm-memory.ts';
 import { OP_DATA_TRANSPOSE_CONV, TFLITE_TRANSPOSE_CONV_PARAMS, cStruct, perChannelArrays, stock } from '../../tflm-memory.ts';
 import { constraint, dim } from '../common.ts';
 import { transposeConvSpec } from '../transpose-conv.ts';
+import type { Im2colTaps } from './conv-paths.ts';
 import { alignedCols, im2colConv } from './conv-paths.ts';
+import { im2colConvMve } from './conv-mve-paths.ts';
+import { filterRunSums } from '../conv2d.ts';
 
 /** CMSIS-NN's REVERSE_TCOL_EFFICIENT_THRESHOLD (arm_nnsupportfunctions.h). */
 const REVERSE_TCOL_EFFICIENT_THRESHOLD = 16;
@@ -91,8 +94,16 @@ const ROW_BUFFER: Nest = [
   ]),
 ];
 
-/** The wrapper's reverse-conv path: reversed filter into scratch 1, then upscale arm_convolve_s8. */
-const REVERSE_CONV: Nest = [
+/** The zero-upsampled input arm_convolve_s8 reads on the reverse-conv path (upscale_dims = strides). */
+const UPSCALE_TAPS: Im2colTaps = {
+  inYOrigin: 'outY - cpadH',
+  inXOrigin: 'outX - cpadW',
+  inside: 'inY >= 0 && inY < inH * strideH && inY % strideH == 0 && inX >= 0 && inX < inW * strideW && inX % strideW == 0',
+  inBase: '((b * inH + inY / strideH) * inW + inX / strideW) * inD',
+};
+
+/** The wrapper's reverse-conv path: reversed filter into scratch 1, then upscale arm_convolve_s8 (`conv`). */
+const reverseConv = (conv: Nest): Nest => [
   For('oc', '0', 'outD', [
     For('y', '0', 'fH', [
       For('x', '0', 'fW', [
@@ -102,13 +113,10 @@ const REVERSE_CONV: Nest = [
       ]),
     ]),
   ]),
-  ...im2colConv({
-    inYOrigin: 'outY - cpadH',
-    inXOrigin: 'outX - cpadW',
-    inside: 'inY >= 0 && inY < inH * strideH && inY % strideH == 0 && inX >= 0 && inX < inW * strideW && inX % strideW == 0',
-    inBase: '((b * inH + inY / strideH) * inW + inX / strideW) * inD',
-  }),
+  ...conv,
 ];
+const REVERSE_CONV = reverseConv(im2colConv(UPSCALE_TAPS));
+const REVERSE_CONV_MVE = reverseConv(im2colConvMve(UPSCALE_TAPS));
 
 interface RowGeometry { readonly emittedRows: number; readonly kernelBytes: number; readonly requestBytes: number; readonly bufXE: number; readonly bufY: number; readonly j0: number }
 
@@ -129,7 +137,7 @@ function rowGeometry(s: Readonly<Record<string, number>>): RowGeometry {
 
 const isReverse = (s: Readonly<Record<string, number>>): boolean => (s.strideW ?? 0) <= 2 && (s.strideH ?? 0) <= 2 && (s.inD ?? 0) > REVERSE_TCOL_EFFICIENT_THRESHOLD;
 
-export function cmsisNnTransposeConvSpecOf(_dsp: boolean, mve: Constraint<'transposeConv'>): KernelSpec<'transposeConv'> {
+export function cmsisNnTransposeConvSpecOf(mve: boolean): KernelSpec<'transposeConv'> {
   const scalarsOf = (c: Parameters<KernelSpec<'transposeConv'>['prepare']>[0]): Readonly<Record<string, number>> => transposeConvSpec.prepare(c).scalars;
   return {
     kind: 'transposeConv',
@@ -141,7 +149,7 @@ export function cmsisNnTransposeConvSpecOf(_dsp: boolean, mve: Constraint<'trans
       scratchRequests: () => 2,
     },
     constraints: [
-      ...transposeConvSpec.constraints, mve,
+      ...transposeConvSpec.constraints,
       // arm_transpose_conv_s8 emits stride_h rows per input row from the first one without top
       // padding: it writes past the output (VALID with filter < stride), leaves rows unwritten or
       // mixes two rows in one (padding not a multiple of the stride), and sizes its buffer with
@@ -163,13 +171,16 @@ export function cmsisNnTransposeConvSpecOf(_dsp: boolean, mve: Constraint<'trans
       if (isReverse(s)) {
         const rhsCols = (s.fH ?? 0) * (s.fW ?? 0) * (s.inD ?? 0);
         const aligned = alignedCols(rhsCols);
+        // MVE's nt_t sums each filter row itself: the reversed row's sum is the original's.
+        const fsum = mve ? filterRunSums(c.input(1)!, s.outD ?? 0, rhsCols) : null;
         return {
           ...base,
-          flags: { hasBias, reverse: 1 },
-          scalars: { ...s, rhsCols, aligned, dilH: 1, dilW: 1, cpadH: (s.fH ?? 0) - 1 - (s.padH ?? 0), cpadW: (s.fW ?? 0) - 1 - (s.padW ?? 0) },
+          flags: { hasBias, reverse: 1, mve: mve ? 1 : 0, hoist: fsum ? 1 : 0 },
+          arrays: { ...ref.arrays, ...(fsum ? { fsum } : {}) },
+          scalars: { ...s, rhsCols, aligned, fOff: 0, dilH: 1, dilW: 1, cpadH: (s.fH ?? 0) - 1 - (s.padH ?? 0), cpadW: (s.fW ?? 0) - 1 - (s.padW ?? 0) },
           buffers: { ...buffers, wfilter: { kind: 'input', slot: 1 }, scratch: { kind: 'scratch', index: 0 }, filter: { kind: 'scratch', index: 1 } },
           scratch: [
-            { name: 'scratch', dtype: 'int16', sizeBytes: 4 * aligned },
+            mve ? { name: 'scratch', dtype: 'int8', sizeBytes: 4 * Math.ceil(rhsCols / 16) * 16 } : { name: 'scratch', dtype: 'int16', sizeBytes: 4 * aligned },
             { name: 'filter', dtype: 'int8', sizeBytes: rhsCols * (s.outD ?? 0) },
           ],
         };
@@ -183,6 +194,6 @@ export function cmsisNnTransposeConvSpecOf(_dsp: boolean, mve: Constraint<'trans
         scratch: [{ name: 'buf', dtype: 'int32', sizeBytes: g.requestBytes }],
       };
     },
-    body: (p) => (p.flags?.reverse === 1 ? REVERSE_CONV : ROW_BUFFER),
+    body: (p) => (p.flags?.reverse === 1 ? (p.flags.mve === 1 ? REVERSE_CONV_MVE : REVERSE_CONV) : ROW_BUFFER),
   };
 }
