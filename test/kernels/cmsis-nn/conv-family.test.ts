@@ -9,10 +9,12 @@ import { conv2dSpec } from '../../../src/kernels/specs/conv2d.ts';
 import { depthwiseConv2dSpec } from '../../../src/kernels/specs/depthwise-conv2d.ts';
 import type { CmsisNnFeatures } from '../../../src/kernels/specs/cmsis-nn/conv-family.ts';
 import {
-  CONV_PATH, DW_PATH, cmsisConvPath, cmsisDepthwisePath, cmsisNnConv2dSpec, cmsisNnDepthwiseConv2dSpec, cmsisNnTransposeConvSpec,
+  CONV_PATH, DW_PATH, OP_DATA_CMSIS_CONV, cmsisConvPath, cmsisDepthwisePath, cmsisNnConv2dSpec, cmsisNnDepthwiseConv2dSpec, cmsisNnTransposeConvSpec,
 } from '../../../src/kernels/specs/cmsis-nn/conv-family.ts';
 import type { KernelSpec } from '../../../src/kernels/index.ts';
-import { checkConstraints, makeOpContext } from '../../../src/kernels/index.ts';
+import { OP_DATA_TRANSPOSE_CONV, checkConstraints, makeOpContext } from '../../../src/kernels/index.ts';
+import { CORTEX_M, structLayout } from '../../../src/sim/index.ts';
+import { OP_DATA_CMSIS_TRANSPOSE_CONV } from '../../../src/kernels/specs/cmsis-nn/transpose-conv-paths.ts';
 import { transposeConvSpec } from '../../../src/kernels/specs/transpose-conv.ts';
 import { hasGcc } from '../replay-helpers.ts';
 import { convCase, randomConvShape, randomTransposeShape, runSpec, runSpecsC, transposeConvCase } from './helpers.ts';
@@ -246,5 +248,19 @@ describe.skipIf(!hasGcc)('the emitted C of every CMSIS-NN conv-family path equal
     const lines = runSpecsC(runs);
     expect(lines.length).toBe(runs.length);
     runs.forEach(([spec, c], i) => expect(lines[i], `${SEED}-c case ${i} ${spec.kind}`).toBe(hex(runSpec(spec, c).output)));
+  });
+});
+
+describe('TFLM persistent data of the cmsis_nn kernels (Cortex-M layout)', () => {
+  it('OpData sizes: reference OpDataConv + buffer_idx, transpose_conv OpData with both scratch indices', () => {
+    // OpDataConv is 56 B on Cortex-M (16 padding + 5 int32 + 2 pointers + 3 int32): + buffer_idx = 60.
+    expect(structLayout(OP_DATA_CMSIS_CONV, CORTEX_M).sizeBytes).toBe(60);
+    const ref = structLayout(OP_DATA_TRANSPOSE_CONV, CORTEX_M).sizeBytes;
+    expect(structLayout(OP_DATA_CMSIS_TRANSPOSE_CONV, CORTEX_M).sizeBytes).toBe(ref + 4);
+    const c = transposeConvCase(seedrandom(SEED), { n: 1, h: 4, w: 4, ic: 8, oc: 4, fh: 3, fw: 3, sh: 2, sw: 2, padding: 'same' });
+    const t = cmsisNnTransposeConvSpec(DSP).tflmPersistent;
+    if (!t.stock) throw new Error('transposeConv must be a stock TFLM kernel');
+    expect(t.scratchRequests?.(makeOpContext(c.graph, 0))).toBe(2);
+    expect(t.prepareBuffers?.(makeOpContext(c.graph, 0))).toEqual([16, 16]);
   });
 });
