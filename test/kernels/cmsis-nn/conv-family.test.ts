@@ -164,6 +164,16 @@ describe('access order differs from the reference kernels where CMSIS-NN loops d
     expect(pixel0Loads(cm.events).at(-1)!).toBeGreaterThan(firstStoreAt(cm.events, 48 + 8 * 6));
     expect(pixel0Loads(ref.events).at(-1)!).toBeLessThan(firstStoreAt(ref.events, 48 + 6));
   });
+  it('an overlap safe for the reference kernel clobbers the 1x1 fast path (output one pixel below the input)', () => {
+    const c = convCase(seedrandom(`${SEED}-overlap`), 'conv2d', { n: 1, h: 4, w: 4, ic: 8, oc: 8, fh: 1, fw: 1, sh: 1, sw: 1, dh: 1, dw: 1, padding: 'valid', bias: true })!;
+    const overlapped = new Map([[0, 16], [c.output, 8]]);
+    const ref = conv2dSpec as KernelSpec;
+    const cm = cmsisNnConv2dSpec(DSP) as KernelSpec;
+    // ConvPerChannel is done with pixel p - 1 when it writes pixel p; nt_t comes back to it for every channel pair.
+    expect(hex(runSpec(ref, c, overlapped).output)).toBe(hex(runSpec(ref, c).output));
+    expect(hex(runSpec(cm, c, overlapped).output)).not.toBe(hex(runSpec(cm, c).output));
+    expect(hex(runSpec(cm, c).output)).toBe(hex(runSpec(ref, c).output));
+  });
   it('im2col conv: two pixels are read into the scratch before either is written', () => {
     const c = convCase(seedrandom(`${SEED}-im2col`), 'conv2d', { n: 1, h: 1, w: 4, ic: 2, oc: 3, fh: 1, fw: 3, sh: 1, sw: 1, dh: 1, dw: 1, padding: 'same', bias: true })!;
     const cm = runSpec(cmsisNnConv2dSpec(DSP) as KernelSpec, c);
