@@ -17,7 +17,7 @@ import { CORTEX_M, structLayout } from '../../../src/sim/index.ts';
 import { OP_DATA_CMSIS_TRANSPOSE_CONV } from '../../../src/kernels/specs/cmsis-nn/transpose-conv-paths.ts';
 import { transposeConvSpec } from '../../../src/kernels/specs/transpose-conv.ts';
 import { hasGcc } from '../replay-helpers.ts';
-import { convCase, randomConvShape, randomTransposeShape, runSpec, runSpecsC, transposeConvCase } from './helpers.ts';
+import { convCase, int, randomConvShape, randomTransposeShape, runSpec, runSpecsC, transposeConvCase } from './helpers.ts';
 
 const SEED = 'cmsis-nn-conv-1';
 const CASES = 150;
@@ -86,13 +86,14 @@ describe('CMSIS-NN depthwiseConv2d on MVE (opt MVE and depthwise-as-conv)', () =
 });
 
 describe('CMSIS-NN conv2d on MVE (arm_nn_mat_mult_nt_t_s8 MVE order)', () => {
-  it('random cases equal the reference arithmetic; 1xN shapes are refused', () => {
+  it('random cases equal the reference arithmetic (1xN split as arm_convolve_1_x_n_s8 makes it)', () => {
     const r = seedrandom(`${SEED}-mve`);
     const spec = cmsisNnConv2dSpec(MVE) as KernelSpec;
     const paths = new Set<number>();
     let ran = 0;
     for (let i = 0; i < CASES; i++) {
-      const c = convCase(r, 'conv2d', randomConvShape(r, 'conv2d'));
+      const shape = randomConvShape(r, 'conv2d');
+      const c = convCase(r, 'conv2d', i % 3 === 0 ? { ...shape, h: 1, fh: 1, dw: 1, ic: 4 * int(r, 1, 2), w: int(r, 3, 12) } : shape);
       if (c === null || checkConstraints(spec, makeOpContext(c.graph, 0)).length > 0) continue;
       const got = runSpec(spec, c);
       const where = `${SEED}-mve case ${i}`;
@@ -103,7 +104,7 @@ describe('CMSIS-NN conv2d on MVE (arm_nn_mat_mult_nt_t_s8 MVE order)', () => {
       ran++;
     }
     expect(ran).toBeGreaterThan(CASES / 2);
-    expect([...paths].sort()).toEqual([CONV_PATH.im2col, CONV_PATH.ntAllRows, CONV_PATH.ntPerRow].sort());
+    expect([...paths].sort()).toEqual([CONV_PATH.im2col, CONV_PATH.ntAllRows, CONV_PATH.ntPerRow, CONV_PATH.oneByNMve].sort());
   });
   it('1x1 fast: each group of 4 pixels is re-read for every output channel after its first outputs are written', () => {
     const c = convCase(seedrandom(`${SEED}-mve-1x1`), 'conv2d', { n: 1, h: 2, w: 2, ic: 4, oc: 3, fh: 1, fw: 1, sh: 1, sw: 1, dh: 1, dw: 1, padding: 'valid', bias: true })!;
@@ -134,10 +135,12 @@ describe('path choice and scratch (arm_*_wrapper_s8 and their get_buffer_size, G
     expect(cmsisDepthwisePath({ ...s, depthMult: 4, batches: 2 }, DSP)).toEqual({ path: DW_PATH.generic, scratchBytes: 0 });
     expect(cmsisDepthwisePath({ ...s, dilH: 2 }, DSP)).toEqual({ path: DW_PATH.generic, scratchBytes: 0 });
   });
-  it('MVE: im2col of four int8 rows of 16-byte lanes; unmodelled MVE paths are refused, not run in another order', () => {
+  it('MVE: im2col of four int8 rows of 16-byte lanes, arm_convolve_1_x_n_s8 buffer, depthwise opt / as-conv buffers', () => {
     expect(cmsisConvPath({ padH: 1, padW: 1, fH: 3, fW: 3, dilH: 1, dilW: 1, strideH: 1, strideW: 1, inD: 3 }, MVE)).toEqual({ path: CONV_PATH.im2col, scratchBytes: 4 * 32 });
-    const oneByN = convCase(seedrandom(SEED), 'conv2d', { n: 1, h: 1, w: 8, ic: 4, oc: 4, fh: 1, fw: 3, sh: 1, sw: 1, dh: 1, dw: 1, padding: 'same' })!;
-    expect(() => runSpec(cmsisNnConv2dSpec(MVE) as KernelSpec, oneByN)).toThrow(/conv2d\.cmsis-nn-mve-1xn/);
+    // arm_convolve_1_x_n_s8: max(left im2col = 3 x 4 + 1 x 4 of padding, right = 2 x 4 + 4) bytes.
+    const oneByN = { padH: 0, padW: 1, fH: 1, fW: 3, dilH: 1, dilW: 1, strideH: 1, strideW: 1, inD: 4, inH: 1, inW: 8, outW: 8 };
+    expect(cmsisConvPath(oneByN, MVE)).toEqual({ path: CONV_PATH.oneByNMve, scratchBytes: 16 });
+    expect(cmsisConvPath(oneByN, DSP)).toEqual({ path: CONV_PATH.im2col, scratchBytes: 4 * 12 });
     const dw = convCase(seedrandom(SEED), 'depthwiseConv2d', { n: 1, h: 1, w: 8, ic: 1, oc: 0, fh: 1, fw: 3, sh: 1, sw: 4, dh: 1, dw: 1, padding: 'same', depthMult: 4 })!;
     expect(() => runSpec(cmsisNnDepthwiseConv2dSpec(MVE) as KernelSpec, dw)).toThrow(/depthwiseConv2d\.cmsis-nn-mve-1xn/);
     // depthwise on MVE: opt buffer of 4 x 124 channels x taps, or the conv buffer plus the transposed filter.

@@ -13,7 +13,7 @@ import { convScalars, filterOpPrepared } from '../conv-common.ts';
 import { conv2dSpec, filterRunSums } from '../conv2d.ts';
 import { depthwiseConv2dSpec } from '../depthwise-conv2d.ts';
 import { alignedCols, IM2COL_CONV, NT_T_ROWS } from './conv-paths.ts';
-import { IM2COL_CONV_MVE, NT_T_ROWS_MVE } from './conv-mve-paths.ts';
+import { IM2COL_CONV_MVE, NT_T_ROWS_MVE, ONE_BY_N_MVE, oneByNSplit } from './conv-mve-paths.ts';
 import { CH_IN_BLOCK_MVE, DW_OPT_MVE, depthwiseAsConv } from './depthwise-mve-paths.ts';
 import { DW_3X3, DW_MULT_4, DW_OPT_DSP } from './depthwise-paths.ts';
 import { cmsisNnTransposeConvSpecOf } from './transpose-conv-paths.ts';
@@ -25,7 +25,7 @@ export interface CmsisNnFeatures { readonly dsp: boolean; readonly mve: boolean 
 export const OP_DATA_CMSIS_CONV = cStruct('OpData (cmsis_nn conv)', [['reference_op_data', OP_DATA_CONV], ['buffer_idx', 'int32']]);
 
 /** The conv2d paths of arm_convolve_wrapper_s8 (flag `path`). */
-export const CONV_PATH = { im2col: 0, ntAllRows: 1, ntPerRow: 2 } as const;
+export const CONV_PATH = { im2col: 0, ntAllRows: 1, ntPerRow: 2, oneByNMve: 3 } as const;
 /** The depthwise paths of arm_depthwise_conv_wrapper_s8 (flag `path`). */
 export const DW_PATH = { generic: 0, threeByThree: 1, optDsp: 2, mult4: 3, optMve: 4, toConv: 5 } as const;
 
@@ -39,6 +39,8 @@ export function cmsisConvPath(s: Readonly<Record<string, number>>, f: CmsisNnFea
   // arm_convolve_1x1_s8_fast asks for 0 bytes on a GCC build (its DSP buffer is ARMCC-only).
   if (oneByOne) return { path: s.strideW === 1 && s.strideH === 1 ? CONV_PATH.ntAllRows : CONV_PATH.ntPerRow, scratchBytes: 0 };
   const cols = (s.fH ?? 0) * (s.fW ?? 0) * (s.inD ?? 0);
+  const split = f.mve && isOneByN(s) ? oneByNSplit(s) : null;
+  if (split !== null) return { path: CONV_PATH.oneByNMve, scratchBytes: split.bufferBytes };
   // MVE: four int8 im2col rows of 16-byte lanes (arm_convolve_s8_get_buffer_size_mve). Off MVE two
   // int16 columns; arm_convolve_1_x_n_s8 is arm_convolve_s8 there, with the same buffer.
   return { path: CONV_PATH.im2col, scratchBytes: f.mve ? 4 * Math.ceil(cols / 16) * 16 : 4 * alignedCols(cols) };
@@ -59,10 +61,10 @@ export function cmsisNnConv2dSpec(f: CmsisNnFeatures): KernelSpec<'conv2d'> {
     tflmPersistent: { ...stock(TFLITE_CONV_PARAMS, OP_DATA_CMSIS_CONV), prepareBuffers: (c) => perChannelArrays(dim(c.input(1), 0)) },
     constraints: [
       ...conv2dSpec.constraints,
-      constraint('conv2d.cmsis-nn-mve-1xn', 'CMSIS-NN MVE arm_convolve_1_x_n_s8 (input height 1, filter height 1) is not modelled yet: use --kernels reference', (c) => {
+      constraint('conv2d.cmsis-nn-mve-1xn', 'CMSIS-NN MVE arm_convolve_1_x_n_s8 mishandles this padding (uneven split: output left unwritten; negative total padding: last column computed over padding): use --kernels reference', (c) => {
         if (!f.mve) return true;
         const s = convScalars(c.op.options, c.input(0)!, c.input(1)!, c.output(0));
-        return cmsisConvPath(s, f).path !== CONV_PATH.im2col || !isOneByN(s);
+        return cmsisConvPath(s, f).path !== CONV_PATH.oneByNMve || oneByNSplit(s)?.ok === true;
       }),
     ],
     prepare(c): Prepared {
@@ -78,7 +80,11 @@ export function cmsisNnConv2dSpec(f: CmsisNnFeatures): KernelSpec<'conv2d'> {
       return {
         ...base,
         flags: { ...base.flags, path, mve: f.mve ? 1 : 0 },
-        scalars: { ...s, rhsCols, aligned: alignedCols(rhsCols), fOff: 0, ...(path === CONV_PATH.im2col ? {} : rows) },
+        scalars: {
+          ...s, rhsCols, aligned: alignedCols(rhsCols), fOff: 0,
+          ...(path === CONV_PATH.ntAllRows || path === CONV_PATH.ntPerRow ? rows : {}),
+          ...(path === CONV_PATH.oneByNMve ? oneByNSplit(s)?.scalars : {}),
+        },
         buffers: { ...base.buffers, ...(scratchBytes > 0 ? { scratch: { kind: 'scratch', index: 0 } as const } : {}) },
         scratch: scratchBytes > 0 ? [{ name: 'scratch', dtype: f.mve ? 'int8' : 'int16', sizeBytes: scratchBytes }] : [],
       };
@@ -86,6 +92,7 @@ export function cmsisNnConv2dSpec(f: CmsisNnFeatures): KernelSpec<'conv2d'> {
     body: (p) => {
       const mve = p.flags?.mve === 1;
       if (p.flags?.path === CONV_PATH.im2col) return mve ? IM2COL_CONV_MVE : IM2COL_CONV;
+      if (p.flags?.path === CONV_PATH.oneByNMve) return ONE_BY_N_MVE;
       return mve ? NT_T_ROWS_MVE : NT_T_ROWS;
     },
   };
@@ -135,7 +142,7 @@ export function cmsisNnDepthwiseConv2dSpec(f: CmsisNnFeatures): KernelSpec<'dept
       ...depthwiseConv2dSpec.constraints,
       constraint('depthwiseConv2d.cmsis-nn-mve-1xn', 'CMSIS-NN MVE depthwise-as-conv through arm_convolve_1_x_n_s8 is not modelled yet: use --kernels reference', (c) => {
         const s = depthwiseConv2dSpec.prepare(c).scalars;
-        return cmsisDepthwisePath(s, f).path !== DW_PATH.toConv || cmsisConvPath(s, f).path !== CONV_PATH.im2col || !isOneByN(s);
+        return cmsisDepthwisePath(s, f).path !== DW_PATH.toConv || cmsisConvPath(s, f).path !== CONV_PATH.oneByNMve;
       }),
     ],
     prepare(c): Prepared {

@@ -102,3 +102,52 @@ export function im2colConvMve(t: Im2colTaps): Nest {
 
 /** arm_convolve_s8 on MVE as arm_convolve_wrapper_s8 calls it (no upscale). */
 export const IM2COL_CONV_MVE: Nest = im2colConvMve(PLAIN_TAPS);
+
+/**
+ * arm_convolve_1_x_n_s8 on MVE (input height 1): per batch, the left-padded output columns from an
+ * im2col of [zero points, first kernel_x columns] (rows lhsOff apart), the unpadded ones straight
+ * from the input, the right-padded ones from [last kernel_x - 1 columns, zero points].
+ */
+export const ONE_BY_N_MVE: Nest = [
+  For('b', '0', 'batches', [
+    Let('inB', 'b * inW * inD'),
+    Let('oB', 'b * outW * outD'),
+    For('i', '0', 'padSizeLeft', [Store('scratch', 'i', '0 - inputOffset')]),
+    For('i', '0', 'numLeft', [Store('scratch', 'padSizeLeft + i', 'input[inB + i]')]),
+    ...ntMve('scratch', 'leftN', (k) => `(${k}) * lhsOff`, (k) => `oB + (${k}) * outD`, 'rhsCols', 'A'),
+    ...ntMve('input', 'midN', (k) => `inB + midStart + (${k}) * lhsOff`, (k) => `oB + (leftN + ${k}) * outD`, 'rhsCols', 'B'),
+    For('i', '0', 'numRight', [Store('scratch', 'i', 'input[inB + rightStart + i]')]),
+    For('i', '0', 'padSizeRight', [Store('scratch', 'numRight + i', '0 - inputOffset')]),
+    ...ntMve('scratch', 'rightN', (k) => `(${k}) * lhsOff`, (k) => `oB + (leftN + midN + ${k}) * outD`, 'rhsCols', 'C'),
+  ]),
+];
+
+/** arm_convolve_1_x_n_s8's MVE split of the output columns, or null when it falls back to arm_convolve_s8. */
+export function oneByNSplit(s: Readonly<Record<string, number>>): { readonly ok: boolean; readonly scalars: Record<string, number>; readonly bufferBytes: number } | null {
+  const g = (k: string): number => s[k] ?? 0;
+  const [inW, inD, fW, outW, padW, strideW] = [g('inW'), g('inD'), g('fW'), g('outW'), g('padW'), g('strideW')];
+  const totalPad = (outW - 1) * strideW + fW - inW;
+  const asym = totalPad % 2;
+  const right = padW + asym !== 0 ? Math.max(1, Math.trunc((padW + asym + strideW - 1) / strideW)) : 0;
+  const left = padW !== 0 ? Math.max(1, Math.trunc((padW + strideW - 1) / strideW)) : 0;
+  const mid = Math.max(outW - (right + left), 0);
+  if (right + mid + left !== outW) return null;
+  const padSizeLeft = padW * inD;
+  const padSizeRight = asym ? right * inD : padSizeLeft;
+  const numLeft = fW * inD;
+  const numRight = numLeft - inD;
+  const midStart = (strideW * left - padW) * inD;
+  // CMSIS-NN returns ARM_CMSIS_NN_FAILURE (and TFLM ignores it) when the padding is not split
+  // evenly or a section starts before the input: the output is then never written. A negative
+  // total padding (VALID, input wider than the windows need) gives asym_pad = -1 in C, and the
+  // last column is computed over one "padding" column instead of the input: not TFLM's result.
+  const ok = padW * 2 + asym === totalPad && midStart >= 0 && totalPad >= 0;
+  return {
+    ok,
+    scalars: {
+      leftN: left, midN: mid, rightN: outW - left - mid, padSizeLeft, padSizeRight, numLeft, numRight,
+      lhsOff: inD * strideW, midStart, rightStart: (strideW * (left + mid) - padW) * inD,
+    },
+    bufferBytes: Math.max(numLeft + padSizeLeft, numRight + padSizeRight),
+  };
+}
