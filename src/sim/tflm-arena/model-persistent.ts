@@ -6,9 +6,9 @@
 // are alignUp(used + size, alignment). Sources per step: docs/tflm-arena.md.
 import type { Graph, Tensor } from '../../ir/index.ts';
 import { byteSize, InternalError } from '../../ir/index.ts';
-import { kernelSpecOf, makeOpContext, scratchRequests } from '../../kernels/index.ts';
+import { REFERENCE_KERNELS, kernelSpecOf, makeOpContext, scratchRequests } from '../../kernels/index.ts';
 import type { BuiltinKind, Op } from '../../ir/index.ts';
-import type { OpContext, TflmPersistent } from '../../kernels/index.ts';
+import type { KernelRegistry, OpContext, TflmPersistent } from '../../kernels/index.ts';
 import type { TflmArch } from './arch.ts';
 import { alignUp, structLayout } from './struct-layout.ts';
 
@@ -50,9 +50,9 @@ class Tail {
   }
 }
 
-function tflmOf(op: Op): TflmPersistent | null {
+function tflmOf(op: Op, registry: KernelRegistry): TflmPersistent | null {
   if (op.kind === 'custom') return null;
-  const spec = kernelSpecOf(op.kind);
+  const spec = kernelSpecOf(op.kind, registry);
   return spec === undefined ? null : (spec.tflmPersistent as TflmPersistent);
 }
 
@@ -72,19 +72,22 @@ function ioTensor(tail: Tail, arch: TflmArch, t: Tensor, label: string): void {
 /**
  * The persistent tail stock TFLM's MicroInterpreter (default GreedyMemoryPlanner, one subgraph)
  * allocates for `graph` on `arch`. `offlineOffsets` (the model's OfflineMemoryAllocation, -1 =
- * online) decides which variable tensors the tail holds.
+ * online) decides which variable tensors the tail holds; `registry` which kernels' Init and Prepare
+ * allocate (default: reference).
  */
-export function modelPersistent(graph: Graph, arch: TflmArch, offlineOffsets: Int32Array | null = null): PersistentModel {
-  return walkTail(graph, arch, offlineOffsets, new Tail(true));
+export function modelPersistent(graph: Graph, arch: TflmArch, offlineOffsets: Int32Array | null = null, registry: KernelRegistry = REFERENCE_KERNELS): PersistentModel {
+  return walkTail(graph, arch, offlineOffsets, new Tail(true), registry);
 }
 
 /** modelPersistent without the blocks' list: the same bytes and non-stock ops, for a search. */
-export function modelPersistentBytes(graph: Graph, arch: TflmArch, offlineOffsets: Int32Array | null = null): Omit<PersistentModel, 'allocations'> {
-  const { persistentBytes, nonStock } = walkTail(graph, arch, offlineOffsets, new Tail(false));
+export function modelPersistentBytes(
+  graph: Graph, arch: TflmArch, offlineOffsets: Int32Array | null = null, registry: KernelRegistry = REFERENCE_KERNELS,
+): Omit<PersistentModel, 'allocations'> {
+  const { persistentBytes, nonStock } = walkTail(graph, arch, offlineOffsets, new Tail(false), registry);
   return { persistentBytes, nonStock };
 }
 
-function walkTail(graph: Graph, arch: TflmArch, offlineOffsets: Int32Array | null, tail: Tail): PersistentModel {
+function walkTail(graph: Graph, arch: TflmArch, offlineOffsets: Int32Array | null, tail: Tail, registry: KernelRegistry): PersistentModel {
   const p = arch.pointerBytes;
   const s = arch.structs;
   // MicroAllocator::Create(arena, size, kGreedy): the allocator itself, its planner, the MicroAllocator.
@@ -100,7 +103,7 @@ function walkTail(graph: Graph, arch: TflmArch, offlineOffsets: Int32Array | nul
   const nonStock: NonStockUse[] = [];
   const stockOps: { index: number; op: Op; tflm: Extract<TflmPersistent, { stock: true }>; ctx: OpContext }[] = [];
   graph.ops.forEach((op, index) => {
-    const tflm = tflmOf(op);
+    const tflm = tflmOf(op, registry);
     if (tflm === null || !tflm.stock) {
       nonStock.push({ opIndex: index, kind: op.kind === 'custom' ? `custom:${op.customCode}` : op.kind, why: tflm?.why ?? 'not an op mcusim knows' });
       return;
@@ -127,7 +130,7 @@ function walkTail(graph: Graph, arch: TflmArch, offlineOffsets: Int32Array | nul
     for (const b of tflm.prepareBuffers?.(ctx) ?? []) {
       tail.allocate(() => `${typeof b === 'number' ? `${b} B buffer` : b.name} (${opLabel(index, op)} Prepare)`, typeof b === 'number' ? b : structLayout(b, arch).sizeBytes, ARENA_ALIGNMENT_BYTES);
     }
-    scratchCount += tflm.scratchRequests?.(ctx) ?? scratchRequests(graph, index).length;
+    scratchCount += tflm.scratchRequests?.(ctx) ?? scratchRequests(graph, index, registry).length;
   }
   // FinishModelAllocation: scratch buffer handles, then (CommitStaticMemoryPlan) variable tensors.
   if (scratchCount > 0) tail.allocate(() => `ScratchBufferHandle[${scratchCount}]`, s.ScratchBufferHandle * scratchCount, p);

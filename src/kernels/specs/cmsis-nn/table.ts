@@ -1,0 +1,15 @@
+// The op-kind table of a TFLM build with OPTIMIZED_KERNEL_DIR=cmsis_nn for one CMSIS-NN code path:
+// the reference table with the ops TFLM's kernels/cmsis_nn/*.cc implement replaced by their
+// CMSIS-NN specs (ops without a cmsis_nn kernel keep the reference spec, as TFLM's build does).
+import type { KernelTable } from '../../registry.ts';
+import type { CmsisNnFeatures } from './conv-family.ts';
+import { cmsisNnConv2dSpec, cmsisNnDepthwiseConv2dSpec, cmsisNnTransposeConvSpec } from './conv-family.ts';
+
+export function cmsisNnTable(reference: KernelTable, f: CmsisNnFeatures): KernelTable {
+  return {
+    ...reference,
+    conv2d: cmsisNnConv2dSpec(f),
+    depthwiseConv2d: cmsisNnDepthwiseConv2dSpec(f),
+    transposeConv: cmsisNnTransposeConvSpec(f),
+  };
+}
