@@ -4,6 +4,8 @@
 import type { KernelTable } from '../../registry.ts';
 import type { CmsisNnFeatures } from './conv-family.ts';
 import { cmsisNnConv2dSpec, cmsisNnDepthwiseConv2dSpec, cmsisNnTransposeConvSpec } from './conv-family.ts';
+import { cmsisNnFullyConnectedSpec } from './fully-connected.ts';
+import { cmsisNnAveragePool2dSpec, cmsisNnMaxPool2dSpec } from './pooling.ts';
 
 export function cmsisNnTable(reference: KernelTable, f: CmsisNnFeatures): KernelTable {
   return {
@@ -11,5 +13,8 @@ export function cmsisNnTable(reference: KernelTable, f: CmsisNnFeatures): Kernel
     conv2d: cmsisNnConv2dSpec(f),
     depthwiseConv2d: cmsisNnDepthwiseConv2dSpec(f),
     transposeConv: cmsisNnTransposeConvSpec(f),
+    fullyConnected: cmsisNnFullyConnectedSpec(f),
+    averagePool2d: cmsisNnAveragePool2dSpec(f),
+    maxPool2d: cmsisNnMaxPool2dSpec(f),
   };
 }
