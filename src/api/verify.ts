@@ -6,7 +6,7 @@
 import type { Model } from '../ir/index.ts';
 import { InternalError, PlanError, UsageError } from '../ir/index.ts';
 import type { SharedWasmLowering } from '../kernels/index.ts';
-import { WasmLowerings } from '../kernels/index.ts';
+import { WasmLowerings, kernelRegistry } from '../kernels/index.ts';
 import type { ArenaTotals, PlannedModel } from '../optimizer/index.ts';
 import { checkPlan, preparePlannedModel, preparedArenaTotals, runPlanned, tracerFor } from '../optimizer/index.ts';
 import type { StorageKind, TflmArchName, TraceViolation } from '../sim/index.ts';
@@ -18,6 +18,10 @@ export interface VerifyStorageOptions {
   readonly compress?: boolean;
   /** The TFLM build whose whole arena the report gives (default cortex-m). */
   readonly arch?: TflmArchName;
+  /** The kernel library both models run with and the optimized one is traced with (default reference). */
+  readonly kernels?: 'reference' | 'cmsis-nn';
+  /** With cmsis-nn: the CPU picking CMSIS-NN's code path (default cortex-m7). */
+  readonly cpu?: string;
 }
 
 /** Whole arenas (planned + persistent tail, issue 12) of both models on one arch. */
@@ -53,6 +57,9 @@ export interface VerifyViolation extends TraceViolation {
 }
 
 export interface VerifyReport {
+  /** The kernel library the runs and the trace used, and its CPU (null: reference). */
+  readonly kernels: string;
+  readonly cpu: string | null;
   readonly seeds: number;
   readonly identical: boolean;
   readonly traceClean: boolean;
@@ -120,6 +127,8 @@ export interface VerifySeedResult extends VerifyTraceFindings {
 
 /** The seed-independent part of a report, known once both models are prepared. */
 export interface VerifyHeader {
+  readonly kernels: string;
+  readonly cpu: string | null;
   readonly planError: string | null;
   readonly originalPeakBytes: number;
   readonly optimizedPeakBytes: number;
@@ -189,24 +198,27 @@ export function openVerifySession(original: Model, optimized: Model, so: VerifyS
     return true;
   };
   const lowerings = { original: new WasmLowerings([], fetch), optimized: new WasmLowerings([], fetch) };
-  const base = preparePlannedModel(original, { verify: false, wasmLowering: lowerings.original.lower });
-  const pm = preparePlannedModel(optimized, { ...storageOptions(so), verify: false, wasmLowering: lowerings.optimized.lower, traceShadow: true });
+  const registry = kernelRegistry(so.kernels ?? 'reference', so.cpu);
+  const base = preparePlannedModel(original, { verify: false, wasmLowering: lowerings.original.lower, registry });
+  const pm = preparePlannedModel(optimized, { ...storageOptions(so), verify: false, wasmLowering: lowerings.optimized.lower, traceShadow: true, registry });
   let header: VerifyHeader | null = null;
   const makeHeader = (): VerifyHeader => {
-    checkPlan(base.requests, base.plan, base.graph);
+    checkPlan(base.requests, base.plan, base.graph, registry);
     let planError: string | null = null;
     try {
-      checkPlan(pm.requests, pm.plan, pm.graph);
+      checkPlan(pm.requests, pm.plan, pm.graph, registry);
     } catch (e) {
       if (!(e instanceof PlanError)) throw e;
       planError = `${e.code}: ${e.message}`;
     }
     const store = pm.runtime.spillStore;
     return {
+      kernels: registry.library,
+      cpu: registry.cpu,
       planError,
       originalPeakBytes: base.plan.peakBytes,
       optimizedPeakBytes: pm.plan.peakBytes,
-      arena: { arch: so.arch ?? DEFAULT_TFLM_ARCH, original: preparedArenaTotals(original, base, so.arch), optimized: preparedArenaTotals(optimized, pm, so.arch) },
+      arena: { arch: so.arch ?? DEFAULT_TFLM_ARCH, original: preparedArenaTotals(original, base, so.arch, registry), optimized: preparedArenaTotals(optimized, pm, so.arch, registry) },
       storageDevice: store === null ? null : store.device.name,
       compressed: so.compress === true,
     };
@@ -279,6 +291,8 @@ export function combineVerifyResults(seeds: number, header: VerifyHeader, result
     violations: sorted.flatMap((r) => r.storageViolations),
   };
   return {
+    kernels: header.kernels,
+    cpu: header.cpu,
     seeds,
     identical: mismatches.length === 0,
     traceClean: violations.length === 0 && header.planError === null && (storage?.violations.length ?? 0) === 0,

@@ -7,6 +7,7 @@ import type { Graph, Model } from '../ir/index.ts';
 import { readOfflinePlan } from '../ir/index.ts';
 import { DEFAULT_TFLM_ARCH, getTflmArch, mcusimKernelUses, wholeArena } from '../sim/index.ts';
 import type { ArenaReport, TflmArchName } from '../sim/index.ts';
+import type { KernelRegistry } from '../kernels/index.ts';
 import { computeModelBufferRequests, planGreedy } from './planners/index.ts';
 
 /** The four figures every memory report carries (DESIGN.md §9). */
@@ -18,9 +19,9 @@ export interface ArenaTotals {
 }
 
 /** The whole-arena report of `graph` planned at `plannedBytes` on `arch`, for the runtime it needs. */
-export function graphArena(graph: Graph, plannedBytes: number, arch: TflmArchName = DEFAULT_TFLM_ARCH, offline: Int32Array | null = null): ArenaReport {
-  const runtime = mcusimKernelUses(graph).length > 0 ? 'mcusim' : 'auto';
-  return wholeArena(graph, plannedBytes, getTflmArch(arch), offline, runtime).report;
+export function graphArena(graph: Graph, plannedBytes: number, arch: TflmArchName = DEFAULT_TFLM_ARCH, offline: Int32Array | null = null, registry?: KernelRegistry): ArenaReport {
+  const runtime = mcusimKernelUses(graph, registry).length > 0 ? 'mcusim' : 'auto';
+  return wholeArena(graph, plannedBytes, getTflmArch(arch), offline, runtime, registry).report;
 }
 
 /** RAM beside the plan (persistent + outside the arena) when `graph` runs on mcusim's C runtime. */
@@ -35,9 +36,9 @@ export function ramBytes(a: ArenaTotals): number {
 }
 
 /** Fast totals for a search candidate: greedy plan of the model's requests + its persistent tail. */
-export function candidateTotals(model: Model, arch: TflmArchName = DEFAULT_TFLM_ARCH): ArenaTotals {
-  const planned = planGreedy(computeModelBufferRequests(model)).peakBytes;
-  const r = graphArena(model.graph, planned, arch, readOfflinePlan(model));
+export function candidateTotals(model: Model, arch: TflmArchName = DEFAULT_TFLM_ARCH, registry?: KernelRegistry): ArenaTotals {
+  const planned = planGreedy(computeModelBufferRequests(model, registry)).peakBytes;
+  const r = graphArena(model.graph, planned, arch, readOfflinePlan(model), registry);
   return { plannedBytes: r.plannedBytes, persistentBytes: r.persistentBytes, totalBytes: r.totalBytes, outsideArenaBytes: r.outsideArenaBytes };
 }
 

@@ -83,7 +83,7 @@ export interface TargetResult {
 /** `model`'s verdict on `bytes` (the whole arena as the simulator plans it, arenaTotals). */
 export function targetResult(model: Model, bytes: number, options: PassOptions, note?: string): TargetResult {
   const measure = targetMeasureOf(objectiveOf(options));
-  const achievedBytes = arenaTotals(model, options.arch ?? DEFAULT_TFLM_ARCH)[measure];
+  const achievedBytes = arenaTotals(model, options.arch ?? DEFAULT_TFLM_ARCH, options.registry)[measure];
   const met = achievedBytes <= bytes;
   return { bytes, measure, achievedBytes, met, gapBytes: met ? 0 : achievedBytes - bytes, ...(met || note === undefined ? {} : { note }) };
 }

@@ -2,6 +2,7 @@
 // planners/planner-registry.ts plus the graph-aware dmo and replacement planners, which need the
 // techniques above the planners (safe overlaps, the passes' graph planning). Every plan handed out
 // goes through verifyPlan first.
+import type { KernelRegistry } from '../kernels/index.ts';
 import { PlanError, UsageError } from '../ir/index.ts';
 import type { Graph } from '../ir/index.ts';
 import { planDmoForGraph } from './dmo/index.ts';
@@ -39,11 +40,11 @@ export function planBuffers(name: string, requests: readonly BufferRequest[], gr
 }
 
 /** The check planBuffers makes of a plan (PlanError when it fails), for a plan made unchecked. */
-export function checkPlan(requests: readonly BufferRequest[], plan: Plan, graph?: Graph): void {
+export function checkPlan(requests: readonly BufferRequest[], plan: Plan, graph?: Graph, registry?: KernelRegistry): void {
   try {
     verifyPlan(requests, plan);
   } catch (e) {
     if (graph === undefined || !(e instanceof PlanError) || e.code !== 'E_PLAN_OVERLAP') throw e;
-    verifyPlanWithOverlaps(requests, plan, planOverlapPairs(graph, requests, plan));
+    verifyPlanWithOverlaps(requests, plan, planOverlapPairs(graph, requests, plan, registry));
   }
 }

@@ -10,7 +10,7 @@ import type { StorageDevice } from '../sim/index.ts';
 import { Runtime, Tracer, randomInputs } from '../sim/index.ts';
 import { DEFAULT_PLANNER, alignUp, computeModelBufferRequests } from './planners/index.ts';
 import type { BufferRequest, Plan } from './planners/index.ts';
-import { getPlanner, planBuffers } from './plan-by-name.ts';
+import { checkPlan, getPlanner } from './plan-by-name.ts';
 
 /** Moved to src/sim (trace-based safe overlap needs it below the runner); still part of this surface. */
 export { randomInputs } from '../sim/index.ts';
@@ -91,7 +91,9 @@ export function planModel(model: Model, opts: Pick<PreparePlannedOptions, 'plann
   checkGraphConstraints(graph, opts.registry);
   const requests = computeModelBufferRequests(model, opts.registry);
   const name = opts.planner ?? DEFAULT_PLANNER;
-  const plan = opts.verify === false ? getPlanner(name).plan(requests, graph) : planBuffers(name, requests, graph);
+  const plan = getPlanner(name).plan(requests, graph);
+  // The plan's overlaps are checked against the access order of the kernels it runs with.
+  if (opts.verify !== false) checkPlan(requests, plan, graph, opts.registry);
   return { graph, requests, plan, ...mapOffsets(graph, requests, plan) };
 }
 

@@ -4,6 +4,8 @@
 // A missed --target-bytes still writes the best model but exits 1 with the gap on stderr.
 // `--target BYTES` is the old spelling of --target-bytes (a hidden alias).
 // --jobs N: tiling and auto candidates are evaluated in worker threads (worker-pool.ts).
+// --kernels / --cpu: the library planned for (dmo and replacement use its access order's O_s; every
+// pass scores its scratch and persistent data); another library than reference evaluates serially.
 import type { Command } from 'commander';
 import { UsageError, exportTflite } from '../../ir/index.ts';
 import type { ArenaTotals, BufferRequest, PassOptions, PassReport, Plan, TargetResult } from '../../optimizer/index.ts';
@@ -15,8 +17,10 @@ import { bytesAndKb, renderTable } from '../format.ts';
 import { loadRunnableModel } from '../load-model.ts';
 import { writeOutputFile } from '../output-file.ts';
 import { openEvaluatorPool, parseJobs } from '../worker-pool.ts';
+import { addKernelOptions, kernelsJson, resolveKernels } from '../kernel-options.ts';
+import type { KernelCliOptions } from '../kernel-options.ts';
 
-interface OptimizeOptions {
+interface OptimizeOptions extends KernelCliOptions {
   readonly output?: string;
   readonly passes?: string;
   readonly targetBytes?: string;
@@ -40,6 +44,8 @@ export type ArenaReport = ArenaTotals;
 
 /** How the pipeline's result compares with --target-bytes (the optimizer's `target` result field when it has one). */
 export interface OptimizeReport {
+  readonly kernels: string;
+  readonly cpu: string | null;
   readonly before: { readonly peakBytes: number; readonly arena: ArenaReport };
   readonly after: { readonly peakBytes: number; readonly arena: ArenaReport };
   readonly passes: readonly PassReport[];
@@ -137,7 +143,9 @@ export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
   const storage = parseStorage(opts.storage);
   const spillPercent = parsePercent(opts.spillPercent);
   const arch = getTflmArch(opts.arch ?? DEFAULT_TFLM_ARCH).name;
-  const jobs = parseJobs(opts.jobs);
+  const registry = resolveKernels(opts);
+  // Worker threads rebuild the reference registry only: another library's candidates are scored here.
+  const jobs = registry.library === 'reference' ? parseJobs(opts.jobs) : 1;
   // A model run refuses (an op without a kernel) cannot be optimized and proven bit-exact.
   const model = loadRunnableModel(modelArg);
   const options: PassOptions = {
@@ -146,8 +154,9 @@ export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
     ...(storage !== undefined ? { storage } : {}),
     arch,
     log: progressLog(opts),
+    registry,
   };
-  const before = currentPeakBytes(model);
+  const before = currentPeakBytes(model, registry);
   const pool = openEvaluatorPool(jobs);
   let result: ReturnType<typeof runPipeline>;
   try {
@@ -155,12 +164,13 @@ export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
   } finally {
     void pool.close();
   }
-  const after = currentPeakBytes(result.model);
+  const after = currentPeakBytes(result.model, registry);
   writeOutputFile(opts.output, exportTflite(result.model));
   writePlanSvgs(opts, modelArg, names, model, result.model);
   const report: OptimizeReport = {
-    before: { peakBytes: before, arena: arenaTotals(model, arch) },
-    after: { peakBytes: after, arena: arenaTotals(result.model, arch) },
+    ...kernelsJson(registry),
+    before: { peakBytes: before, arena: arenaTotals(model, arch, registry) },
+    after: { peakBytes: after, arena: arenaTotals(result.model, arch, registry) },
     passes: result.reports,
     ...(result.target !== undefined ? { target: result.target } : {}),
   };
@@ -168,7 +178,7 @@ export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(report)}\n`);
   } else {
-    const parts = [...result.reports.map(passTable), `peak ${bytesAndKb(before)} -> ${bytesAndKb(after)}; whole arena (${arch}) ${bytesAndKb(report.before.arena.totalBytes)} -> ${bytesAndKb(report.after.arena.totalBytes)}; wrote ${opts.output}`];
+    const parts = [...result.reports.map(passTable), `peak ${bytesAndKb(before)} -> ${bytesAndKb(after)}; whole arena (${arch}, ${registry.library} kernels) ${bytesAndKb(report.before.arena.totalBytes)} -> ${bytesAndKb(report.after.arena.totalBytes)}; wrote ${opts.output}`];
     process.stdout.write(`${parts.join('\n\n')}\n`);
   }
   if (report.target !== undefined && missed) process.stderr.write(`${describeMissedTarget(report.target)}; wrote the best model to ${opts.output}\n`);
@@ -194,5 +204,6 @@ export function registerOptimize(program: Command, setExit: (code: number) => vo
     .option('--svg-after <file>', 'write the plan after the passes as an SVG picture')
     .option('-q, --quiet', 'no progress lines on stderr (errors and a missed target still print)');
   addHiddenOption(cmd, '--target <bytes>', 'old spelling of --target-bytes');
+  addKernelOptions(cmd);
   cmd.action((model: string, opts: OptimizeOptions) => setExit(runOptimize(model, opts)));
 }
