@@ -9,7 +9,8 @@
 // - maxpool (every path): the OUTPUT is the accumulator: the first tap is copied into it, later taps
 //   compare against it in place (DSP/C: 4-byte words, output read before input; tail bytes input
 //   first; MVE: 16-byte vectors), and after all pixels of a batch the whole batch output is clamped
-//   in place. Values equal the reference kernel's (same sums, same rounding, max is order-free).
+//   in place. Values equal the reference kernel's (same sums, same rounding, max is order-free), and
+//   so does O_s on every shape tested (each extra store lands on bytes already written).
 import type { Nest } from '../../nest.ts';
 import { For, If, Let, Set, Store, Val } from '../../nest.ts';
 import type { KernelSpec, Prepared } from '../../spec.ts';
