@@ -4,9 +4,9 @@
 // compared and every trace violation and storage round-trip fault is reported. `mcusim verify`
 // prints this report.
 import type { Model } from '../ir/index.ts';
-import { InternalError, PlanError, UsageError } from '../ir/index.ts';
+import { InternalError, PlanError, UsageError, readPlanKernels } from '../ir/index.ts';
 import type { SharedWasmLowering } from '../kernels/index.ts';
-import { WasmLowerings, kernelRegistry } from '../kernels/index.ts';
+import { WasmLowerings, isCortexMCpu, kernelRegistry } from '../kernels/index.ts';
 import type { ArenaTotals, PlannedModel } from '../optimizer/index.ts';
 import { checkPlan, preparePlannedModel, preparedArenaTotals, runPlanned, tracerFor } from '../optimizer/index.ts';
 import type { StorageKind, TflmArchName, TraceViolation } from '../sim/index.ts';
@@ -60,6 +60,11 @@ export interface VerifyReport {
   /** The kernel library the runs and the trace used, and its CPU (null: reference). */
   readonly kernels: string;
   readonly cpu: string | null;
+  /** The library the optimized file's offline plan was made for (its mcusim_plan_kernels metadata;
+   * reference without it), and whether it differs from `kernels` / `cpu` (then the plan is checked
+   * here against a library it was not proven for: the trace and outputs decide). */
+  readonly plannedFor: { readonly kernels: string; readonly cpu: string | null };
+  readonly plannedForMismatch: boolean;
   readonly seeds: number;
   readonly identical: boolean;
   readonly traceClean: boolean;
@@ -129,6 +134,8 @@ export interface VerifySeedResult extends VerifyTraceFindings {
 export interface VerifyHeader {
   readonly kernels: string;
   readonly cpu: string | null;
+  readonly plannedFor: { readonly kernels: string; readonly cpu: string | null };
+  readonly plannedForMismatch: boolean;
   readonly planError: string | null;
   readonly originalPeakBytes: number;
   readonly optimizedPeakBytes: number;
@@ -212,9 +219,15 @@ export function openVerifySession(original: Model, optimized: Model, so: VerifyS
       planError = `${e.code}: ${e.message}`;
     }
     const store = pm.runtime.spillStore;
+    const planned = readPlanKernels(optimized);
+    // A CPU recorded without one asked for (or the reverse) compares by CMSIS-NN code path.
+    const samePath = planned.cpu === registry.cpu ||
+      (planned.library === 'cmsis-nn' && registry.library === 'cmsis-nn' && planned.cpu !== null && isCortexMCpu(planned.cpu) && kernelRegistry('cmsis-nn', planned.cpu).specs === registry.specs);
     return {
       kernels: registry.library,
       cpu: registry.cpu,
+      plannedFor: { kernels: planned.library, cpu: planned.cpu },
+      plannedForMismatch: planned.library !== registry.library || !samePath,
       planError,
       originalPeakBytes: base.plan.peakBytes,
       optimizedPeakBytes: pm.plan.peakBytes,
@@ -293,6 +306,8 @@ export function combineVerifyResults(seeds: number, header: VerifyHeader, result
   return {
     kernels: header.kernels,
     cpu: header.cpu,
+    plannedFor: header.plannedFor,
+    plannedForMismatch: header.plannedForMismatch,
     seeds,
     identical: mismatches.length === 0,
     traceClean: violations.length === 0 && header.planError === null && (storage?.violations.length ?? 0) === 0,
