@@ -1,8 +1,10 @@
 // kernelRegistry: the library / CPU choice (errors as codes), CMSIS-NN's features per CPU, and the
-// fallback rule (ops without a TFLM cmsis_nn kernel keep the reference spec object).
+// fallback rule (ops without a TFLM cmsis_nn kernel keep the reference spec object), svdf's MVE memory.
 import { describe, expect, it } from 'vitest';
 import { McusimError } from '../../src/ir/index.ts';
 import { CORTEX_M_CPUS, KERNELS, REFERENCE_KERNELS, cmsisNnFeatures, kernelPath, kernelRegistry } from '../../src/kernels/index.ts';
+import { buildSingleOpGraph } from '../../src/optimizer/index.ts';
+import { getTflmArch, modelPersistent } from '../../src/sim/index.ts';
 
 const codeOf = (f: () => unknown): string | undefined => {
   try {
@@ -40,5 +42,16 @@ describe('kernelRegistry', () => {
     for (const kind of ['reshape', 'quantize', 'logistic', 'mean', 'concatenation'] as const) expect(cmsis[kind]).toBe(KERNELS[kind]);
     for (const kind of ['fullyConnected', 'averagePool2d', 'maxPool2d'] as const) expect(cmsis[kind]).not.toBe(KERNELS[kind]);
     expect(Object.keys(cmsis).sort()).toEqual(Object.keys(KERNELS).sort());
+  });
+});
+
+describe('cmsis-nn svdf memory', () => {
+  it('MVE keeps num_filters x int32 kernel sums persistently; DSP and plain C do not', () => {
+    const g = buildSingleOpGraph({ kind: 'svdf', input: [2, 6], outChannels: 3, filter: [4, 2] });
+    const filters = g.tensors[g.ops[0]?.inputs[1] as number]?.shape[0] as number;
+    const blocks = (cpu: string): number[] => modelPersistent(g, getTflmArch('cortex-m'), null, kernelRegistry('cmsis-nn', cpu)).allocations.filter((a) => a.what.includes('op 0')).map((a) => a.sizeBytes);
+    const dsp = blocks('cortex-m7');
+    expect(blocks('cortex-m3')).toEqual(dsp);
+    expect(blocks('cortex-m55')).toEqual([...dsp, filters * 4]);
   });
 });
