@@ -91,7 +91,7 @@ export function runCodegen(modelArg: string, opts: CodegenCliOptions): number {
     `wrote ${project.files.length} files to ${dir}: ${s.ops} ops, ${s.kernelFunctions} kernel functions, ` +
       `${s.constantBytes} B constants, arena ${s.arenaBytes} B (plan peak ${s.peakBytes} B, ${s.planner})` +
       `${s.storageSlots > 0 ? `, ${s.storageSlots} spill slot(s), I/O unit ${s.ioUnitBytes} B inside the arena` : ''}\n` +
-      `kernels: ${registry.library}${registry.cpu === null ? '' : ` (${registry.cpu})`}\n${arenaLines(arena, s.arenaBytes)}\n` +
+      `${registry.cpu === null ? '' : `kernels: ${registry.library} (${registry.cpu})\n`}${arenaLines(arena, s.arenaBytes)}\n` +
       `build: make -C ${dir} ${s.target}\n`,
   );
   return 0;

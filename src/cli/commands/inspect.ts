@@ -94,7 +94,7 @@ function arenaSummary(r: InspectReport): string {
       ? `mcusim C runtime; stock TFLM lacks ${a.nonStockOps.map((o) => `op ${o.opIndex} ${o.kind}`).join(', ')}`
       : "mcusim C runtime, for mcusim's kernel variants";
   return [
-    `arena (${runtime}, ${r.kernels} kernels${r.cpu === null ? '' : ` for ${r.cpu}`}):`,
+    `arena (${runtime}${r.cpu === null ? '' : `, ${r.kernels} kernels for ${r.cpu}`}):`,
     `  planned:     ${bytesAndKb(a.plannedBytes)}`,
     `  persistent:  ${bytesAndKb(a.persistentBytes)}`,
     `  total:       ${bytesAndKb(a.totalBytes)}${a.runtime === 'tflm' ? " (TFLM's arena_used_bytes)" : ''}`,

@@ -178,7 +178,7 @@ export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(report)}\n`);
   } else {
-    const parts = [...result.reports.map(passTable), `peak ${bytesAndKb(before)} -> ${bytesAndKb(after)}; whole arena (${arch}, ${registry.library} kernels) ${bytesAndKb(report.before.arena.totalBytes)} -> ${bytesAndKb(report.after.arena.totalBytes)}; wrote ${opts.output}`];
+    const parts = [...result.reports.map(passTable), `peak ${bytesAndKb(before)} -> ${bytesAndKb(after)}; whole arena (${arch}${registry.cpu === null ? '' : `, ${registry.library} kernels for ${registry.cpu}`}) ${bytesAndKb(report.before.arena.totalBytes)} -> ${bytesAndKb(report.after.arena.totalBytes)}; wrote ${opts.output}`];
     process.stdout.write(`${parts.join('\n\n')}\n`);
   }
   if (report.target !== undefined && missed) process.stderr.write(`${describeMissedTarget(report.target)}; wrote the best model to ${opts.output}\n`);

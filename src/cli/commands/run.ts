@@ -212,7 +212,7 @@ export function runRun(modelArg: string, opts: RunOptions): number {
   const inputs = files.length > 0 ? `${files.length} file(s)` : `seeded random (seed ${seed})`;
   process.stdout.write(
     `${renderTable(['output', 'name', 'shape', 'dtype', 'bytes', outDir === undefined ? 'values' : 'file'], rows)}\n\n` +
-      `inputs: ${inputs}; kernels: ${registry.library}${registry.cpu === null ? '' : ` (${registry.cpu})`}; planner: ${pm.plan.planner}; arena peak: ${pm.plan.peakBytes} B; ${graph.ops.length} ops in ${report.ms.toFixed(1)} ms\n` +
+      `inputs: ${inputs}; ${registry.cpu === null ? '' : `kernels: ${registry.library} (${registry.cpu}); `}planner: ${pm.plan.planner}; arena peak: ${pm.plan.peakBytes} B; ${graph.ops.length} ops in ${report.ms.toFixed(1)} ms\n` +
       (traced ? `trace: ${traced.events} arena accesses, ${traced.violations.length === 0 ? 'clean' : `${traced.violations.length} violation(s)`}\n` : ''),
   );
   return traceFailed ? 1 : 0;

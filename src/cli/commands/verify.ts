@@ -35,7 +35,7 @@ function text(r: VerifyReport, original: Model): string {
     return x ? byteSize(x.dtype, x.shape) : 0;
   });
   const lines = [
-    `kernels: ${r.kernels}${r.cpu === null ? '' : ` (${r.cpu})`}; seeds: ${r.seeds}; outputs: ${outBytes.length} (${outBytes.reduce((s, b) => s + b, 0)} B per run)`,
+    `${r.cpu === null ? '' : `kernels: ${r.kernels} (${r.cpu}); `}seeds: ${r.seeds}; outputs: ${outBytes.length} (${outBytes.reduce((s, b) => s + b, 0)} B per run)`,
     `arena: original ${r.originalPeakBytes} B, optimized ${r.optimizedPeakBytes} B (planned)`,
     `whole arena (${r.arena.arch}, planned + persistent): original ${r.arena.original.totalBytes} B, optimized ${r.arena.optimized.totalBytes} B`,
     ...(r.plannedForMismatch ? [`warning: the optimized file was planned for ${r.plannedFor.kernels}${r.plannedFor.cpu === null ? '' : ` (${r.plannedFor.cpu})`} kernels, checked here with ${r.kernels}${r.cpu === null ? '' : ` (${r.cpu})`}: its overlaps are proven for the other library's access order`] : []),
