@@ -142,7 +142,7 @@ export function inspectModel(
   // a model run refuses.
   prepareGraph(graph, registry);
   const requests = computeModelBufferRequests(model, registry);
-  const plan = planBuffers(plannerName, requests, graph, options);
+  const plan = planBuffers(plannerName, requests, graph, options, registry);
   const offline = readOfflinePlan(model);
   const runtimes = runtimesOf(model, plan.peakBytes, targets.arch, offline, registry);
   const arena = runtimes?.mcusim ?? wholeArena(graph, plan.peakBytes, targets.arch, offline, 'auto', registry).report;

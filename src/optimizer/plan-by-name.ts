@@ -31,11 +31,12 @@ export function getPlanner(name: string): PlannerInfo {
 /**
  * Plan `requests` with the named planner and verify the result before returning it. With the
  * graph, buffers may share bytes where the graph's safe overlaps allow it (DMO orientation rule),
- * e.g. a DMO plan read back from OfflineMemoryAllocation metadata.
+ * e.g. a DMO plan read back from OfflineMemoryAllocation metadata; `registry`: whose access order
+ * those overlaps are checked against (default reference).
  */
-export function planBuffers(name: string, requests: readonly BufferRequest[], graph?: Graph, options?: PlannerOptions): Plan {
+export function planBuffers(name: string, requests: readonly BufferRequest[], graph?: Graph, options?: PlannerOptions, registry?: KernelRegistry): Plan {
   const plan = getPlanner(name).plan(requests, graph, options);
-  checkPlan(requests, plan, graph);
+  checkPlan(requests, plan, graph, registry);
   return plan;
 }
 
