@@ -2,9 +2,6 @@
 // inspect / runModel with kernels 'cmsis-nn': on every row whose model has no conv-family op
 // (conv2d, depthwise, transposeConv: the cmsis-conv specs) the whole arena (total and persistent
 // part) is arena_used_bytes / persistent_used_bytes and the seed-1 outputs are the build's bytes.
-// The four LSTM op-model rows are listed apart: TFLM's cmsis_nn LSTM (cell state in a third scratch
-// buffer, eight persistent kernel-sum arrays, arm_lstm_unidirectional_s8) has no spec yet, so their
-// arena is expected to differ, and the test fails the day it matches (remove them from the list).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -18,7 +15,6 @@ const present = existsSync(join(DIR, 'models.json'));
 interface Row { readonly name: string; readonly model: string; readonly m7_cmsis_nn: { readonly arena_used_bytes: number; readonly persistent_used_bytes: number } }
 const rows: readonly Row[] = present ? (JSON.parse(readFileSync(join(DIR, 'models.json'), 'utf8')) as { models: Row[] }).models : [];
 const CONV = new Set(['conv2d', 'depthwiseConv2d', 'transposeConv']);
-const LSTM_PENDING = new Set(['orig_op_UNIDIRECTIONAL_SEQUENCE_LSTM_2', 'orig_op_UNIDIRECTIONAL_SEQUENCE_LSTM_3', 'opt_dmo_op_UNIDIRECTIONAL_SEQUENCE_LSTM_2', 'opt_dmo_op_UNIDIRECTIONAL_SEQUENCE_LSTM_3']);
 const M7 = kernelRegistry('cmsis-nn', 'cortex-m7');
 const ARCH = getTflmArch('cortex-m');
 
@@ -31,20 +27,14 @@ describe.skipIf(!present)(`the CMSIS-NN M7 build (${present ? DIR : `skipped: no
     expect(plain.length).toBeGreaterThan(60);
   });
 
-  it('whole arena and persistent part exact on every row without conv-family ops (LSTM rows pending)', () => {
+  it('whole arena and persistent part exact on every row without conv-family ops', () => {
     const wrong: string[] = [];
-    const pendingMatched: string[] = [];
     for (const { r, m } of plain) {
       const a = inspectModel(m, 'tflm-greedy', {}, { arch: ARCH, kernels: M7 }).report.arena;
       const exact = a.totalBytes === r.m7_cmsis_nn.arena_used_bytes && a.persistentBytes === r.m7_cmsis_nn.persistent_used_bytes;
-      if (LSTM_PENDING.has(r.name)) {
-        if (exact) pendingMatched.push(r.name);
-      } else if (!exact) {
-        wrong.push(`${r.name}: ${a.totalBytes}/${r.m7_cmsis_nn.arena_used_bytes} total, ${a.persistentBytes}/${r.m7_cmsis_nn.persistent_used_bytes} persistent`);
-      }
+      if (!exact) wrong.push(`${r.name}: ${a.totalBytes}/${r.m7_cmsis_nn.arena_used_bytes} total, ${a.persistentBytes}/${r.m7_cmsis_nn.persistent_used_bytes} persistent`);
     }
     expect(wrong).toEqual([]);
-    expect(pendingMatched).toEqual([]);
   });
 
   it('seed-1 outputs byte-identical on every row without conv-family ops', () => {

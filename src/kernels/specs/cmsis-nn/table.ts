@@ -3,10 +3,9 @@
 // CMSIS-NN specs (ops without a cmsis_nn kernel keep the reference spec, as TFLM's build does).
 // cmsis_nn softmax keeps the reference spec: arm_nn_softmax_common_s8 (DSP and plain C) reads and
 // writes in the reference kernel's order (max, sum and output passes per row) with the same
-// arithmetic and the same OpData size. pad, transpose, maximum/minimum, batch_matmul and the LSTM
-// run the reference spec too, svdf the reference nest with its cmsis memory: their CMSIS-NN access
-// order and the cmsis_nn LSTM's memory (cell state in a scratch buffer, eight kernel-sum arrays) are
-// not modelled yet (the LSTM's arena differs from the build's: scripts/cmsis-nn-check.ts lists it).
+// arithmetic and the same OpData size. pad, transpose, maximum/minimum and batch_matmul run the
+// reference spec too, svdf the reference nest with its cmsis memory: their CMSIS-NN access order
+// is not modelled yet.
 import type { KernelTable } from '../../registry.ts';
 import type { CmsisNnFeatures } from './conv-family.ts';
 import { cmsisNnConv2dSpec, cmsisNnDepthwiseConv2dSpec, cmsisNnTransposeConvSpec } from './conv-family.ts';
@@ -14,6 +13,7 @@ import { cmsisNnAddSpec, cmsisNnMulSpec } from './elementwise.ts';
 import { cmsisNnFullyConnectedSpec } from './fully-connected.ts';
 import { cmsisNnAveragePool2dSpec, cmsisNnMaxPool2dSpec } from './pooling.ts';
 import { cmsisNnSvdfSpec } from './svdf.ts';
+import { cmsisNnUnidirectionalSequenceLstmSpec } from './lstm.ts';
 
 export function cmsisNnTable(reference: KernelTable, f: CmsisNnFeatures): KernelTable {
   return {
@@ -27,5 +27,6 @@ export function cmsisNnTable(reference: KernelTable, f: CmsisNnFeatures): Kernel
     add: cmsisNnAddSpec(f),
     mul: cmsisNnMulSpec(f),
     svdf: cmsisNnSvdfSpec(f),
+    unidirectionalSequenceLstm: cmsisNnUnidirectionalSequenceLstmSpec(f),
   };
 }
