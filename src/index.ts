@@ -13,6 +13,8 @@ export type {
 export { InternalError, KernelError, McusimError, ModelError, PlanError, UsageError, VerificationError } from './ir/index.ts';
 export type { BuiltinKind, DType, ErrorCode, Graph, Issue, Model, Op, Padding, Tensor, ZooModelInfo } from './ir/index.ts';
 export type { TraceSink } from './kernels/index.ts';
+export { CORTEX_M_CPUS, DEFAULT_CMSIS_NN_CPU, KERNEL_LIBRARY_NAMES, kernelRegistry } from './kernels/index.ts';
+export type { CortexMCpu, KernelLibraryName, KernelRegistry } from './kernels/index.ts';
 export { OVERLAP_METHODS, PLANNERS, arenaTotals, buildSingleOpGraph, passNames, plannerNames, preparePlannedModel, randomInputs, runPlanned } from './optimizer/index.ts';
 export type { ArenaTotals, OverlapMethod, OverlapReport, PassReport, PipelineResult, Plan, PlannedModel, PlannedRunResult, SingleOpSpec } from './optimizer/index.ts';
 export { KERNEL_LIBRARIES, STORAGE_KINDS, TracePlot, Tracer, getTarget, listTargets, renderTraceSvg, teeTraceSinks } from './sim/index.ts';

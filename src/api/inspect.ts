@@ -4,7 +4,8 @@
 // or tables; planModel is the plan part alone.
 import { DTYPE_BYTES, elementCount, readOfflinePlan } from '../ir/index.ts';
 import type { Graph, Model } from '../ir/index.ts';
-import { countMacs, prepareGraph } from '../kernels/index.ts';
+import { REFERENCE_KERNELS, countMacs, prepareGraph } from '../kernels/index.ts';
+import type { KernelLibraryName, KernelRegistry } from '../kernels/index.ts';
 import { DEFAULT_PLANNER, computeModelBufferRequests, lowerBoundBytes, planBuffers } from '../optimizer/index.ts';
 import type { BufferRequest, Plan, PlannerOptions } from '../optimizer/index.ts';
 import { DEFAULT_TFLM_ARCH, asStockTflm, boardFit, getTflmArch, mcusimKernelUses, tflmGeneratedArena, wholeArena } from '../sim/index.ts';
@@ -44,6 +45,9 @@ export interface TensorJson {
 }
 
 export interface InspectReport {
+  /** The kernel library the arena and checks are for, and the CPU that picked its code path (null: reference). */
+  readonly kernels: KernelLibraryName;
+  readonly cpu: string | null;
   readonly model: { readonly description: string; readonly graph: string };
   readonly plan: {
     readonly planner: string;
@@ -105,14 +109,14 @@ export function planModel(model: Model, options: PlanModelOptions = {}): Inspect
 }
 
 /** Both runtimes when a builtin-only graph uses mcusim-only kernel variants, else undefined. */
-function runtimesOf(model: Model, plannedBytes: number, arch: TflmArch, offline: Int32Array | null): InspectReport['runtimes'] {
-  const uses = mcusimKernelUses(model.graph);
-  const mcusim = wholeArena(model.graph, plannedBytes, arch, offline, 'mcusim').report;
+function runtimesOf(model: Model, plannedBytes: number, arch: TflmArch, offline: Int32Array | null, registry: KernelRegistry): InspectReport['runtimes'] {
+  const uses = mcusimKernelUses(model.graph, registry);
+  const mcusim = wholeArena(model.graph, plannedBytes, arch, offline, 'mcusim', registry).report;
   if (uses.length === 0 || mcusim.nonStockOps.length > 0) return undefined;
-  const stockGraph = asStockTflm(model.graph);
-  const stockPlan = planBuffers('tflm-greedy', computeModelBufferRequests({ ...model, graph: stockGraph }), stockGraph, {});
+  const stockGraph = asStockTflm(model.graph, registry);
+  const stockPlan = planBuffers('tflm-greedy', computeModelBufferRequests({ ...model, graph: stockGraph }, registry), stockGraph, {});
   return {
-    tflm: wholeArena(stockGraph, stockPlan.peakBytes, arch, offline).report,
+    tflm: wholeArena(stockGraph, stockPlan.peakBytes, arch, offline, 'auto', registry).report,
     mcusim,
     mcusimKernels: uses.map((u) => `op ${u.opIndex} ${u.kind} (${u.options.join(', ')})`),
   };
@@ -130,12 +134,14 @@ export interface InspectTargets {
   readonly arch: TflmArch;
   readonly board?: TargetProfile;
   readonly runtime?: InspectRuntime;
+  /** The kernel library linked (its scratch requests and persistent data; default reference). */
+  readonly kernels?: KernelRegistry;
 }
 
 /** TFLM's arena with the generated kernels: its own greedy plan of the same requests (offline offsets honoured). */
-function generatedArena(graph: Graph, requests: readonly BufferRequest[], plan: Plan, arch: TflmArch, offline: Int32Array | null): ArenaReport {
-  const peak = plan.planner === 'tflm-greedy' ? plan.peakBytes : planBuffers('tflm-greedy', requests, graph, {}).peakBytes;
-  return tflmGeneratedArena(graph, peak, arch, offline);
+function generatedArena(graph: Graph, requests: readonly BufferRequest[], plan: Plan, arch: TflmArch, offline: Int32Array | null, registry: KernelRegistry): ArenaReport {
+  const peak = plan.planner === 'tflm-greedy' ? plan.peakBytes : planBuffers('tflm-greedy', requests, graph, {}, registry).peakBytes;
+  return tflmGeneratedArena(graph, peak, arch, offline, registry);
 }
 
 /** Ops (shapes, MACs), tensors, the verified plan of `plannerName` and the whole arena for `targets`. */
@@ -146,16 +152,17 @@ export function inspectModel(
   targets: InspectTargets = { arch: getTflmArch(DEFAULT_TFLM_ARCH) },
 ): Inspection {
   const graph = model.graph;
+  const registry = targets.kernels ?? REFERENCE_KERNELS;
   // Every constraint and prepare-time check `run` applies, before planning: inspect never accepts
   // a model run refuses.
-  prepareGraph(graph);
-  const requests = computeModelBufferRequests(model);
-  const plan = planBuffers(plannerName, requests, graph, options);
+  prepareGraph(graph, registry);
+  const requests = computeModelBufferRequests(model, registry);
+  const plan = planBuffers(plannerName, requests, graph, options, registry);
   const offline = readOfflinePlan(model);
-  const runtimes = runtimesOf(model, plan.peakBytes, targets.arch, offline);
+  const runtimes = runtimesOf(model, plan.peakBytes, targets.arch, offline, registry);
   const arena = targets.runtime === 'tflm'
-    ? generatedArena(graph, requests, plan, targets.arch, offline)
-    : (runtimes?.mcusim ?? wholeArena(graph, plan.peakBytes, targets.arch, offline).report);
+    ? generatedArena(graph, requests, plan, targets.arch, offline, registry)
+    : (runtimes?.mcusim ?? wholeArena(graph, plan.peakBytes, targets.arch, offline, 'auto', registry).report);
   const ops: OpJson[] = graph.ops.map((op, index) => ({
     index,
     kind: op.kind === 'custom' ? `custom:${op.customCode}` : op.kind,
@@ -177,6 +184,8 @@ export function inspectModel(
     zeroPoint: t.quant?.zeroPoint ?? null,
   }));
   const report: InspectReport = {
+    kernels: registry.library,
+    cpu: registry.cpu,
     model: { description: model.description, graph: graph.name },
     plan: {
       planner: plan.planner,

@@ -1,9 +1,10 @@
 // Running, optimizing and timing a model through the public API: runModel plans the arena (offline
-// plans honoured), runs every op bit-exact to TFLM's reference kernels and, on request, watches
+// plans honoured), runs every op bit-exact to TFLM's kernels (reference, or cmsis-nn: `kernels`) and, on request, watches
 // every arena access with the Tracer; optimizeModel chains the named passes (pipeline.ts);
 // estimateLatency times one inference on a board profile (DESIGN.md §9, TinySeg Table 5).
 import type { Model } from '../ir/index.ts';
 import type { TraceSink } from '../kernels/index.ts';
+import { kernelRegistry } from '../kernels/index.ts';
 import type { PassOptions, PipelineResult } from '../optimizer/index.ts';
 import { estimateModelLatency, preparePlannedModel, runPipeline, runPlanned, tracerFor } from '../optimizer/index.ts';
 import type { KernelLibrary, LatencyReport, StorageKind, TargetProfile, TraceViolation, TraceViolationKind } from '../sim/index.ts';
@@ -23,6 +24,9 @@ export interface RunModelOptions {
   /** Device for TinySeg Spill / Fetching ops (default internal flash of the Nicla Vision). */
   readonly storage?: StorageKind;
   readonly compress?: boolean;
+  /** Kernel library the build links (default reference) and, for cmsis-nn, the CPU picking its path (default cortex-m7). */
+  readonly kernels?: 'reference' | 'cmsis-nn';
+  readonly cpu?: string;
 }
 
 export interface RunModelResult {
@@ -37,6 +41,7 @@ export interface RunModelResult {
 /** Plan, run and optionally trace one inference. */
 export function runModel(model: Model, options: RunModelOptions = {}): RunModelResult {
   const pm = preparePlannedModel(model, {
+    registry: kernelRegistry(options.kernels ?? 'reference', options.cpu),
     ...(options.planner !== undefined ? { planner: options.planner } : {}),
     ...(options.storage !== undefined ? { storage: createStorage(niclaVision, options.storage) } : {}),
     ...(options.compress ? { compress: true } : {}),

@@ -4,9 +4,9 @@
 // compared and every trace violation and storage round-trip fault is reported. `mcusim verify`
 // prints this report.
 import type { Model } from '../ir/index.ts';
-import { InternalError, PlanError, UsageError } from '../ir/index.ts';
+import { InternalError, PlanError, UsageError, readPlanKernels } from '../ir/index.ts';
 import type { SharedWasmLowering } from '../kernels/index.ts';
-import { WasmLowerings } from '../kernels/index.ts';
+import { WasmLowerings, isCortexMCpu, kernelRegistry } from '../kernels/index.ts';
 import type { ArenaTotals, PlannedModel } from '../optimizer/index.ts';
 import { checkPlan, preparePlannedModel, preparedArenaTotals, runPlanned, tracerFor } from '../optimizer/index.ts';
 import type { StorageKind, TflmArchName, TraceViolation } from '../sim/index.ts';
@@ -18,6 +18,10 @@ export interface VerifyStorageOptions {
   readonly compress?: boolean;
   /** The TFLM build whose whole arena the report gives (default cortex-m). */
   readonly arch?: TflmArchName;
+  /** The kernel library both models run with and the optimized one is traced with (default reference). */
+  readonly kernels?: 'reference' | 'cmsis-nn';
+  /** With cmsis-nn: the CPU picking CMSIS-NN's code path (default cortex-m7). */
+  readonly cpu?: string;
 }
 
 /** Whole arenas (planned + persistent tail, issue 12) of both models on one arch. */
@@ -53,6 +57,14 @@ export interface VerifyViolation extends TraceViolation {
 }
 
 export interface VerifyReport {
+  /** The kernel library the runs and the trace used, and its CPU (null: reference). */
+  readonly kernels: string;
+  readonly cpu: string | null;
+  /** The library the optimized file's offline plan was made for (its mcusim_plan_kernels metadata;
+   * reference without it), and whether it differs from `kernels` / `cpu` (then the plan is checked
+   * here against a library it was not proven for: the trace and outputs decide). */
+  readonly plannedFor: { readonly kernels: string; readonly cpu: string | null };
+  readonly plannedForMismatch: boolean;
   readonly seeds: number;
   readonly identical: boolean;
   readonly traceClean: boolean;
@@ -120,6 +132,10 @@ export interface VerifySeedResult extends VerifyTraceFindings {
 
 /** The seed-independent part of a report, known once both models are prepared. */
 export interface VerifyHeader {
+  readonly kernels: string;
+  readonly cpu: string | null;
+  readonly plannedFor: { readonly kernels: string; readonly cpu: string | null };
+  readonly plannedForMismatch: boolean;
   readonly planError: string | null;
   readonly originalPeakBytes: number;
   readonly optimizedPeakBytes: number;
@@ -189,24 +205,33 @@ export function openVerifySession(original: Model, optimized: Model, so: VerifyS
     return true;
   };
   const lowerings = { original: new WasmLowerings([], fetch), optimized: new WasmLowerings([], fetch) };
-  const base = preparePlannedModel(original, { verify: false, wasmLowering: lowerings.original.lower });
-  const pm = preparePlannedModel(optimized, { ...storageOptions(so), verify: false, wasmLowering: lowerings.optimized.lower, traceShadow: true });
+  const registry = kernelRegistry(so.kernels ?? 'reference', so.cpu);
+  const base = preparePlannedModel(original, { verify: false, wasmLowering: lowerings.original.lower, registry });
+  const pm = preparePlannedModel(optimized, { ...storageOptions(so), verify: false, wasmLowering: lowerings.optimized.lower, traceShadow: true, registry });
   let header: VerifyHeader | null = null;
   const makeHeader = (): VerifyHeader => {
-    checkPlan(base.requests, base.plan, base.graph);
+    checkPlan(base.requests, base.plan, base.graph, registry);
     let planError: string | null = null;
     try {
-      checkPlan(pm.requests, pm.plan, pm.graph);
+      checkPlan(pm.requests, pm.plan, pm.graph, registry);
     } catch (e) {
       if (!(e instanceof PlanError)) throw e;
       planError = `${e.code}: ${e.message}`;
     }
     const store = pm.runtime.spillStore;
+    const planned = readPlanKernels(optimized);
+    // A CPU recorded without one asked for (or the reverse) compares by CMSIS-NN code path.
+    const samePath = planned.cpu === registry.cpu ||
+      (planned.library === 'cmsis-nn' && registry.library === 'cmsis-nn' && planned.cpu !== null && isCortexMCpu(planned.cpu) && kernelRegistry('cmsis-nn', planned.cpu).specs === registry.specs);
     return {
+      kernels: registry.library,
+      cpu: registry.cpu,
+      plannedFor: { kernels: planned.library, cpu: planned.cpu },
+      plannedForMismatch: planned.library !== registry.library || !samePath,
       planError,
       originalPeakBytes: base.plan.peakBytes,
       optimizedPeakBytes: pm.plan.peakBytes,
-      arena: { arch: so.arch ?? DEFAULT_TFLM_ARCH, original: preparedArenaTotals(original, base, so.arch), optimized: preparedArenaTotals(optimized, pm, so.arch) },
+      arena: { arch: so.arch ?? DEFAULT_TFLM_ARCH, original: preparedArenaTotals(original, base, so.arch, registry), optimized: preparedArenaTotals(optimized, pm, so.arch, registry) },
       storageDevice: store === null ? null : store.device.name,
       compressed: so.compress === true,
     };
@@ -279,6 +304,10 @@ export function combineVerifyResults(seeds: number, header: VerifyHeader, result
     violations: sorted.flatMap((r) => r.storageViolations),
   };
   return {
+    kernels: header.kernels,
+    cpu: header.cpu,
+    plannedFor: header.plannedFor,
+    plannedForMismatch: header.plannedForMismatch,
     seeds,
     identical: mismatches.length === 0,
     traceClean: violations.length === 0 && header.planError === null && (storage?.violations.length ?? 0) === 0,

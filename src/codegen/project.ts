@@ -9,6 +9,7 @@ import type { PlannedModel } from '../optimizer/index.ts';
 import { byteSize, ModelError, UsageError } from '../ir/index.ts';
 import type { StorageDevice } from '../sim/index.ts';
 import { kernelSpecOf } from '../kernels/index.ts';
+import type { KernelRegistry } from '../kernels/index.ts';
 import { DEFAULT_PLANNER, getPlanner, preparePlannedModel } from '../optimizer/index.ts';
 import { MPS2_AN500_LD, PLATFORM_SEMIHOST_C, SEMIHOST_H, STARTUP_CORTEX_M7_C } from './board-files.ts';
 import { MAIN_C, PLATFORM_H, PLATFORM_HOST_C } from './driver-files.ts';
@@ -30,6 +31,8 @@ export interface CodegenOptions {
   readonly storage?: StorageDevice;
   /** MFV-compress spilled blocks (TinySeg §5.1), as the simulator's `compress`. */
   readonly compress?: boolean;
+  /** The kernel library whose specs are emitted (its scratch planned; default reference). */
+  readonly registry?: KernelRegistry;
 }
 
 export interface GeneratedFile {
@@ -63,12 +66,12 @@ export interface CProject {
 }
 
 /** Every op the C port cannot emit, as issues (all reported at once). */
-export function codegenIssues(graph: Graph): Issue[] {
+export function codegenIssues(graph: Graph, registry?: KernelRegistry): Issue[] {
   const issues: Issue[] = [];
   graph.ops.forEach((op, opIndex) => {
     if (op.kind === 'custom') {
       issues.push({ code: 'E_MODEL_UNSUPPORTED_OP', message: `codegen does not support custom op '${op.customCode}'`, opIndex, opKind: op.kind });
-    } else if (kernelSpecOf(op.kind) === undefined) {
+    } else if (kernelSpecOf(op.kind, registry) === undefined) {
       issues.push({ code: 'E_MODEL_UNSUPPORTED_OP', message: `codegen does not support op kind '${op.kind}' (no kernel spec)`, opIndex, opKind: op.kind });
     }
   });
@@ -85,14 +88,14 @@ export function parseCodegenTarget(text: string): CodegenTarget {
 export function generateCProject(model: Model, options: CodegenOptions = {}): CProject {
   const planner = options.planner ?? DEFAULT_PLANNER;
   getPlanner(planner);
-  const issues = codegenIssues(model.graph);
+  const issues = codegenIssues(model.graph, options.registry);
   if (issues.length) throw ModelError.fromIssues(issues);
   const storage = { ...(options.storage ? { storage: options.storage } : {}), ...(options.compress ? { compress: true } : {}) };
-  return emitCProject(preparePlannedModel(model, { planner, ...storage }), options);
+  return emitCProject(preparePlannedModel(model, { planner, ...storage, ...(options.registry ? { registry: options.registry } : {}) }), options);
 }
 
 /** The C project of an already planned model (the same plan the simulator runs). */
-export function emitCProject(pm: PlannedModel, options: Omit<CodegenOptions, 'planner' | 'storage' | 'compress'> = {}): CProject {
+export function emitCProject(pm: PlannedModel, options: Omit<CodegenOptions, 'planner' | 'storage' | 'compress' | 'registry'> = {}): CProject {
   const target = options.target ?? 'host';
   const { graph } = pm;
   const issues = codegenIssues(graph);

@@ -77,3 +77,33 @@ export function withOfflinePlan(model: Model, offsets: readonly number[]): Model
   const metadata = at === -1 ? [...model.metadata, entry] : [...others.slice(0, at), entry, ...others.slice(at)];
   return { ...model, metadata };
 }
+
+/**
+ * Which kernel library an offline plan was made for: metadata "mcusim_plan_kernels" holding UTF-8
+ * `<library>` or `<library> <cpu>` (TFLM ignores metadata it does not know). A plan's safe overlaps
+ * hold for one library's access order; a file without the entry was planned for the reference
+ * kernels (what every mcusim plan was before the library became a choice).
+ */
+export const PLAN_KERNELS_METADATA_NAME = 'mcusim_plan_kernels';
+
+export interface PlanKernels {
+  readonly library: string;
+  readonly cpu: string | null;
+}
+
+/** The library the model's offline plan was made for (reference when the entry is absent). */
+export function readPlanKernels(model: Model): PlanKernels {
+  const entry = model.metadata.find((m) => m.name === PLAN_KERNELS_METADATA_NAME);
+  if (entry === undefined) return { library: 'reference', cpu: null };
+  const [library, cpu] = new TextDecoder().decode(entry.data).trim().split(/\s+/);
+  if (library === undefined || library === '') throw new ModelError('E_MODEL_METADATA', `${PLAN_KERNELS_METADATA_NAME}: empty`);
+  return { library, cpu: cpu ?? null };
+}
+
+/** `model` recording that its offline plan is for `k` (the reference kernels: no entry, as before). */
+export function withPlanKernels(model: Model, k: PlanKernels): Model {
+  const others = model.metadata.filter((m) => m.name !== PLAN_KERNELS_METADATA_NAME);
+  if (k.library === 'reference') return others.length === model.metadata.length ? model : { ...model, metadata: others };
+  const data = new TextEncoder().encode(k.cpu === null ? k.library : `${k.library} ${k.cpu}`);
+  return { ...model, metadata: [...others, { name: PLAN_KERNELS_METADATA_NAME, data }] };
+}

@@ -16,6 +16,7 @@ export { ensureWasmTier, setWasmTier } from './wasm-tier.ts';
 export type { WasmTier } from './wasm-tier.ts';
 export * from './emit-c.ts';
 export * from './registry.ts';
+export * from './kernel-library.ts';
 export * from './prepare-op.ts';
 export * from './macs.ts';
 export * from './scratch-requests.ts';

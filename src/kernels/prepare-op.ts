@@ -4,7 +4,8 @@
 import type { BuiltinKind, Graph, Issue } from '../ir/index.ts';
 import { byteSize, InternalError, ModelError } from '../ir/index.ts';
 import type { BufferBinding, KernelInstance } from './instance.ts';
-import { kernelSpecOf } from './registry.ts';
+import { REFERENCE_KERNELS, kernelSpecOf } from './registry.ts';
+import type { KernelRegistry } from './registry.ts';
 import type { KernelSpec, Prepared } from './spec.ts';
 import { checkConstraints, makeOpContext, nestOf } from './spec.ts';
 
@@ -15,24 +16,24 @@ export interface PreparedOp {
 }
 
 /** Constraint issues of one op (an unsupported kind is an issue too). */
-export function validateOp(graph: Graph, opIndex: number): Issue[] {
+export function validateOp(graph: Graph, opIndex: number, registry: KernelRegistry = REFERENCE_KERNELS): Issue[] {
   const op = graph.ops[opIndex];
   if (op === undefined) throw new InternalError(`no op ${opIndex}`);
   if (op.kind === 'custom') {
     return [{ code: 'E_MODEL_UNSUPPORTED_OP', message: `custom op '${op.customCode}' has no kernel (no registration for it, as in TFLM without that op's driver)`, opIndex, opKind: `custom:${op.customCode}` }];
   }
-  const spec = kernelSpecOf(op.kind);
+  const spec = kernelSpecOf(op.kind, registry);
   if (spec === undefined) return [{ code: 'E_MODEL_UNSUPPORTED_OP', message: `op kind '${op.kind}' has no kernel yet`, opIndex, opKind: op.kind }];
   return checkConstraints(spec as KernelSpec, makeOpContext<BuiltinKind>(graph, opIndex));
 }
 
 /** Validate and prepare one op; throws ModelError listing every failed constraint. */
-export function prepareOp(graph: Graph, opIndex: number): PreparedOp {
-  const issues = validateOp(graph, opIndex);
+export function prepareOp(graph: Graph, opIndex: number, registry: KernelRegistry = REFERENCE_KERNELS): PreparedOp {
+  const issues = validateOp(graph, opIndex, registry);
   if (issues.length) throw ModelError.fromIssues(issues);
   const op = graph.ops[opIndex];
   if (op === undefined || op.kind === 'custom') throw new InternalError('unreachable');
-  const spec = kernelSpecOf(op.kind) as KernelSpec;
+  const spec = kernelSpecOf(op.kind, registry) as KernelSpec;
   return { opIndex, spec, prepared: spec.prepare(makeOpContext<BuiltinKind>(graph, opIndex)) };
 }
 
@@ -41,14 +42,14 @@ export function prepareOp(graph: Graph, opIndex: number): PreparedOp {
  * TFLM's MicroInterpreter runs every Prepare before the first Invoke. `inspect` and the runtime
  * share it, so a model one of them accepts the other accepts too.
  */
-export function prepareGraph(graph: Graph): PreparedOp[] {
-  checkGraphConstraints(graph);
-  return graph.ops.map((_, i) => prepareOp(graph, i));
+export function prepareGraph(graph: Graph, registry: KernelRegistry = REFERENCE_KERNELS): PreparedOp[] {
+  checkGraphConstraints(graph, registry);
+  return graph.ops.map((_, i) => prepareOp(graph, i, registry));
 }
 
 /** Every constraint of every op; one ModelError listing all failures (before planning). */
-export function checkGraphConstraints(graph: Graph): void {
-  const issues = graph.ops.flatMap((_, i) => validateOp(graph, i));
+export function checkGraphConstraints(graph: Graph, registry: KernelRegistry = REFERENCE_KERNELS): void {
+  const issues = graph.ops.flatMap((_, i) => validateOp(graph, i, registry));
   if (issues.length) throw ModelError.fromIssues(issues);
 }
 

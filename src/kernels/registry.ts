@@ -1,4 +1,6 @@
-// The op-kind -> kernel spec table. Adding an op = one spec file in specs/ plus one line here.
+// The op-kind -> kernel spec table of the reference kernels (TFLM's kernels/*.cc). Adding an op =
+// one spec file in specs/ plus one line here. Other libraries (kernel-library.ts) start from this
+// table and replace the ops they have their own kernel for, as TFLM's OPTIMIZED_KERNEL_DIR does.
 import type { BuiltinKind } from '../ir/index.ts';
 import type { KernelSpec } from './spec.ts';
 import { addSpec } from './specs/add.ts';
@@ -48,9 +50,9 @@ import { expandDimsSpec, squeezeSpec } from './specs/expand-dims.ts';
 import { depthToSpaceSpec, spaceToDepthSpec } from './specs/space-to-depth.ts';
 import { batchToSpaceNdSpec, spaceToBatchNdSpec } from './specs/space-to-batch.ts';
 
-export type KernelRegistry = { readonly [K in BuiltinKind]?: KernelSpec<K> };
+export type KernelTable = { readonly [K in BuiltinKind]?: KernelSpec<K> };
 
-export const KERNELS: KernelRegistry = {
+export const KERNELS: KernelTable = {
   add: addSpec,
   mul: mulSpec,
   leakyRelu: leakyReluSpec,
@@ -105,6 +107,22 @@ export const KERNELS: KernelRegistry = {
   batchToSpaceNd: batchToSpaceNdSpec,
 };
 
-export function kernelSpecOf<K extends BuiltinKind>(kind: K): KernelSpec<K> | undefined {
-  return KERNELS[kind] as KernelSpec<K> | undefined;
+/** Which kernel library a registry holds (TFLM's kernels/*.cc, or its kernels/cmsis_nn/*.cc). */
+export type KernelLibraryName = 'reference' | 'cmsis-nn';
+
+/**
+ * The specs one build links: the library, the CPU whose compile-time macros picked its code paths
+ * (null for reference kernels, which have one path) and the op-kind table.
+ */
+export interface KernelRegistry {
+  readonly library: KernelLibraryName;
+  readonly cpu: string | null;
+  readonly specs: KernelTable;
+}
+
+/** The reference kernels: what every caller that names no library gets. */
+export const REFERENCE_KERNELS: KernelRegistry = { library: 'reference', cpu: null, specs: KERNELS };
+
+export function kernelSpecOf<K extends BuiltinKind>(kind: K, registry: KernelRegistry = REFERENCE_KERNELS): KernelSpec<K> | undefined {
+  return registry.specs[kind] as KernelSpec<K> | undefined;
 }

@@ -7,6 +7,7 @@ import type { Graph, Model } from '../ir/index.ts';
 import { readOfflinePlan } from '../ir/index.ts';
 import { DEFAULT_TFLM_ARCH, getTflmArch, mcusimKernelUses, tflmGeneratedArena, wholeArena } from '../sim/index.ts';
 import type { ArenaReport, TflmArchName } from '../sim/index.ts';
+import type { KernelRegistry } from '../kernels/index.ts';
 import { computeModelBufferRequests, planGreedy } from './planners/index.ts';
 
 /** The four figures every memory report carries (DESIGN.md §9). */
@@ -23,11 +24,16 @@ export interface ArenaTotals {
  */
 export type ArenaRuntimeTarget = 'mcusim' | 'tflm';
 
-/** The whole-arena report of `graph` planned at `plannedBytes` on `arch`, for the runtime it needs (or TFLM's with `target` tflm). */
-export function graphArena(graph: Graph, plannedBytes: number, arch: TflmArchName = DEFAULT_TFLM_ARCH, offline: Int32Array | null = null, target: ArenaRuntimeTarget = 'mcusim'): ArenaReport {
-  if (target === 'tflm') return tflmGeneratedArena(graph, plannedBytes, getTflmArch(arch), offline);
-  const runtime = mcusimKernelUses(graph).length > 0 ? 'mcusim' : 'auto';
-  return wholeArena(graph, plannedBytes, getTflmArch(arch), offline, runtime).report;
+/**
+ * The whole-arena report of `graph` planned at `plannedBytes` on `arch` with `registry`'s kernels,
+ * for the runtime it needs (or TFLM's with `target` tflm).
+ */
+export function graphArena(
+  graph: Graph, plannedBytes: number, arch: TflmArchName = DEFAULT_TFLM_ARCH, offline: Int32Array | null = null, registry?: KernelRegistry, target: ArenaRuntimeTarget = 'mcusim',
+): ArenaReport {
+  if (target === 'tflm') return tflmGeneratedArena(graph, plannedBytes, getTflmArch(arch), offline, registry);
+  const runtime = mcusimKernelUses(graph, registry).length > 0 ? 'mcusim' : 'auto';
+  return wholeArena(graph, plannedBytes, getTflmArch(arch), offline, runtime, registry).report;
 }
 
 /** RAM beside the plan (persistent + outside the arena) when `graph` runs on mcusim's C runtime. */
@@ -42,9 +48,9 @@ export function ramBytes(a: ArenaTotals): number {
 }
 
 /** Fast totals for a search candidate: greedy plan of the model's requests + its persistent tail. */
-export function candidateTotals(model: Model, arch: TflmArchName = DEFAULT_TFLM_ARCH, target: ArenaRuntimeTarget = 'mcusim'): ArenaTotals {
-  const planned = planGreedy(computeModelBufferRequests(model)).peakBytes;
-  const r = graphArena(model.graph, planned, arch, readOfflinePlan(model), target);
+export function candidateTotals(model: Model, arch: TflmArchName = DEFAULT_TFLM_ARCH, registry?: KernelRegistry, target: ArenaRuntimeTarget = 'mcusim'): ArenaTotals {
+  const planned = planGreedy(computeModelBufferRequests(model, registry)).peakBytes;
+  const r = graphArena(model.graph, planned, arch, readOfflinePlan(model), registry, target);
   return { plannedBytes: r.plannedBytes, persistentBytes: r.persistentBytes, totalBytes: r.totalBytes, outsideArenaBytes: r.outsideArenaBytes };
 }
 

@@ -105,7 +105,7 @@ export function runAuto(model: Model, options: PassOptions): PassResult {
   const objective = objectiveOf(options);
   const measure = targetMeasureOf(objective);
   const score = (e: Evaluated): number => objectiveScore(e.totals, objective);
-  const totalsBefore = candidateTotals(model, arch, options.runtime);
+  const totalsBefore = candidateTotals(model, arch, undefined, options.runtime);
   const totalBefore = ramBytes(totalsBefore);
   const meets = (t: ArenaTotals): boolean => target !== undefined && t[measure] <= target;
   // Results by pipeline label, so X,dmo reuses X's model.
@@ -138,7 +138,7 @@ export function runAuto(model: Model, options: PassOptions): PassResult {
       try {
         options.log?.(`auto: trying ${key}`);
         const r = pass.run(prefix.model, sub);
-        const totals = candidateTotals(r.model, arch, options.runtime);
+        const totals = candidateTotals(r.model, arch, undefined, options.runtime);
         ev = { names, model: r.model, reports: [...prefix.reports, r.report], peakBytes: currentPeakBytes(r.model), totalBytes: ramBytes(totals), totals, latencyMs: latencyOf(r.model) };
       } catch (e) {
         if (!(e instanceof McusimError) || e.code === 'E_INTERNAL') throw e;

@@ -2,6 +2,7 @@
 // OfflineMemoryAllocation plan via withOfflinePlan) and reports peak bytes before and after.
 // Passes are chained by runPipeline (pipeline.ts); the CLI `mcusim optimize` drives them. Every
 // pass ends with guardTotal (total-guard.ts): kept only when it lowers the whole arena.
+import type { KernelRegistry } from '../kernels/index.ts';
 import type { Model } from '../ir/index.ts';
 import type { TflmArchName } from '../sim/index.ts';
 import type { ArenaRuntimeTarget, ArenaTotals } from './arena-totals.ts';
@@ -29,6 +30,9 @@ export interface PassOptions {
   readonly log?: (line: string) => void;
   /** Evaluates search candidates (tiling, auto); absent: serialEvaluator. The CLI injects a pooled one. */
   readonly evaluator?: CandidateEvaluator;
+  /** The kernel library planned for (its scratch requests, persistent data and, in dmo and
+   * replacement, its access order's O_s; default reference). */
+  readonly registry?: KernelRegistry;
 }
 
 export interface PassReport {

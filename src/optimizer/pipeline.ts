@@ -5,7 +5,7 @@
 // PASSES. With a byte target (`optimize --target-bytes`) the result says whether the optimized
 // model meets it, on the whole arena for options.arch (the planned part under objective=planned):
 // PipelineResult.target.
-import { UsageError } from '../ir/index.ts';
+import { UsageError, readOfflinePlan, withPlanKernels } from '../ir/index.ts';
 import type { Model } from '../ir/index.ts';
 import type { OptimizerPass, PassOptions, PassReport } from './pass.ts';
 import { dmoPass } from './dmo/index.ts';
@@ -51,7 +51,7 @@ export interface PipelineResult {
 /** Run the named passes in order; unknown names fail before any pass runs. */
 export function runPipeline(model: Model, names: readonly string[], options: PassOptions): PipelineResult {
   const passes = names.map(getPass);
-  checkGraphConstraints(model.graph);
+  checkGraphConstraints(model.graph, options.registry);
   const reports: PassReport[] = [];
   let current = model;
   for (const [i, pass] of passes.entries()) {
@@ -61,6 +61,11 @@ export function runPipeline(model: Model, names: readonly string[], options: Pas
     if (result.model !== current) checkPassOutput(pass.name, result.model);
     current = result.model;
     reports.push(result.report);
+  }
+  // A plan the passes changed records the library it was made for (its O_s and scratch are that
+  // library's); verify reads it back (readPlanKernels).
+  if (current !== model && readOfflinePlan(current) !== null && options.registry !== undefined) {
+    current = withPlanKernels(current, { library: options.registry.library, cpu: options.registry.cpu });
   }
   if (options.targetBytes === undefined) return { model: current, reports };
   const note = [...reports].reverse().find((r) => r.targetNote !== undefined)?.targetNote;
@@ -83,7 +88,7 @@ export interface TargetResult {
 /** `model`'s verdict on `bytes` (the whole arena as the simulator plans it, arenaTotals). */
 export function targetResult(model: Model, bytes: number, options: PassOptions, note?: string): TargetResult {
   const measure = targetMeasureOf(objectiveOf(options));
-  const achievedBytes = arenaTotals(model, options.arch ?? DEFAULT_TFLM_ARCH)[measure];
+  const achievedBytes = arenaTotals(model, options.arch ?? DEFAULT_TFLM_ARCH, options.registry, options.runtime)[measure];
   const met = achievedBytes <= bytes;
   return { bytes, measure, achievedBytes, met, gapBytes: met ? 0 : achievedBytes - bytes, ...(met || note === undefined ? {} : { note }) };
 }

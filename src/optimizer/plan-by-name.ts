@@ -2,6 +2,7 @@
 // planners/planner-registry.ts plus the graph-aware dmo and replacement planners, which need the
 // techniques above the planners (safe overlaps, the passes' graph planning). Every plan handed out
 // goes through verifyPlan first.
+import type { KernelRegistry } from '../kernels/index.ts';
 import { PlanError, UsageError } from '../ir/index.ts';
 import type { Graph } from '../ir/index.ts';
 import { planDmoForGraph } from './dmo/index.ts';
@@ -30,20 +31,21 @@ export function getPlanner(name: string): PlannerInfo {
 /**
  * Plan `requests` with the named planner and verify the result before returning it. With the
  * graph, buffers may share bytes where the graph's safe overlaps allow it (DMO orientation rule),
- * e.g. a DMO plan read back from OfflineMemoryAllocation metadata.
+ * e.g. a DMO plan read back from OfflineMemoryAllocation metadata; `registry`: whose access order
+ * those overlaps are checked against (default reference).
  */
-export function planBuffers(name: string, requests: readonly BufferRequest[], graph?: Graph, options?: PlannerOptions): Plan {
+export function planBuffers(name: string, requests: readonly BufferRequest[], graph?: Graph, options?: PlannerOptions, registry?: KernelRegistry): Plan {
   const plan = getPlanner(name).plan(requests, graph, options);
-  checkPlan(requests, plan, graph);
+  checkPlan(requests, plan, graph, registry);
   return plan;
 }
 
 /** The check planBuffers makes of a plan (PlanError when it fails), for a plan made unchecked. */
-export function checkPlan(requests: readonly BufferRequest[], plan: Plan, graph?: Graph): void {
+export function checkPlan(requests: readonly BufferRequest[], plan: Plan, graph?: Graph, registry?: KernelRegistry): void {
   try {
     verifyPlan(requests, plan);
   } catch (e) {
     if (graph === undefined || !(e instanceof PlanError) || e.code !== 'E_PLAN_OVERLAP') throw e;
-    verifyPlanWithOverlaps(requests, plan, planOverlapPairs(graph, requests, plan));
+    verifyPlanWithOverlaps(requests, plan, planOverlapPairs(graph, requests, plan, registry));
   }
 }

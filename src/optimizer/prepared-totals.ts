@@ -6,6 +6,7 @@ import type { Model } from '../ir/index.ts';
 import { readOfflinePlan } from '../ir/index.ts';
 import { DEFAULT_TFLM_ARCH } from '../sim/index.ts';
 import type { TflmArchName } from '../sim/index.ts';
+import type { KernelRegistry } from '../kernels/index.ts';
 import { graphArena } from './arena-totals.ts';
 import type { ArenaRuntimeTarget, ArenaTotals } from './arena-totals.ts';
 import { planModel } from './run-planned.ts';
@@ -18,17 +19,22 @@ import { planModel } from './run-planned.ts';
  * mobilenet-v2-0.35-224 took 0.15 s of its 2.3 s). test/optimizer/arena-totals.test.ts checks the
  * two agree.
  */
-export function arenaTotals(model: Model, arch: TflmArchName = DEFAULT_TFLM_ARCH, target: ArenaRuntimeTarget = 'mcusim'): ArenaTotals {
-  return totalsOfPlan(model, planModel(model).plan.peakBytes, 0, arch, target);
+export function arenaTotals(model: Model, arch: TflmArchName = DEFAULT_TFLM_ARCH, registry?: KernelRegistry, target: ArenaRuntimeTarget = 'mcusim'): ArenaTotals {
+  return totalsOfPlan(model, planModel(model, registry === undefined ? {} : { registry }).plan.peakBytes, 0, arch, registry, target);
 }
 
 /** arenaTotals of a model already prepared by preparePlannedModel (no second plan), with its runtime's RAM outside the arena. */
-export function preparedArenaTotals(model: Model, pm: { readonly plan: { readonly peakBytes: number }; readonly runtime: { readonly outsideArenaBytes: number } }, arch: TflmArchName = DEFAULT_TFLM_ARCH): ArenaTotals {
-  return totalsOfPlan(model, pm.plan.peakBytes, pm.runtime.outsideArenaBytes, arch);
+export function preparedArenaTotals(
+  model: Model, pm: { readonly plan: { readonly peakBytes: number }; readonly runtime: { readonly outsideArenaBytes: number } }, arch: TflmArchName = DEFAULT_TFLM_ARCH,
+  registry?: KernelRegistry,
+): ArenaTotals {
+  return totalsOfPlan(model, pm.plan.peakBytes, pm.runtime.outsideArenaBytes, arch, registry);
 }
 
-function totalsOfPlan(model: Model, plannedPeakBytes: number, runtimeOutsideBytes: number, arch: TflmArchName, target: ArenaRuntimeTarget = 'mcusim'): ArenaTotals {
-  const r = graphArena(model.graph, plannedPeakBytes, arch, readOfflinePlan(model), target);
+function totalsOfPlan(
+  model: Model, plannedPeakBytes: number, runtimeOutsideBytes: number, arch: TflmArchName, registry?: KernelRegistry, target: ArenaRuntimeTarget = 'mcusim',
+): ArenaTotals {
+  const r = graphArena(model.graph, plannedPeakBytes, arch, readOfflinePlan(model), registry, target);
   const outsideArenaBytes = Math.max(r.outsideArenaBytes, runtimeOutsideBytes);
   return { plannedBytes: r.plannedBytes, persistentBytes: r.persistentBytes, totalBytes: r.totalBytes, outsideArenaBytes };
 }

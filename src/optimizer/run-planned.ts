@@ -4,13 +4,13 @@
 // later), which is what TFLM oracle tensor dumps (taken with a no-reuse plan) are compared with.
 import type { DType, Graph, Model } from '../ir/index.ts';
 import { InternalError, UsageError, byteSize } from '../ir/index.ts';
-import type { TraceSink, WasmLowering } from '../kernels/index.ts';
+import type { KernelRegistry, TraceSink, WasmLowering } from '../kernels/index.ts';
 import { checkGraphConstraints } from '../kernels/index.ts';
 import type { StorageDevice } from '../sim/index.ts';
 import { Runtime, Tracer, randomInputs } from '../sim/index.ts';
 import { DEFAULT_PLANNER, alignUp, computeModelBufferRequests } from './planners/index.ts';
 import type { BufferRequest, Plan } from './planners/index.ts';
-import { getPlanner, planBuffers } from './plan-by-name.ts';
+import { checkPlan, getPlanner } from './plan-by-name.ts';
 
 /** Moved to src/sim (trace-based safe overlap needs it below the runner); still part of this surface. */
 export { randomInputs } from '../sim/index.ts';
@@ -42,6 +42,8 @@ export interface PreparePlannedOptions {
   readonly wasmLowering?: WasmLowering;
   /** Room for a Tracer's shadow memory in the kernels' memory (RuntimeOptions.traceShadow). */
   readonly traceShadow?: boolean;
+  /** The kernel library planned for and run (its scratch requests, its specs; default reference). */
+  readonly registry?: KernelRegistry;
 }
 
 /** Maps a verified plan to tensor / scratch offsets. Variables (persistent in TFLM) go after the plan. */
@@ -83,13 +85,15 @@ export type ModelPlan = Omit<PlannedModel, 'runtime'>;
 
 /** Compute buffer requests, plan and verify them, and map the plan to tensor and scratch offsets:
  * preparePlannedModel without building the runtime (no kernel prepared, lowered or compiled). */
-export function planModel(model: Model, opts: Pick<PreparePlannedOptions, 'planner' | 'verify'> = {}): ModelPlan {
+export function planModel(model: Model, opts: Pick<PreparePlannedOptions, 'planner' | 'verify' | 'registry'> = {}): ModelPlan {
   const { graph } = model;
   // An op without a kernel is refused for itself, before a plan it could not run in is made.
-  checkGraphConstraints(graph);
-  const requests = computeModelBufferRequests(model);
+  checkGraphConstraints(graph, opts.registry);
+  const requests = computeModelBufferRequests(model, opts.registry);
   const name = opts.planner ?? DEFAULT_PLANNER;
-  const plan = opts.verify === false ? getPlanner(name).plan(requests, graph) : planBuffers(name, requests, graph);
+  const plan = getPlanner(name).plan(requests, graph);
+  // The plan's overlaps are checked against the access order of the kernels it runs with.
+  if (opts.verify !== false) checkPlan(requests, plan, graph, opts.registry);
   return { graph, requests, plan, ...mapOffsets(graph, requests, plan) };
 }
 
@@ -97,7 +101,7 @@ export function planModel(model: Model, opts: Pick<PreparePlannedOptions, 'plann
 export function preparePlannedModel(model: Model, opts: PreparePlannedOptions = {}): PlannedModel {
   const planned = planModel(model, opts);
   const { graph, tensorOffsets, scratchOffsets, arenaBytes } = planned;
-  const runtime = new Runtime({ graph, tensorOffsets, scratchOffsets, arenaBytes, ...(opts.storage ? { storage: opts.storage } : {}), ...(opts.compress ? { compress: true } : {}), ...(opts.wasmLowering ? { wasmLowering: opts.wasmLowering } : {}), ...(opts.traceShadow ? { traceShadow: true } : {}) });
+  const runtime = new Runtime({ graph, tensorOffsets, scratchOffsets, arenaBytes, ...(opts.storage ? { storage: opts.storage } : {}), ...(opts.compress ? { compress: true } : {}), ...(opts.wasmLowering ? { wasmLowering: opts.wasmLowering } : {}), ...(opts.traceShadow ? { traceShadow: true } : {}), ...(opts.registry ? { registry: opts.registry } : {}) });
   checkScratch(runtime, planned.requests);
   return { ...planned, runtime };
 }
@@ -106,7 +110,8 @@ export function preparePlannedModel(model: Model, opts: PreparePlannedOptions = 
  * (preparePlannedModel's `traceShadow`), where the check reads the kernels' log in place, else a
  * memory of its own. */
 export function tracerFor(pm: PlannedModel): Tracer {
-  return new Tracer({ graph: pm.graph, tensorOffsets: pm.tensorOffsets, scratchOffsets: pm.scratchOffsets, arenaBytes: pm.arenaBytes, shadowSpace: pm.runtime.shadowSpace });
+  const scratchBytes = pm.runtime.prepared.map((p, i) => ((pm.scratchOffsets[i]?.length ?? 0) > 0 ? p.prepared.scratch.map((s) => s.sizeBytes) : []));
+  return new Tracer({ graph: pm.graph, tensorOffsets: pm.tensorOffsets, scratchOffsets: pm.scratchOffsets, scratchBytes, arenaBytes: pm.arenaBytes, shadowSpace: pm.runtime.shadowSpace });
 }
 
 export interface RunPlannedOptions {

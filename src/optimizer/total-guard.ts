@@ -64,12 +64,12 @@ export interface GuardOptions {
 export function guardTotal(input: Model, result: PassResult, options: PassOptions, g: GuardOptions = {}): PassResult {
   const arch = options.arch ?? DEFAULT_TFLM_ARCH;
   const objective = objectiveOf(options);
-  const before = g.before ?? candidateTotals(input, arch, options.runtime);
+  const before = g.before ?? candidateTotals(input, arch, options.registry, options.runtime);
   const r = result.report;
   if (!r.applied || result.model === input) {
     return { model: input, report: { ...r, applied: false, arena: { arch, objective, before, after: before } } };
   }
-  const after = g.after ?? candidateTotals(result.model, arch, options.runtime);
+  const after = g.after ?? candidateTotals(result.model, arch, options.registry, options.runtime);
   const change = describeChange(before, after, objective, arch);
   const lower = objectiveScore(after, objective) < objectiveScore(before, objective);
   const plannedKept = g.requirePlannedDrop === true && after.plannedBytes >= before.plannedBytes;

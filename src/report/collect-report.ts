@@ -5,13 +5,14 @@
 // (TinySeg Figure 14), the whole arena on the board's Cortex-M build (planned + TFLM's persistent
 // tail, or mcusim's runtime for custom ops) and whether it fits the board. Verification runs in
 // the caller (it owns the seeds and the progress).
+import type { KernelRegistry } from '../kernels/index.ts';
 import type { Model } from '../ir/index.ts';
 import { byteSize, exportTflite, readOfflinePlan } from '../ir/index.ts';
 import { countMacs } from '../kernels/index.ts';
 import type { BufferRequest, CandidateEvaluator, PassReport, Plan, SpillSweepResult } from '../optimizer/index.ts';
 import {
   analyticSafeOverlap, computeModelBufferRequests, describePlanSource, estimateModelLatency, overlapCandidate, planGreedy, runPipeline,
-  safeOverlap, sweepPartialSpill,
+  analyticApplies, safeOverlap, sweepPartialSpill,
 } from '../optimizer/index.ts';
 import type { KernelLibrary, LatencyReport, TargetProfile } from '../sim/index.ts';
 import { CORTEX_M, DEFAULT_KERNEL_LIBRARY, boardFit, niclaVision, wholeArena } from '../sim/index.ts';
@@ -24,6 +25,8 @@ export interface ReportOptions {
   /** The board (latency target); default nicla-vision. */
   readonly target?: TargetProfile;
   readonly library?: KernelLibrary;
+  /** The kernel library the passes plan for and the arena and O_s are computed with (default reference). */
+  readonly registry?: KernelRegistry;
   /** Points of the spill sweep (tinyseg only); default 4 (0, 25, 50, 75, 100%). */
   readonly sweepSteps?: number;
   /** Whole-arena numbers and board fit replacing the computed ones (default: the board's Cortex-M build). */
@@ -64,6 +67,9 @@ export interface OpOverlapRow {
 }
 
 export interface ReportData {
+  /** The kernel library of the arena, O_s and plans, and its CPU (null: reference). */
+  readonly kernels: string;
+  readonly cpu: string | null;
   readonly modelLabel: string;
   readonly passes: readonly string[];
   readonly target: string;
@@ -96,14 +102,14 @@ function summarize(model: Model): ModelSummary {
   };
 }
 
-function layoutOf(model: Model): ReportLayout {
-  const requests = computeModelBufferRequests(model);
+function layoutOf(model: Model, registry?: KernelRegistry): ReportLayout {
+  const requests = computeModelBufferRequests(model, registry);
   const plan = planGreedy(requests);
   return { requests, plan, source: describePlanSource(requests, plan.planner) };
 }
 
 /** O_s of every op by the analytic bound and the exact algorithmic walk (null where a method does not apply). */
-function opOverlaps(model: Model, requests: readonly BufferRequest[]): OpOverlapRow[] {
+function opOverlaps(model: Model, requests: readonly BufferRequest[], registry?: KernelRegistry): OpOverlapRow[] {
   const g = model.graph;
   const attempt = (f: () => number): number | null => {
     try {
@@ -121,16 +127,16 @@ function opOverlaps(model: Model, requests: readonly BufferRequest[]): OpOverlap
       kind: op.kind,
       output: `${out.shape.join('x')}`,
       outputBytes: byteSize(out.dtype, out.shape),
-      analyticBytes: attempt(() => analyticSafeOverlap(op, g)),
-      algorithmicBytes: attempt(() => safeOverlap(g, i, { method: 'algorithmic' })),
+      analyticBytes: analyticApplies(op, registry) ? attempt(() => analyticSafeOverlap(op, g)) : null,
+      algorithmicBytes: attempt(() => safeOverlap(g, i, { method: 'algorithmic', ...(registry === undefined ? {} : { registry }) })),
       usable: overlapCandidate(g, i, requests) !== null,
     }];
   });
 }
 
 /** The whole arena of `model` with the report's plan on a Cortex-M build, and whether it fits `target`. */
-function wholeArenaOf(model: Model, layout: ReportLayout, target: TargetProfile): { readonly totals: ArenaTotals; readonly fit: BoardFit } {
-  const r = wholeArena(model.graph, layout.plan.peakBytes, CORTEX_M, readOfflinePlan(model)).report;
+function wholeArenaOf(model: Model, layout: ReportLayout, target: TargetProfile, registry?: KernelRegistry): { readonly totals: ArenaTotals; readonly fit: BoardFit } {
+  const r = wholeArena(model.graph, layout.plan.peakBytes, CORTEX_M, readOfflinePlan(model), 'auto', registry).report;
   const totals = { plannedBytes: layout.plan.peakBytes, persistentBytes: r.persistentBytes, totalBytes: r.totalBytes, outsideArenaBytes: r.outsideArenaBytes };
   return { totals, fit: boardFit(model.graph, r, target) };
 }
@@ -138,14 +144,15 @@ function wholeArenaOf(model: Model, layout: ReportLayout, target: TargetProfile)
 export function collectReport(model: Model, opts: ReportOptions): ReportData {
   const log = opts.log ?? (() => undefined);
   const target = opts.target ?? niclaVision;
-  const library = opts.library ?? DEFAULT_KERNEL_LIBRARY;
+  const library = opts.library ?? opts.registry?.library ?? DEFAULT_KERNEL_LIBRARY;
+  const reg = opts.registry;
   log(`report: running passes ${opts.passes.join(',')}`);
-  const result = runPipeline(model, opts.passes, { flags: {}, log, ...(opts.evaluator !== undefined ? { evaluator: opts.evaluator } : {}) });
-  const before = layoutOf(model);
-  const after = layoutOf(result.model);
+  const result = runPipeline(model, opts.passes, { flags: {}, log, ...(opts.evaluator !== undefined ? { evaluator: opts.evaluator } : {}), ...(reg === undefined ? {} : { registry: reg }) });
+  const before = layoutOf(model, reg);
+  const after = layoutOf(result.model, reg);
   log('report: safe overlap O_s per op');
-  const overlaps = opOverlaps(model, before.requests);
-  const whole = { before: wholeArenaOf(model, before, target), after: wholeArenaOf(result.model, after, target) };
+  const overlaps = opOverlaps(model, before.requests, reg);
+  const whole = { before: wholeArenaOf(model, before, target, reg), after: wholeArenaOf(result.model, after, target, reg) };
   log(`report: latency on ${target.name}`);
   const latencyOf = (m: Model): LatencyReport => estimateModelLatency(m, { target, library, storage: 'internal', asyncErase: true, compress: false });
   const latency = { before: latencyOf(model), after: latencyOf(result.model) };
@@ -159,6 +166,8 @@ export function collectReport(model: Model, opts: ReportOptions): ReportData {
     });
   }
   return {
+    kernels: reg?.library ?? 'reference',
+    cpu: reg?.cpu ?? null,
     modelLabel: opts.modelLabel,
     passes: opts.passes,
     target: target.name,

@@ -4,7 +4,7 @@
 // Planning happens elsewhere: the runtime takes per-tensor offsets and per-op scratch offsets.
 import type { Graph } from '../ir/index.ts';
 import { byteSize, UsageError } from '../ir/index.ts';
-import type { CompiledKernel, KernelInstance, PreparedOp, ReservedSpace, TraceSink, WasmLowering } from '../kernels/index.ts';
+import type { CompiledKernel, KernelInstance, KernelRegistry, PreparedOp, ReservedSpace, TraceSink, WasmLowering } from '../kernels/index.ts';
 import { compileKernel, compileWasmKernels, instantiateOp, instantiateStorageOp, isStorageOp, lowerWasmCached, makeArenaViews, prepareGraph, WasmUnsupported } from '../kernels/index.ts';
 import { Arena } from './arena.ts';
 import { SpillStore } from './spill-store.ts';
@@ -40,6 +40,8 @@ export interface RuntimeOptions {
    * traced many times, as verify's).
    */
   readonly traceShadow?: boolean;
+  /** The kernel library whose specs run (default: reference). */
+  readonly registry?: KernelRegistry;
 }
 
 export interface RunOptions {
@@ -81,7 +83,7 @@ export class Runtime {
 
   constructor(opts: RuntimeOptions) {
     const { graph } = opts;
-    this.prepared = prepareGraph(graph);
+    this.prepared = prepareGraph(graph, opts.registry);
     this.graph = graph;
     this.offsets = opts.tensorOffsets;
     const scratchOffsets = graph.ops.map((_, i) => opts.scratchOffsets?.[i] ?? []);

@@ -8,7 +8,7 @@
 // the shadow memory is too big for it.
 import type { Graph } from '../ir/index.ts';
 import { byteSize } from '../ir/index.ts';
-import type { ReservedSpace, TraceSink } from '../kernels/index.ts';
+import type { KernelRegistry, ReservedSpace, TraceSink } from '../kernels/index.ts';
 import { prepareOp } from '../kernels/index.ts';
 import type { WasmShadow } from './shadow-scan.ts';
 import { makeWasmShadow, SCAN_LOG_EVENTS, SCAN_SCRATCH } from './shadow-scan.ts';
@@ -49,8 +49,10 @@ export interface TracerOptions {
   readonly tensorOffsets: readonly (number | null)[];
   /** Per op, the arena offsets of its scratch buffers. */
   readonly scratchOffsets?: readonly (readonly number[])[];
-  /** Per op, scratch sizes; default: from each op's prepare (kernel spec). */
+  /** Per op, scratch sizes; default: from each op's prepare (kernel spec of `registry`). */
   readonly scratchBytes?: readonly (readonly number[])[];
+  /** The kernels whose scratch sizes are the default of scratchBytes (default: reference). */
+  readonly registry?: KernelRegistry;
   readonly arenaBytes: number;
   /** Keep every event for events() (memory grows with the trace; dumps can stream instead). */
   readonly record?: boolean;
@@ -136,7 +138,7 @@ export class Tracer {
       this.tHi[i] = off + byteSize(t.dtype, t.shape);
     });
     this.scratchOffsets = opts.scratchOffsets ?? [];
-    this.scratchBytes = opts.scratchBytes ?? opts.graph.ops.map((_, i) => ((opts.scratchOffsets?.[i]?.length ?? 0) > 0 ? prepareOp(opts.graph, i).prepared.scratch.map((s) => s.sizeBytes) : []));
+    this.scratchBytes = opts.scratchBytes ?? opts.graph.ops.map((_, i) => ((opts.scratchOffsets?.[i]?.length ?? 0) > 0 ? prepareOp(opts.graph, i, opts.registry).prepared.scratch.map((s) => s.sizeBytes) : []));
     this.recordOn = opts.record === true;
     this.markInputs();
     this.sink = (op, log, count) => this.consume(op, log, count);

@@ -16,7 +16,7 @@ describe('mcusim overlap', () => {
   it('DMO Table II op, float32: algorithmic = trace = 1204224, analytic 1193376', async () => {
     const r = (await mcusim('overlap', '--op', 'depthwiseConv2d', '--input', '1x112x112x96', '--filter', '3x3', '--stride', '2', '--padding', 'same', '--element-bytes', '4', '--method', 'all', '--json'));
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ inputBytes: 4816896, outputBytes: 1204224, os: { trace: 1204224, algorithmic: 1204224, analytic: 1193376 } });
+    expect(JSON.parse(r.stdout)).toEqual({ kernels: 'reference', cpu: null, inputBytes: 4816896, outputBytes: 1204224, os: { trace: 1204224, algorithmic: 1204224, analytic: 1193376 } });
   });
 
   it('one method, a table and an SVG plot', async () => {

@@ -31,7 +31,7 @@ describe('mcusim run', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
-    expect(doc).toEqual({ outputs: [expect.objectContaining({ index: 0, shape: [1, 1], dtype: 'int8', bytes: 1 })], ms: expect.any(Number), peakBytes: expect.any(Number) });
+    expect(doc).toEqual({ kernels: 'reference', cpu: null, outputs: [expect.objectContaining({ index: 0, shape: [1, 1], dtype: 'int8', bytes: 1 })], ms: expect.any(Number), peakBytes: expect.any(Number) });
     expect(doc.outputs[0].file).toBe(join(out, 'output0.bin'));
     expect(same(readFileSync(join(out, 'output0.bin')), readFileSync(`${HELLO_DIR}/output0.bin`))).toBe(true);
   });

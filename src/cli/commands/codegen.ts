@@ -3,9 +3,10 @@
 // slots on the chosen nicla-vision flash, MFV-compressed with --compress) and writes a self-contained C99 project to DIR
 // (codegen/generateCProject); `make -C DIR host` / `make -C DIR cortex-m7` build it. Prints the
 // arena report of the generated runtime (mcusim's C runtime, for the goal's word size) like
-// inspect/optimize. With --tflm it writes TFLM kernels for the model's mcusim ops instead (flat in DIR:
-// mcusim_ops.h with AddMcusimOps, codegen/generateTflmKernels) and prints the arena TFLM will use
-// with them linked (= inspect --runtime tflm). Old spellings (hidden aliases, DESIGN.md §9): `-o/--out DIR`, `--target GOAL`.
+// inspect/optimize. --kernels / --cpu: the library whose specs (loop order, scratch) are emitted.
+// With --tflm it writes TFLM kernels for the model's mcusim ops instead (flat in DIR: mcusim_ops.h
+// with AddMcusimOps, codegen/generateTflmKernels) and prints the arena TFLM will use with them
+// linked (= inspect --runtime tflm). Old spellings (hidden aliases, DESIGN.md §9): `-o/--out DIR`, `--target GOAL`.
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { CODEGEN_TARGETS, generateCProject, generateTflmKernels, parseCodegenTarget } from '../../codegen/index.ts';
@@ -21,8 +22,10 @@ import { bytesAndKb } from '../format.ts';
 import { loadModel } from '../load-model.ts';
 import { writeOutputFile } from '../output-file.ts';
 import { isLargeModel, phaseProgress } from '../progress.ts';
+import { addKernelOptions, kernelsJson, resolveKernels } from '../kernel-options.ts';
+import type { KernelCliOptions } from '../kernel-options.ts';
 
-interface CodegenCliOptions {
+interface CodegenCliOptions extends KernelCliOptions {
   readonly outDir?: string;
   readonly makeGoal?: string;
   /** Old spellings of --out-dir and --make-goal. */
@@ -97,30 +100,34 @@ export function runCodegen(modelArg: string, opts: CodegenCliOptions): number {
     throw new UsageError(`--storage must be ${CODEGEN_STORAGE.join(' or ')} for codegen (the C port has no remote-host driver), got '${opts.storage}'`);
   }
   checkOutputDir(dir, '--out-dir');
+  const registry = resolveKernels(opts);
   const model = loadModel(modelArg);
   refuseSpillFlags(model, [['--storage', opts.storage !== undefined], ['--compress', opts.compress === true]]);
   const name = modelArg.replace(/^.*[\\/]/, '').replace(/\.tflite$/, '');
-  if (opts.tflm === true) return runTflmCodegen(model, name, dir, opts);
+  if (opts.tflm === true) {
+    if (registry.library !== 'reference') refuseFlag('--kernels', '--tflm generates the reference-kernel path of mcusim\'s ops only (the CMSIS-NN path is not generated)');
+    return runTflmCodegen(model, name, dir, opts);
+  }
   const progress = phaseProgress('codegen', { show: isLargeModel(model.graph), quiet: opts.quiet === true });
   progress.phase(`planning (${opts.planner}) and emitting C for ${model.graph.ops.length} ops`);
   const project = generateCProject(model, {
-    target, planner: opts.planner, modelName: name,
+    target, planner: opts.planner, modelName: name, registry,
     ...(opts.storage !== undefined ? { storage: createStorage(niclaVision, opts.storage as (typeof CODEGEN_STORAGE)[number]) } : {}),
     ...(opts.compress === true ? { compress: true } : {}),
   });
   progress.phase(`writing ${project.files.length} files to ${dir}`);
   for (const f of project.files) writeProjectFile(dir, f.path, f.text);
   const s = project.summary;
-  const arena = wholeArena(model.graph, s.peakBytes, getTflmArch(GOAL_ARCH[target]), readOfflinePlan(model), 'mcusim').report;
+  const arena = wholeArena(model.graph, s.peakBytes, getTflmArch(GOAL_ARCH[target]), readOfflinePlan(model), 'mcusim', registry).report;
   if (opts.json) {
-    process.stdout.write(`${JSON.stringify({ dir, ...s, arena, files: project.files.map((f) => f.path) })}\n`);
+    process.stdout.write(`${JSON.stringify({ ...kernelsJson(registry), dir, ...s, arena, files: project.files.map((f) => f.path) })}\n`);
     return 0;
   }
   process.stdout.write(
     `wrote ${project.files.length} files to ${dir}: ${s.ops} ops, ${s.kernelFunctions} kernel functions, ` +
       `${s.constantBytes} B constants, arena ${s.arenaBytes} B (plan peak ${s.peakBytes} B, ${s.planner})` +
       `${s.storageSlots > 0 ? `, ${s.storageSlots} spill slot(s), I/O unit ${s.ioUnitBytes} B inside the arena` : ''}\n` +
-      `${arenaLines(arena, s.arenaBytes)}\n` +
+      `${registry.cpu === null ? '' : `kernels: ${registry.library} (${registry.cpu})\n`}${arenaLines(arena, s.arenaBytes)}\n` +
       `build: make -C ${dir} ${s.target}\n`,
   );
   return 0;
@@ -138,7 +145,7 @@ export function registerCodegen(program: Command, setExit: (code: number) => voi
     .option('--compress', 'MFV-compress spilled blocks (TinySeg §5.1), as the simulator does')
     .option('--tflm', "write TFLM kernels for the model's mcusim ops (mcusim_ops.h: AddMcusimOps) instead of a project")
     .option('--json', 'print one JSON document');
-  addQuietOption(cmd);
+  addQuietOption(addKernelOptions(cmd));
   addHiddenOption(cmd, '-o, --out <dir>', 'old spelling of --out-dir');
   addHiddenOption(cmd, '--target <goal>', 'old spelling of --make-goal');
   cmd.action((model: string, opts: CodegenCliOptions) => setExit(runCodegen(model, opts)));

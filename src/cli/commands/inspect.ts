@@ -1,9 +1,10 @@
-// `mcusim inspect MODEL [--planner NAME] [--arch A] [--board B] [--budget-ms N] [--json] [--ascii] [--svg FILE]`: the
+// `mcusim inspect MODEL [--planner NAME] [--arch A] [--board B] [--kernels L [--cpu C]] [--budget-ms N] [--json] [--ascii] [--svg FILE]`: the
 // model's ops, tensors and verified memory plan, as tables (default), one JSON document (--json),
 // TFLM's ASCII plan picture (--ascii, text mode only) and/or an SVG picture written to FILE.
 // --budget-ms is the exact planner's search budget; it reports whether the peak is proven minimal.
 // Every report carries the whole arena for --arch (TFLM's persistent tail + the plan, DESIGN.md §9);
-// --board NAME adds whether it fits the board's RAM region and the weights its flash.
+// --board NAME adds whether it fits the board's RAM region and the weights its flash; --kernels /
+// --cpu name the kernel library linked (its scratch buffers and persistent data; kernel-options.ts).
 // Models over SUMMARY_ABOVE_TENSORS tensors print a summary (op counts by kind, largest tensors,
 // plan and arena totals) instead of the op, tensor and plan tables; --tensors prints them in full.
 import { writeFileSync } from 'node:fs';
@@ -14,11 +15,13 @@ import { DEFAULT_TFLM_ARCH, TFLM_ARCH_NAMES, getTarget, getTflmArch, listTargets
 import { addQuietOption, checkOutputFile, refuseFlag } from '../cli-options.ts';
 import { bytesAndKb, formatShape, renderTable, truncate } from '../format.ts';
 import { loadModel } from '../load-model.ts';
+import { addKernelOptions, resolveKernels } from '../kernel-options.ts';
+import type { KernelCliOptions } from '../kernel-options.ts';
 import { LARGE_MODEL_TENSORS, isLargeModel, phaseProgress } from '../progress.ts';
 import { INSPECT_RUNTIMES, inspectModel } from '../../api/index.ts';
 import type { InspectReport, InspectRuntime } from '../../api/index.ts';
 
-interface InspectOptions {
+interface InspectOptions extends KernelCliOptions {
   readonly planner: string;
   readonly json?: boolean;
   readonly ascii?: boolean;
@@ -92,7 +95,7 @@ function arenaSummary(r: InspectReport): string {
       ? `mcusim C runtime; stock TFLM lacks ${a.nonStockOps.map((o) => `op ${o.opIndex} ${o.kind}`).join(', ')}`
       : "mcusim C runtime, for mcusim's kernel variants";
   return [
-    `arena (${runtime}):`,
+    `arena (${runtime}${r.cpu === null ? '' : `, ${r.kernels} kernels for ${r.cpu}`}):`,
     `  planned:     ${bytesAndKb(a.plannedBytes)}`,
     `  persistent:  ${bytesAndKb(a.persistentBytes)}`,
     `  total:       ${bytesAndKb(a.totalBytes)}${a.runtime === 'tflm' ? " (TFLM's arena_used_bytes)" : ''}`,
@@ -171,12 +174,13 @@ export function runInspect(modelArg: string, opts: InspectOptions): number {
   checkOutputFile(opts.svg, '--svg');
   const arch = getTflmArch(opts.arch);
   const board = opts.board === undefined ? undefined : getTarget(opts.board);
+  const kernels = resolveKernels(opts);
   const model = loadModel(modelArg);
   const progress = phaseProgress('inspect', { show: isLargeModel(model.graph), quiet: opts.quiet === true });
   progress.phase(`planning the arena of ${model.graph.ops.length} ops with ${opts.planner}${opts.planner === 'exact' ? ` (search budget ${budget ?? DEFAULT_EXACT_TIME_BUDGET_MS} ms)` : ''}`);
   const runtime = INSPECT_RUNTIMES.find((r) => r === (opts.runtime ?? 'mcusim'));
   if (runtime === undefined) throw new UsageError(`--runtime must be ${INSPECT_RUNTIMES.join(' or ')}, got '${opts.runtime ?? ''}'`);
-  const targets: { arch: typeof arch; board?: NonNullable<typeof board>; runtime: InspectRuntime } = board === undefined ? { arch, runtime } : { arch, board, runtime };
+  const targets = board === undefined ? { arch, runtime, kernels } : { arch, board, runtime, kernels };
   const { report, requests, plan } = inspectModel(model, opts.planner, budget === undefined ? {} : { timeBudgetMs: budget }, targets);
   if (opts.svg !== undefined) writeSvg(opts.svg, renderPlanSvg(requests, plan, { title: `${modelArg} (${describePlanSource(requests, plan.planner)})` }));
   if (opts.json) {
@@ -208,6 +212,6 @@ export function registerInspect(program: Command, setExit: (code: number) => voi
     .option('--board <name>', `say whether the model fits this board (${listTargets().join(', ')})`)
     .option('--runtime <runtime>', "whose arena to report: mcusim (default: stock TFLM if it runs every op, else mcusim's C runtime) or tflm (TFLM with the kernels of codegen --tflm)")
     .option('--tensors', `the full op, tensor and plan tables (default on models of at most ${SUMMARY_ABOVE_TENSORS} tensors; larger ones print a summary)`);
-  addQuietOption(cmd)
+  addQuietOption(addKernelOptions(cmd))
     .action((model: string, opts: InspectOptions) => setExit(runInspect(model, opts)));
 }

@@ -4,6 +4,8 @@
 // A missed --target-bytes still writes the best model but exits 1 with the gap on stderr.
 // `--target BYTES` is the old spelling of --target-bytes (a hidden alias).
 // --jobs N: tiling and auto candidates are evaluated in worker threads (worker-pool.ts).
+// --kernels / --cpu: the library planned for (dmo and replacement use its access order's O_s; every
+// pass scores its scratch and persistent data); another library than reference evaluates serially.
 import type { Command } from 'commander';
 import { UsageError, exportTflite } from '../../ir/index.ts';
 import type { ArenaTotals, BufferRequest, PassOptions, PassReport, Plan, TargetResult } from '../../optimizer/index.ts';
@@ -15,8 +17,10 @@ import { bytesAndKb, renderTable } from '../format.ts';
 import { loadRunnableModel } from '../load-model.ts';
 import { writeOutputFile } from '../output-file.ts';
 import { openEvaluatorPool, parseJobs } from '../worker-pool.ts';
+import { addKernelOptions, kernelsJson, resolveKernels } from '../kernel-options.ts';
+import type { KernelCliOptions } from '../kernel-options.ts';
 
-interface OptimizeOptions {
+interface OptimizeOptions extends KernelCliOptions {
   readonly output?: string;
   readonly passes?: string;
   readonly targetBytes?: string;
@@ -41,6 +45,8 @@ export type ArenaReport = ArenaTotals;
 
 /** How the pipeline's result compares with --target-bytes (the optimizer's `target` result field when it has one). */
 export interface OptimizeReport {
+  readonly kernels: string;
+  readonly cpu: string | null;
   readonly before: { readonly peakBytes: number; readonly arena: ArenaReport };
   readonly after: { readonly peakBytes: number; readonly arena: ArenaReport };
   readonly passes: readonly PassReport[];
@@ -140,7 +146,9 @@ export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
   const arch = getTflmArch(opts.arch ?? DEFAULT_TFLM_ARCH).name;
   if (opts.runtime !== undefined && opts.runtime !== 'tflm' && opts.runtime !== 'mcusim') throw new UsageError(`--runtime must be tflm or mcusim, got '${opts.runtime}'`);
   const runtime = opts.runtime === 'tflm' ? 'tflm' : undefined;
-  const jobs = parseJobs(opts.jobs);
+  const registry = resolveKernels(opts);
+  // Worker threads rebuild the reference registry only: another library's candidates are scored here.
+  const jobs = registry.library === 'reference' ? parseJobs(opts.jobs) : 1;
   // A model run refuses (an op without a kernel) cannot be optimized and proven bit-exact.
   const model = loadRunnableModel(modelArg);
   const options: PassOptions = {
@@ -150,8 +158,9 @@ export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
     arch,
     ...(runtime !== undefined ? { runtime } : {}),
     log: progressLog(opts),
+    registry,
   };
-  const before = currentPeakBytes(model);
+  const before = currentPeakBytes(model, registry);
   const pool = openEvaluatorPool(jobs);
   let result: ReturnType<typeof runPipeline>;
   try {
@@ -159,12 +168,13 @@ export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
   } finally {
     void pool.close();
   }
-  const after = currentPeakBytes(result.model);
+  const after = currentPeakBytes(result.model, registry);
   writeOutputFile(opts.output, exportTflite(result.model));
   writePlanSvgs(opts, modelArg, names, model, result.model);
   const report: OptimizeReport = {
-    before: { peakBytes: before, arena: arenaTotals(model, arch, runtime) },
-    after: { peakBytes: after, arena: arenaTotals(result.model, arch, runtime) },
+    ...kernelsJson(registry),
+    before: { peakBytes: before, arena: arenaTotals(model, arch, registry, runtime) },
+    after: { peakBytes: after, arena: arenaTotals(result.model, arch, registry, runtime) },
     passes: result.reports,
     ...(result.target !== undefined ? { target: result.target } : {}),
   };
@@ -172,7 +182,7 @@ export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(report)}\n`);
   } else {
-    const parts = [...result.reports.map(passTable), `peak ${bytesAndKb(before)} -> ${bytesAndKb(after)}; whole arena (${arch}) ${bytesAndKb(report.before.arena.totalBytes)} -> ${bytesAndKb(report.after.arena.totalBytes)}; wrote ${opts.output}`];
+    const parts = [...result.reports.map(passTable), `peak ${bytesAndKb(before)} -> ${bytesAndKb(after)}; whole arena (${arch}${registry.cpu === null ? '' : `, ${registry.library} kernels for ${registry.cpu}`}) ${bytesAndKb(report.before.arena.totalBytes)} -> ${bytesAndKb(report.after.arena.totalBytes)}; wrote ${opts.output}`];
     process.stdout.write(`${parts.join('\n\n')}\n`);
   }
   if (report.target !== undefined && missed) process.stderr.write(`${describeMissedTarget(report.target)}; wrote the best model to ${opts.output}\n`);
@@ -199,5 +209,6 @@ export function registerOptimize(program: Command, setExit: (code: number) => vo
     .option('--svg-after <file>', 'write the plan after the passes as an SVG picture')
     .option('-q, --quiet', 'no progress lines on stderr (errors and a missed target still print)');
   addHiddenOption(cmd, '--target <bytes>', 'old spelling of --target-bytes');
+  addKernelOptions(cmd);
   cmd.action((model: string, opts: OptimizeOptions) => setExit(runOptimize(model, opts)));
 }

@@ -1,19 +1,25 @@
 // `mcusim overlap --op KIND --input NxHxWxC [...] [--method ...] [--element-bytes N] [--json]
-// [--svg FILE]`: builds a one-op int8 graph and prints its safe overlap O_s by the DMO paper's
-// three methods (§III-B/C/D); --svg draws the op's memory trace (output left, input right).
+// [--svg FILE] [--kernels L [--cpu C]]`: builds a one-op int8 graph and prints its safe overlap O_s by
+// the DMO paper's three methods (§III-B/C/D); --svg draws the op's memory trace (output left, input
+// right). With --kernels cmsis-nn, O_s is that library's access order's, the reference kernels'
+// beside it (the analytic closed forms are the reference order's: given for the reference only
+// when the library runs its own spec for the op).
 import type { Command } from 'commander';
 import type { BuiltinKind, Graph, Padding } from '../../ir/index.ts';
 import { UsageError, byteSize, elementCount } from '../../ir/index.ts';
-import { KERNELS, countMacs } from '../../kernels/index.ts';
+import { KERNELS, REFERENCE_KERNELS, countMacs } from '../../kernels/index.ts';
+import type { KernelRegistry } from '../../kernels/index.ts';
 import type { OverlapMethod, SingleOpSpec } from '../../optimizer/index.ts';
-import { OVERLAP_METHODS, buildSingleOpGraph, layoutOp, runLayout, safeOverlapReport, singleOpGraph } from '../../optimizer/index.ts';
+import { OVERLAP_METHODS, analyticApplies, buildSingleOpGraph, layoutOp, runLayout, safeOverlapReport, singleOpGraph } from '../../optimizer/index.ts';
 import { TracePlot, renderTraceSvg } from '../../sim/index.ts';
 import { addQuietOption, checkOutputFile, refuseFlag } from '../cli-options.ts';
 import { renderTable } from '../format.ts';
 import { writeOutputFile } from '../output-file.ts';
 import { phaseProgress } from '../progress.ts';
+import { addKernelOptions, kernelsJson, resolveKernels } from '../kernel-options.ts';
+import type { KernelCliOptions } from '../kernel-options.ts';
 
-interface OverlapCliOptions {
+interface OverlapCliOptions extends KernelCliOptions {
   readonly op: string;
   readonly input: string;
   readonly filter?: string;
@@ -98,37 +104,58 @@ export function runOverlap(opts: OverlapCliOptions): number {
   if (padding !== 'same' && padding !== 'valid') throw new UsageError(`--padding must be same or valid, got '${padding}'`);
   const methods = methodsOf(opts.method);
   const elementBytes = opts.elementBytes === undefined ? undefined : positive(opts.elementBytes, '--element-bytes');
+  const registry = resolveKernels(opts);
   const graph = buildSingleOpGraph(specOf(opts, padding));
-  const timings: Record<string, number> = {};
-  const os: Record<string, number> = {};
-  let report = safeOverlapReport(graph, 0, { methods: [], ...(elementBytes !== undefined ? { elementBytes } : {}) });
+  const op = graph.ops[0];
+  const own = op !== undefined && !analyticApplies(op, registry);
+  if (own && opts.method === 'analytic') throw new UsageError(`the analytic O_s is derived for the reference kernels' order, and ${registry.library} runs its own ${opts.op}: use trace or algorithmic`);
+  const libMethods = own ? methods.filter((m) => m !== 'analytic') : methods;
   const progress = phaseProgress('overlap', { show: tracedAccesses(graph) > PHASES_ABOVE_ACCESSES, quiet: opts.quiet === true });
   const opText = `${opts.op} ${opts.input}`;
-  for (const m of methods) {
-    progress.phase(`${m} O_s of ${opText}`);
-    const t0 = performance.now();
-    report = safeOverlapReport(graph, 0, { methods: [m], ...(elementBytes !== undefined ? { elementBytes } : {}) });
-    timings[m] = performance.now() - t0;
-    os[m] = report.os[m] as number;
-  }
+  const measure = (r: KernelRegistry, ms: readonly OverlapMethod[], label: string): Measured => {
+    const timings: Record<string, number> = {};
+    const os: Record<string, number> = {};
+    let report = safeOverlapReport(graph, 0, { methods: [], registry: r, ...(elementBytes !== undefined ? { elementBytes } : {}) });
+    for (const m of ms) {
+      progress.phase(`${m} O_s of ${opText}${label}`);
+      const t0 = performance.now();
+      report = safeOverlapReport(graph, 0, { methods: [m], registry: r, ...(elementBytes !== undefined ? { elementBytes } : {}) });
+      timings[m] = performance.now() - t0;
+      os[m] = report.os[m] as number;
+    }
+    return { inputBytes: report.inputBytes, outputBytes: report.outputBytes, os, timings };
+  };
+  const lib = measure(registry, libMethods, registry === REFERENCE_KERNELS ? '' : ` (${registry.library})`);
+  const ref = registry === REFERENCE_KERNELS ? null : measure(REFERENCE_KERNELS, methods, ' (reference)');
   if (opts.svg !== undefined) {
     progress.phase(`tracing ${opText} again for the plot ${opts.svg}`);
-    writeSvg(opts.svg, opts, graph, os);
+    writeSvg(opts.svg, opts, graph, lib.os, registry);
   }
-  const out = { inputBytes: report.inputBytes, outputBytes: report.outputBytes, os };
+  const out = { ...kernelsJson(registry), inputBytes: lib.inputBytes, outputBytes: lib.outputBytes, os: lib.os, ...(ref === null ? {} : { referenceOs: ref.os }) };
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(out)}\n`);
     return 0;
   }
-  const op = graph.ops[0];
   const shapeOf = (t: number | undefined): string => graph.tensors[t ?? -1]?.shape.join('x') ?? '?';
-  const rows = methods.map((m) => [m, os[m] ?? 0, `${(100 * (os[m] ?? 0) / Math.max(1, out.outputBytes)).toFixed(2)}%`, `${(timings[m] ?? 0).toFixed(1)} ms`]);
+  const pct = (v: number | undefined): string => (v === undefined ? '-' : `${(100 * v / Math.max(1, out.outputBytes)).toFixed(2)}%`);
+  const rows = ref === null
+    ? methods.map((m) => [m, lib.os[m] ?? 0, pct(lib.os[m]), `${(lib.timings[m] ?? 0).toFixed(1)} ms`])
+    : methods.map((m) => [m, lib.os[m] ?? '-', pct(lib.os[m]), ref.os[m] ?? 0, pct(ref.os[m])]);
+  const header = ref === null ? ['method', 'O_s bytes', 'of output', 'time'] : ['method', `O_s ${registry.library} (${registry.cpu ?? ''})`, 'of output', 'O_s reference', 'of output'];
+  const same = ref !== null && !own ? ` (${registry.library} runs the reference kernel for ${opts.op})` : '';
   process.stdout.write(
     `${opts.op}: input ${shapeOf(graph.inputs[0])} (${out.inputBytes} B), output ${shapeOf(op?.outputs[0])} (${out.outputBytes} B)` +
-      `${elementBytes !== undefined ? `, ${elementBytes} B per element` : ''}\n` +
-      `${renderTable(['method', 'O_s bytes', 'of output', 'time'], rows)}\n`,
+      `${elementBytes !== undefined ? `, ${elementBytes} B per element` : ''}; kernels ${registry.library}${same}\n` +
+      `${renderTable(header, rows)}\n`,
   );
   return 0;
+}
+
+interface Measured {
+  readonly inputBytes: number;
+  readonly outputBytes: number;
+  readonly os: Record<string, number>;
+  readonly timings: Record<string, number>;
 }
 
 function specOf(opts: OverlapCliOptions, padding: Padding): SingleOpSpec {
@@ -148,8 +175,8 @@ function specOf(opts: OverlapCliOptions, padding: Padding): SingleOpSpec {
 }
 
 /** The op's trace with output at [0, OB) and input after it; each method's O_s marks where the input may start (OB - O_s). */
-function writeSvg(file: string, opts: OverlapCliOptions, graph: Graph, os: Readonly<Record<string, number>>): void {
-  const l = layoutOp(singleOpGraph(graph, 0), null);
+function writeSvg(file: string, opts: OverlapCliOptions, graph: Graph, os: Readonly<Record<string, number>>, registry: KernelRegistry): void {
+  const l = layoutOp(singleOpGraph(graph, 0), null, { registry });
   const t = graph.tensors[l.input];
   const out = graph.tensors[l.output];
   const outputBytes = out ? byteSize(out.dtype, out.shape) : 0;
@@ -181,6 +208,6 @@ export function registerOverlap(program: Command, setExit: (code: number) => voi
     .option('--element-bytes <n>', 'bytes per element (e.g. 4 for float32, as the paper\'s Table II)')
     .option('--json', 'print one JSON document')
     .option('--svg <file>', 'write the op\'s memory trace plot');
-  addQuietOption(cmd)
+  addQuietOption(addKernelOptions(cmd))
     .action((opts: OverlapCliOptions) => setExit(runOverlap(opts)));
 }

@@ -3,7 +3,9 @@
 // summary, plans before and after, O_s per op, passes, latency and timeline, spill sweep (tinyseg),
 // and the verification of the optimized model on N seeds (default 2). --jobs: the verification's
 // runs and the passes' and sweep's candidates on N threads, as in verify, optimize and sweep (the
-// page is the same for any N). Progress on stderr.
+// page is the same for any N). --kernels / --cpu: the library the passes plan for and the arena, O_s,
+// latency and verification are for (another library than reference evaluates candidates serially).
+// Progress on stderr.
 import type { Command } from 'commander';
 import { UsageError } from '../../ir/index.ts';
 import { getPass, passNames } from '../../optimizer/index.ts';
@@ -17,8 +19,10 @@ import type { VerifyReport } from '../../api/index.ts';
 import { verifyPassed } from '../../api/index.ts';
 import { startVerifyThreads } from '../verify-pool.ts';
 import { openEvaluatorPool, parseJobs } from '../worker-pool.ts';
+import { addKernelOptions, resolveKernels } from '../kernel-options.ts';
+import type { KernelCliOptions } from '../kernel-options.ts';
 
-interface ReportCliOptions {
+interface ReportCliOptions extends KernelCliOptions {
   readonly output?: string;
   readonly passes: string;
   readonly board: string;
@@ -61,6 +65,7 @@ export async function runReport(modelArg: string, opts: ReportCliOptions): Promi
   passes.forEach(getPass);
   const target = getTarget(opts.board);
   const seeds = parseSeeds(opts.seeds);
+  const registry = resolveKernels(opts);
   const jobs = parseJobs(opts.jobs);
   // Before minutes of work start.
   checkOutputFile(opts.output, '-o/--output');
@@ -71,16 +76,17 @@ export async function runReport(modelArg: string, opts: ReportCliOptions): Promi
   let data: ReturnType<typeof collectReport>;
   let verification: ReportVerification | null = null;
   try {
-    const pool = openEvaluatorPool(jobs);
+    // Worker threads rebuild the reference registry only: another library's candidates are scored here.
+    const pool = openEvaluatorPool(registry.library === 'reference' ? jobs : 1);
     try {
-      data = collectReport(model, { modelLabel: modelArg, passes, target, log, evaluator: pool.evaluator });
+      data = collectReport(model, { modelLabel: modelArg, passes, target, log, evaluator: pool.evaluator, registry });
     } finally {
       void pool.close();
     }
     if (threads !== null) {
       const parallel = Math.min(jobs, seeds);
       log(`report: verifying the optimized model on ${seeds} seed${seeds === 1 ? '' : 's'} (${parallel} thread${parallel === 1 ? '' : 's'})`);
-      verification = verificationOf(await threads.run(data.original, data.optimized, {}));
+      verification = verificationOf(await threads.run(data.original, data.optimized, { kernels: registry.library, ...(registry.cpu === null ? {} : { cpu: registry.cpu }) }));
     }
   } finally {
     await threads?.close();
@@ -91,7 +97,7 @@ export async function runReport(modelArg: string, opts: ReportCliOptions): Promi
 }
 
 export function registerReport(program: Command, setExit: (code: number) => void): void {
-  program
+  const cmd = program
     .command('report')
     .description('one self-contained HTML page: summary, plans before/after, O_s, passes, latency, sweep, verification')
     .argument('<model>', 'a .tflite file or zoo:<name>')
@@ -100,6 +106,7 @@ export function registerReport(program: Command, setExit: (code: number) => void
     .option('--board <name>', 'board for latency (and fit, when known)', DEFAULT_TARGET_NAME)
     .option('--seeds <n>', 'seeded random inputs the verification runs (0 = skip)', '2')
     .option('--jobs <n>', 'threads for the verification\'s runs and the passes\' candidates (default: the number of cores); the page is the same for any N')
-    .option('-q, --quiet', 'no progress lines on stderr')
+    .option('-q, --quiet', 'no progress lines on stderr');
+  addKernelOptions(cmd)
     .action(async (model: string, opts: ReportCliOptions) => setExit(await runReport(model, opts)));
 }

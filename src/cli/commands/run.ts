@@ -1,6 +1,6 @@
-// `mcusim run MODEL [--input FILE]... [--out-dir DIR] [--seed N] [--planner NAME] [--json]`: plans
+// `mcusim run MODEL [--input FILE]... [--out-dir DIR] [--seed N] [--planner NAME] [--kernels L [--cpu C]] [--json]`: plans
 // the arena (verified), runs every op in the byte-accurate arena and writes DIR/output<i>.bin as
-// TFLM stores them. Without --input, inputs are seeded random bytes (optimizer randomInputs).
+// TFLM stores them, with the kernels of --kernels / --cpu (the library's scratch and specs). Without --input, inputs are seeded random bytes (optimizer randomInputs).
 // Progress goes to stderr once a run passes ~1 s. `--trace` checks every arena access with the
 // tracer (exit 1 on a violation); `--trace-out` dumps them (.jsonl/.csv); `--trace-svg` plots them.
 // The dump's size is estimated before the run (trace-estimate.ts) and refused above 1 GB without
@@ -20,8 +20,10 @@ import { formatShape, renderTable } from '../format.ts';
 import { TRACE_DUMP_LIMIT_BYTES, estimateTraceDump, formatSize } from '../trace-estimate.ts';
 import { loadModel, readInputFile } from '../load-model.ts';
 import { writeOutputFile } from '../output-file.ts';
+import { addKernelOptions, kernelsJson, resolveKernels } from '../kernel-options.ts';
+import type { KernelCliOptions } from '../kernel-options.ts';
 
-interface RunOptions {
+interface RunOptions extends KernelCliOptions {
   readonly input: readonly string[];
   readonly outDir?: string;
   /** Old spelling of --out-dir. */
@@ -46,6 +48,8 @@ export interface RunOutputInfo {
 }
 
 export interface RunReport {
+  readonly kernels: string;
+  readonly cpu: string | null;
   readonly outputs: readonly RunOutputInfo[];
   readonly ms: number;
   readonly peakBytes: number;
@@ -164,9 +168,10 @@ export function runRun(modelArg: string, opts: RunOptions): number {
   checkOutputFile(opts.traceOut, '--trace-out');
   checkOutputFile(opts.traceSvg, '--trace-svg');
   if (opts.traceOut !== undefined) traceFormatForPath(opts.traceOut);
+  const registry = resolveKernels(opts);
   const files = opts.input.map((f, i) => new Uint8Array(readInputFile(f, `input ${i}`)));
   const model = loadModel(modelArg);
-  const pm = preparePlannedModel(model, { planner: opts.planner, ...(opts.trace ? { traceShadow: true } : {}) });
+  const pm = preparePlannedModel(model, { planner: opts.planner, registry, ...(opts.trace ? { traceShadow: true } : {}) });
   const { graph } = pm;
   if (files.length > 0 && files.length !== graph.inputs.length) {
     throw new UsageError(`the model has ${graph.inputs.length} input(s), ${files.length} --input file(s) given`);
@@ -197,7 +202,7 @@ export function runRun(modelArg: string, opts: RunOptions): number {
       ...(file !== undefined ? { file } : {}),
     };
   });
-  const report: RunReport = { outputs, ms: Math.round(ms * 1000) / 1000, peakBytes: pm.plan.peakBytes, ...(traced ? { trace: traced } : {}) };
+  const report: RunReport = { ...kernelsJson(registry), outputs, ms: Math.round(ms * 1000) / 1000, peakBytes: pm.plan.peakBytes, ...(traced ? { trace: traced } : {}) };
   if (traceFailed) process.stderr.write(formatViolations(traced.violations));
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(report)}\n`);
@@ -207,7 +212,7 @@ export function runRun(modelArg: string, opts: RunOptions): number {
   const inputs = files.length > 0 ? `${files.length} file(s)` : `seeded random (seed ${seed})`;
   process.stdout.write(
     `${renderTable(['output', 'name', 'shape', 'dtype', 'bytes', outDir === undefined ? 'values' : 'file'], rows)}\n\n` +
-      `inputs: ${inputs}; planner: ${pm.plan.planner}; arena peak: ${pm.plan.peakBytes} B; ${graph.ops.length} ops in ${report.ms.toFixed(1)} ms\n` +
+      `inputs: ${inputs}; ${registry.cpu === null ? '' : `kernels: ${registry.library} (${registry.cpu}); `}planner: ${pm.plan.planner}; arena peak: ${pm.plan.peakBytes} B; ${graph.ops.length} ops in ${report.ms.toFixed(1)} ms\n` +
       (traced ? `trace: ${traced.events} arena accesses, ${traced.violations.length === 0 ? 'clean' : `${traced.violations.length} violation(s)`}\n` : ''),
   );
   return traceFailed ? 1 : 0;
@@ -237,6 +242,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
     .option('--trace-svg <file>', 'plot the memory trace (address x time)')
     .option('--json', 'print one JSON document')
     .option('-q, --quiet', 'no progress or trace-size lines on stderr');
+  addKernelOptions(cmd);
   addHiddenOption(cmd, '--out <dir>', 'old spelling of --out-dir');
   cmd.action((model: string, opts: RunOptions) => setExit(runRun(model, opts)));
 }

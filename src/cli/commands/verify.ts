@@ -1,7 +1,8 @@
-// `mcusim verify ORIGINAL OPTIMIZED [--seeds N] [--storage KIND] [--compress] [--json] [--jobs N]` (DESIGN.md
+// `mcusim verify ORIGINAL OPTIMIZED [--seeds N] [--storage KIND] [--compress] [--kernels L [--cpu C]] [--json] [--jobs N]` (DESIGN.md
 // §4, §9): prints verifyModels' report (src/api/verify.ts: both models on N seeded inputs, the
 // optimized one traced at its own plan): the first differing byte per output, every trace violation
-// and every storage round-trip fault. Exit 0 only if all match and both are clean.
+// and every storage round-trip fault, with the kernels of --kernels / --cpu (both models run and the
+// optimized one is traced with that library's specs). Exit 0 only if all match and both are clean.
 import type { Command } from 'commander';
 import type { Model } from '../../ir/index.ts';
 import { UsageError, byteSize } from '../../ir/index.ts';
@@ -15,8 +16,10 @@ import { renderTable } from '../format.ts';
 import { countedProgress, isLargeModel, phaseProgress } from '../progress.ts';
 import { loadModel } from '../load-model.ts';
 import { parseJobs, startVerifyThreads } from '../verify-pool.ts';
+import { addKernelOptions, resolveKernels } from '../kernel-options.ts';
+import type { KernelCliOptions } from '../kernel-options.ts';
 
-interface VerifyCliOptions {
+interface VerifyCliOptions extends KernelCliOptions {
   readonly seeds: string;
   readonly storage?: string;
   readonly compress?: boolean;
@@ -32,9 +35,10 @@ function text(r: VerifyReport, original: Model): string {
     return x ? byteSize(x.dtype, x.shape) : 0;
   });
   const lines = [
-    `seeds: ${r.seeds}; outputs: ${outBytes.length} (${outBytes.reduce((s, b) => s + b, 0)} B per run)`,
+    `${r.cpu === null ? '' : `kernels: ${r.kernels} (${r.cpu}); `}seeds: ${r.seeds}; outputs: ${outBytes.length} (${outBytes.reduce((s, b) => s + b, 0)} B per run)`,
     `arena: original ${r.originalPeakBytes} B, optimized ${r.optimizedPeakBytes} B (planned)`,
     `whole arena (${r.arena.arch}, planned + persistent): original ${r.arena.original.totalBytes} B, optimized ${r.arena.optimized.totalBytes} B`,
+    ...(r.plannedForMismatch ? [`warning: the optimized file was planned for ${r.plannedFor.kernels}${r.plannedFor.cpu === null ? '' : ` (${r.plannedFor.cpu})`} kernels, checked here with ${r.kernels}${r.cpu === null ? '' : ` (${r.cpu})`}: its overlaps are proven for the other library's access order`] : []),
     `outputs identical: ${r.identical ? 'yes' : 'NO'}`,
     `trace clean: ${r.traceClean ? 'yes' : 'NO'}`,
   ];
@@ -67,6 +71,7 @@ export async function runVerify(originalArg: string, optimizedArg: string, opts:
   if (opts.storage !== undefined && !isStorageKind(opts.storage)) throw new UsageError(`--storage must be internal, external or remote, got '${opts.storage}'`);
   const jobs = parseJobs(opts.jobs);
   const arch = getTflmArch(opts.arch ?? DEFAULT_TFLM_ARCH).name;
+  const registry = resolveKernels(opts);
   if (opts.compress === true && opts.storage === undefined) refuseFlag('--compress', 'it compresses blocks spilled to a storage device; name the device with --storage');
   // Worker threads start loading their code now, while this thread loads the models.
   const threads = startVerifyThreads(jobs, seeds);
@@ -75,7 +80,7 @@ export async function runVerify(originalArg: string, optimizedArg: string, opts:
   try {
     original = loadModel(originalArg);
     const optimized = loadModel(optimizedArg);
-    const storage = { arch, ...(opts.storage !== undefined ? { storage: opts.storage as StorageKind } : {}), ...(opts.compress ? { compress: true } : {}) };
+    const storage = { arch, kernels: registry.library, ...(registry.cpu === null ? {} : { cpu: registry.cpu }), ...(opts.storage !== undefined ? { storage: opts.storage as StorageKind } : {}), ...(opts.compress ? { compress: true } : {}) };
     if (opts.storage !== undefined && !optimized.graph.ops.some(isStorageOp)) {
       refuseFlag('--storage', `'${optimizedArg}' spills no tensor to storage (no spill/fetch ops; tinyseg adds them)`);
     }
@@ -94,7 +99,7 @@ export async function runVerify(originalArg: string, optimizedArg: string, opts:
 }
 
 export function registerVerify(program: Command, setExit: (code: number) => void): void {
-  program
+  const cmd = program
     .command('verify')
     .description('run ORIGINAL and OPTIMIZED on seeded inputs, compare every output byte, trace the optimized run')
     .argument('<original>', 'a .tflite file or zoo:<name>')
@@ -105,6 +110,7 @@ export function registerVerify(program: Command, setExit: (code: number) => void
     .option('--arch <arch>', `TFLM build of the whole-arena figures (${TFLM_ARCH_NAMES.join(', ')}; default ${DEFAULT_TFLM_ARCH})`)
     .option('--json', 'print one JSON document')
     .option('--jobs <n>', 'threads running seeds in parallel (default: the number of cores); the report is the same for any N')
-    .option('-q, --quiet', 'no progress lines or time estimate on stderr')
+    .option('-q, --quiet', 'no progress lines or time estimate on stderr');
+  addKernelOptions(cmd)
     .action(async (original: string, optimized: string, opts: VerifyCliOptions) => setExit(await runVerify(original, optimized, opts)));
 }

@@ -10,6 +10,7 @@ import type { DmoResult, BufferRequest, Plan } from '../planners/index.ts';
 import { graphOverlapPairs } from '../overlap/index.ts';
 import type { GraphOverlapPair, OverlapPairMethod } from '../overlap/index.ts';
 import type { OptimizerPass, PassOptions, PassResult } from '../pass.ts';
+import type { KernelRegistry } from '../../kernels/index.ts';
 import { guardTotal, objectiveOf } from '../total-guard.ts';
 
 export interface DmoGraphResult extends DmoResult {
@@ -23,8 +24,8 @@ function methodFlag(options: PassOptions): OverlapPairMethod {
 }
 
 /** DMO plan of `requests` for `graph` (all variants, lowest peak), with the pairs it used. */
-export function planDmoGraph(requests: readonly BufferRequest[], graph: Graph, method: OverlapPairMethod = 'algorithmic'): DmoGraphResult {
-  const pairs = graphOverlapPairs(graph, requests, { method });
+export function planDmoGraph(requests: readonly BufferRequest[], graph: Graph, method: OverlapPairMethod = 'algorithmic', registry?: KernelRegistry): DmoGraphResult {
+  const pairs = graphOverlapPairs(graph, requests, { method, ...(registry === undefined ? {} : { registry }) });
   return { ...planDmoDetailed(requests, pairs), pairs };
 }
 
@@ -44,8 +45,8 @@ export function tensorPlanOffsets(graph: Graph, requests: readonly BufferRequest
 }
 
 /** Peak of the model's current layout: tflm-greedy honouring any offline offsets it carries. */
-export function currentPeakBytes(model: Model): number {
-  return planGreedy(computeModelBufferRequests(model)).peakBytes;
+export function currentPeakBytes(model: Model, registry?: KernelRegistry): number {
+  return planGreedy(computeModelBufferRequests(model, registry)).peakBytes;
 }
 
 export const dmoPass: OptimizerPass = {
@@ -53,13 +54,13 @@ export const dmoPass: OptimizerPass = {
   description: 'diagonal memory optimisation: overlap each dying input with its output by O_s (offline plan)',
   run(model: Model, options: PassOptions): PassResult {
     const method = methodFlag(options);
-    const requests = computeModelBufferRequests(model);
+    const requests = computeModelBufferRequests(model, options.registry);
     const before = planGreedy(requests).peakBytes;
     const online = requests.map((r) => ({ ...r, offlineOffsetBytes: null }));
-    const result = planDmoGraph(online, model.graph, method);
+    const result = planDmoGraph(online, model.graph, method, options.registry);
     const planned = withOfflinePlan(model, tensorPlanOffsets(model.graph, online, result.plan));
     // Scratch buffers are not in OfflineMemoryAllocation: TFLM (and mcusim) place them online.
-    const after = currentPeakBytes(planned);
+    const after = currentPeakBytes(planned, options.registry);
     const notes = [
       `${result.pairs.length} overlap pairs (O_s by ${method}${result.pairs.some((p) => p.method !== method) ? ', analytic fallback for some ops' : ''})`,
       `best allocation order ${result.variant}; peak by order: ${Object.entries(result.peakBytesByVariant).map(([v, b]) => `${v} ${b} B`).join(', ')}`,

@@ -6,7 +6,8 @@
 import type { Graph } from '../../ir/index.ts';
 import { byteSize } from '../../ir/index.ts';
 import type { SafeOverlapPair, BufferRequest, Plan } from '../planners/index.ts';
-import { safeOverlap } from './safe-overlap.ts';
+import type { KernelRegistry } from '../../kernels/index.ts';
+import { analyticApplies, safeOverlap } from './safe-overlap.ts';
 import { analyticSafeOverlap, primaryInputPosition } from './safe-overlap-analytic.ts';
 
 export type OverlapPairMethod = 'algorithmic' | 'analytic';
@@ -14,6 +15,8 @@ export type OverlapPairMethod = 'algorithmic' | 'analytic';
 export interface OverlapPairOptions {
   /** 'algorithmic' (default): exact O_s, analytic where the walk fails; 'analytic': lower bound only. */
   readonly method?: OverlapPairMethod;
+  /** Whose access order O_s is for (default reference); the analytic bound only where the op runs the reference spec. */
+  readonly registry?: KernelRegistry;
 }
 
 export interface GraphOverlapPair extends SafeOverlapPair {
@@ -46,14 +49,16 @@ export function overlapCandidate(graph: Graph, opIndex: number, requests: readon
   return { input, output };
 }
 
-function opOverlap(graph: Graph, opIndex: number, method: OverlapPairMethod): { bytes: number; method: OverlapPairMethod } | null {
+function opOverlap(graph: Graph, opIndex: number, method: OverlapPairMethod, registry: KernelRegistry | undefined): { bytes: number; method: OverlapPairMethod } | null {
   const op = graph.ops[opIndex];
   if (op === undefined) return null;
-  if (method === 'algorithmic') {
+  const analytic = analyticApplies(op, registry);
+  if (method === 'algorithmic' || !analytic) {
     try {
-      return { bytes: safeOverlap(graph, opIndex, { method: 'algorithmic' }), method };
+      return { bytes: safeOverlap(graph, opIndex, { method: 'algorithmic', ...(registry === undefined ? {} : { registry }) }), method: 'algorithmic' };
     } catch {
-      // fall through to the analytic lower bound
+      // fall through to the analytic lower bound (the reference order's: none for another library's spec)
+      if (!analytic) return null;
     }
   }
   try {
@@ -77,7 +82,7 @@ export function graphOverlapPairs(graph: Graph, requests: readonly BufferRequest
   const pairs: GraphOverlapPair[] = [];
   graph.ops.forEach((_, opIndex) => {
     const c = overlapCandidate(graph, opIndex, requests);
-    const p = c === null ? null : pairOf(graph, opIndex, c, opOverlap(graph, opIndex, method));
+    const p = c === null ? null : pairOf(graph, opIndex, c, opOverlap(graph, opIndex, method, options.registry));
     if (p !== null) pairs.push(p);
   });
   return pairs;
@@ -89,7 +94,7 @@ export function graphOverlapPairs(graph: Graph, requests: readonly BufferRequest
  * those the analytic lower bound suffices when the plan overlaps them by no more than it allows;
  * the address walk runs only for the rest. A plan check then costs a fraction of a DMO plan.
  */
-export function planOverlapPairs(graph: Graph, requests: readonly BufferRequest[], plan: Plan): GraphOverlapPair[] {
+export function planOverlapPairs(graph: Graph, requests: readonly BufferRequest[], plan: Plan, registry?: KernelRegistry): GraphOverlapPair[] {
   const pairs: GraphOverlapPair[] = [];
   graph.ops.forEach((op, opIndex) => {
     const c = overlapCandidate(graph, opIndex, requests);
@@ -99,11 +104,12 @@ export function planOverlapPairs(graph: Graph, requests: readonly BufferRequest[
     if (offIn + c.input.sizeBytes <= offOut || offOut + c.output.sizeBytes <= offIn) return;
     let analytic: GraphOverlapPair | null = null;
     try {
+      if (!analyticApplies(op, registry)) throw new Error('another library\'s access order');
       analytic = pairOf(graph, opIndex, c, { bytes: analyticSafeOverlap(op, graph), method: 'analytic' });
     } catch {
       // no analytic bound for this op: the walk decides
     }
-    const p = analytic !== null && offIn >= offOut + c.output.sizeBytes - analytic.safeOverlapBytes ? analytic : pairOf(graph, opIndex, c, opOverlap(graph, opIndex, 'algorithmic'));
+    const p = analytic !== null && offIn >= offOut + c.output.sizeBytes - analytic.safeOverlapBytes ? analytic : pairOf(graph, opIndex, c, opOverlap(graph, opIndex, 'algorithmic', registry));
     if (p !== null) pairs.push(p);
   });
   return pairs;

@@ -6,8 +6,8 @@
 // after an output store hit its (shifted) address. Derivations: docs/tracer.md, docs/safe-overlap.md.
 import type { Graph, Op } from '../../ir/index.ts';
 import { UsageError, byteSize, elementCount } from '../../ir/index.ts';
-import type { DiagonalPair, TraceSink } from '../../kernels/index.ts';
-import { forgetOverlapWalks, instantiateOp, overlapWalk, prepareOp } from '../../kernels/index.ts';
+import type { DiagonalPair, KernelRegistry, TraceSink } from '../../kernels/index.ts';
+import { REFERENCE_KERNELS, forgetOverlapWalks, instantiateOp, overlapWalk, prepareOp } from '../../kernels/index.ts';
 import { Runtime, crc32, randomInputs, teeTraceSinks } from '../../sim/index.ts';
 import { alignUp } from '../planners/index.ts';
 import { analyticSafeOverlap, primaryInputPosition } from './safe-overlap-analytic.ts';
@@ -26,6 +26,9 @@ export interface OverlapOptions {
   readonly seed?: number;
   /** Trace method: also feed the op's events here (e.g. a TracePlot). */
   readonly traceSink?: TraceSink;
+  /** Whose access order (the kernel library's specs; default reference). The analytic closed forms
+   * are the reference kernels': with another library's spec for the op, analytic is refused. */
+  readonly registry?: KernelRegistry;
 }
 
 export interface OverlapReport {
@@ -44,6 +47,8 @@ export interface OpLayout {
   readonly output: number;
   readonly inputOffset: number;
   readonly outputOffset: number;
+  /** The kernels the op runs with. */
+  readonly registry: KernelRegistry;
 }
 
 /** The graph holding only op `opIndex` (same tensor indices; its activation inputs are graph inputs). */
@@ -88,17 +93,18 @@ export function layoutOp(g: Graph, overlapBytes: number | null, o: OverlapOption
     offsets[t] = next;
     next = alignUp(next + sizeOf(g, t));
   }
-  const scratch = prepareOp(g, 0).prepared.scratch.map((s) => {
+  const registry = o.registry ?? REFERENCE_KERNELS;
+  const scratch = prepareOp(g, 0, registry).prepared.scratch.map((s) => {
     const at = next;
     next = alignUp(next + s.sizeBytes);
     return at;
   });
-  return { graph: g, tensorOffsets: offsets, scratchOffsets: [scratch], arenaBytes: Math.max(16, next), input, output, inputOffset, outputOffset: 0 };
+  return { graph: g, tensorOffsets: offsets, scratchOffsets: [scratch], arenaBytes: Math.max(16, next), input, output, inputOffset, outputOffset: 0, registry };
 }
 
 /** Run the laid-out op on seeded random inputs (traced when sinks are given); returns its outputs. */
 export function runLayout(l: OpLayout, seed = 1, sinks: readonly TraceSink[] = []): Uint8Array[] {
-  const rt = new Runtime({ graph: l.graph, tensorOffsets: l.tensorOffsets, scratchOffsets: l.scratchOffsets, arenaBytes: l.arenaBytes });
+  const rt = new Runtime({ graph: l.graph, tensorOffsets: l.tensorOffsets, scratchOffsets: l.scratchOffsets, arenaBytes: l.arenaBytes, registry: l.registry });
   const sink = sinks.length === 0 ? undefined : sinks.length === 1 ? sinks[0] : teeTraceSinks(...sinks);
   return rt.run(randomInputs(l.graph, seed), sink ? { trace: sink } : {});
 }
@@ -194,7 +200,7 @@ export function diagonalPair(l: OpLayout, s: OverlapScale): DiagonalPair {
  * op's address walk (overlapWalk, the same reduction without the event log). */
 function algorithmicOverlap(l: OpLayout, elementBytes: number | undefined): number {
   const s = overlapScale(l, elementBytes);
-  const inst = instantiateOp(l.graph, prepareOp(l.graph, 0), l.tensorOffsets, l.scratchOffsets[0] ?? []);
+  const inst = instantiateOp(l.graph, prepareOp(l.graph, 0, l.registry), l.tensorOffsets, l.scratchOffsets[0] ?? []);
   const minD = overlapWalk(inst, diagonalPair(l, s));
   return overlapFromDiff(l, minD, elementBytes);
 }
@@ -251,6 +257,17 @@ function outputBytesOf(l: OpLayout, elementBytes: number | undefined): number {
   return elementBytes === undefined ? byteSize(t.dtype, t.shape) : elementCount(t.shape) * elementBytes;
 }
 
+/** The closed forms model the reference kernels' order: refused for an op another library runs with its own spec. */
+function refuseAnalytic(op: Op, registry: KernelRegistry | undefined): void {
+  if (registry === undefined || op.kind === 'custom' || registry.specs[op.kind] === REFERENCE_KERNELS.specs[op.kind]) return;
+  throw new UsageError(`the analytic O_s of ${op.kind} is derived for the reference kernel's access order, not ${registry.library}'s: use the trace or algorithmic method`);
+}
+
+/** Whether the analytic method applies to `op` under `registry` (the op runs the reference spec). */
+export function analyticApplies(op: Op, registry: KernelRegistry | undefined): boolean {
+  return registry === undefined || op.kind === 'custom' || registry.specs[op.kind] === REFERENCE_KERNELS.specs[op.kind];
+}
+
 function checkElementBytes(n: number | undefined): void {
   if (n !== undefined && (!Number.isInteger(n) || n < 1 || n > 8)) throw new UsageError(`element bytes must be an integer in 1..8, got ${n}`);
 }
@@ -262,6 +279,7 @@ export function safeOverlap(graph: Graph, opIndex: number, options: OverlapOptio
   const op = graph.ops[opIndex];
   if (op === undefined) throw new UsageError(`no op ${opIndex}`);
   if (method === 'analytic') {
+    refuseAnalytic(op, options.registry);
     const pos = { ...(options.inputPosition !== undefined ? { inputPosition: options.inputPosition } : {}), ...(options.outputPosition !== undefined ? { outputPosition: options.outputPosition } : {}) };
     return analyticSafeOverlap(op, graph, options.elementBytes, pos);
   }
@@ -318,7 +336,7 @@ function algorithmicKey(g: Graph, o: OverlapOptions): string {
     return t === undefined ? null : [t.dtype, t.shape, t.quant, t.isVariable, t.data === null ? null : [t.data.length, constantCrc(t.data)]];
   });
   const { inputs: _i, outputs: _o, ...rest } = op;
-  return JSON.stringify([rest, inputs, outputs, tensors, g.inputs.map(renumber), g.outputs.map(renumber), o.inputPosition ?? null, o.outputPosition ?? null, o.elementBytes ?? null]);
+  return JSON.stringify([o.registry?.library ?? 'reference', o.registry?.cpu ?? null, rest, inputs, outputs, tensors, g.inputs.map(renumber), g.outputs.map(renumber), o.inputPosition ?? null, o.outputPosition ?? null, o.elementBytes ?? null]);
 }
 
 /** Input/output sizes and O_s by each requested method (all three by default). */
@@ -333,6 +351,7 @@ export function safeOverlapReport(graph: Graph, opIndex: number, options: Overla
     return options.elementBytes === undefined ? byteSize(x.dtype, x.shape) : elementCount(x.shape) * options.elementBytes;
   };
   const os: Record<string, number> = {};
-  for (const m of options.methods ?? OVERLAP_METHODS) os[m] = safeOverlap(graph, opIndex, { ...options, method: m });
+  const methods = options.methods ?? OVERLAP_METHODS.filter((m) => m !== 'analytic' || analyticApplies(op, options.registry));
+  for (const m of methods) os[m] = safeOverlap(graph, opIndex, { ...options, method: m });
   return { inputBytes: bytes(input), outputBytes: bytes(output), os };
 }

@@ -5,6 +5,7 @@
 import { DTYPE_BYTES, ModelError, elementCount, readOfflinePlan } from '../../ir/index.ts';
 import type { Graph, Issue, Model } from '../../ir/index.ts';
 import { scratchRequests } from '../../kernels/index.ts';
+import type { KernelRegistry } from '../../kernels/index.ts';
 import type { BufferRequest } from './plan-types.ts';
 
 /** MicroArenaBufferAlignment(). */
@@ -18,6 +19,8 @@ export function alignUp(bytes: number, alignment = ARENA_ALIGNMENT_BYTES): numbe
 export interface BufferRequestOptions {
   /** Per-tensor offsets from OfflineMemoryAllocation (null entries = online). */
   readonly offlineOffsets?: readonly (number | null)[] | null;
+  /** The kernels whose scratch requests are planned (default: reference). */
+  readonly registry?: KernelRegistry;
 }
 
 interface Lifetime {
@@ -97,7 +100,7 @@ export function computeBufferRequests(graph: Graph, options: BufferRequestOption
   });
   let scratchIndex = 0;
   graph.ops.forEach((op, opIndex) => {
-    for (const bytes of scratchRequests(graph, opIndex)) {
+    for (const bytes of scratchRequests(graph, opIndex, options.registry)) {
       requests.push({
         id: requests.length,
         tensor: null,
@@ -116,8 +119,8 @@ export function computeBufferRequests(graph: Graph, options: BufferRequestOption
 }
 
 /** computeBufferRequests with the model's OfflineMemoryAllocation metadata applied. */
-export function computeModelBufferRequests(model: Model): BufferRequest[] {
+export function computeModelBufferRequests(model: Model, registry?: KernelRegistry): BufferRequest[] {
   const plan = readOfflinePlan(model);
   const offlineOffsets = plan === null ? null : Array.from(plan, (o) => (o === -1 ? null : o));
-  return computeBufferRequests(model.graph, { offlineOffsets });
+  return computeBufferRequests(model.graph, { offlineOffsets, ...(registry === undefined ? {} : { registry }) });
 }

@@ -3,6 +3,7 @@
 // the pooling op's exact safe overlap), every other output beside its live input; the plan is
 // carried as OfflineMemoryAllocation metadata. Reports the paper's Table III accounting too. Kept
 // only when it lowers the whole arena on --arch (guardTotal; the planned part under objective=planned).
+import type { KernelRegistry } from '../../kernels/index.ts';
 import type { Graph, Model } from '../../ir/index.ts';
 import { UsageError, withOfflinePlan } from '../../ir/index.ts';
 import { computeModelBufferRequests, planGreedy } from '../planners/index.ts';
@@ -28,10 +29,10 @@ export interface ReplacementGraphResult {
 }
 
 /** Replacement plan of `requests` for `graph`: pooling in place by its exact O_s. */
-export function planReplacementGraph(requests: readonly BufferRequest[], graph: Graph): ReplacementGraphResult {
+export function planReplacementGraph(requests: readonly BufferRequest[], graph: Graph, registry?: KernelRegistry): ReplacementGraphResult {
   const ops = replacementOps(graph, requests);
   const pooling = new Set(graph.ops.flatMap((op, i) => (POOLING_KINDS.includes(op.kind) ? [i] : [])));
-  const overlaps = graphOverlapPairs(graph, requests).filter((p) => pooling.has(p.opIndex));
+  const overlaps = graphOverlapPairs(graph, requests, registry === undefined ? {} : { registry }).filter((p) => pooling.has(p.opIndex));
   return { plan: planReplacement(requests, ops, { overlaps }), footprint: replacementFootprint(requests, ops) };
 }
 
@@ -45,12 +46,12 @@ export const replacementPass: OptimizerPass = {
   name: 'replacement',
   description: 'replacement strategy (Sakr et al.): one total buffer, pooling in place, conv output beside its input',
   run(model: Model, options: PassOptions): PassResult {
-    const requests = computeModelBufferRequests(model);
+    const requests = computeModelBufferRequests(model, options.registry);
     const before = planGreedy(requests).peakBytes;
     const online = requests.map((r) => ({ ...r, offlineOffsetBytes: null }));
-    const { plan, footprint } = planReplacementGraph(online, model.graph);
+    const { plan, footprint } = planReplacementGraph(online, model.graph, options.registry);
     const planned = withOfflinePlan(model, tensorPlanOffsets(model.graph, online, plan));
-    const after = currentPeakBytes(planned);
+    const after = currentPeakBytes(planned, options.registry);
     const notes = [
       `activations as the paper counts them: CMSIS-NN ${footprint.cmsisBaselineBytes} B -> total buffer ${footprint.totalBufferBytes} B`,
       `full arena incl. graph inputs: ${after} B`,

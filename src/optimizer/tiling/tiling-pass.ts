@@ -145,7 +145,7 @@ export function searchTiling(input: Model, methods: readonly TilingMethod[], opt
   const arch = options.arch ?? DEFAULT_TFLM_ARCH;
   const objective = options.objective ?? 'total';
   const evaluator = options.evaluator ?? serialEvaluator;
-  const totalsBefore = candidateTotals(input, arch, options.runtime);
+  const totalsBefore = candidateTotals(input, arch, undefined, options.runtime);
   const peakBytesBefore = totalsBefore.plannedBytes;
   const macsBefore = graphMacs(input.graph);
   const scoreOf = (t: ArenaTotals): number => objectiveScore(t, objective);
@@ -230,7 +230,7 @@ export function searchTiling(input: Model, methods: readonly TilingMethod[], opt
 
 /** Totals of a candidate whose (possibly reordered) graph plans to `plannedBytes`. */
 function totalsOf(graph: Graph, plannedBytes: number, model: Model, arch: TflmArchName, runtime?: ArenaRuntimeTarget): ArenaTotals {
-  const r = graphArena(graph, plannedBytes, arch, readOfflinePlan(model), runtime);
+  const r = graphArena(graph, plannedBytes, arch, readOfflinePlan(model), undefined, runtime);
   return { plannedBytes, persistentBytes: r.persistentBytes, totalBytes: r.totalBytes, outsideArenaBytes: r.outsideArenaBytes };
 }
 
@@ -307,7 +307,7 @@ function runTiling(name: string, methods: readonly (readonly TilingMethod[])[], 
     return sb < sa || (sb === sa && b.macsAfter < a.macsAfter) ? b : a;
   });
   const layout = finalLayout(best, budget * 0.15);
-  const after = best.applied.length > 0 ? candidateTotals(layout.model, arch, options.runtime) : best.totalsBefore;
+  const after = best.applied.length > 0 ? candidateTotals(layout.model, arch, undefined, options.runtime) : best.totalsBefore;
   const notes = [...searches.flatMap((r) => notesOf(r, objective)), ...(searches.length > 1 ? [`chosen: ${best.methods.join('+')}`] : [])];
   const details = {
     arch,

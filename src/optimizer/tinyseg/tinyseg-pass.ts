@@ -159,7 +159,7 @@ function scratchNote(b: ScratchBound): string {
 
 export function runTinySeg(model: Model, options: PassOptions): PassResult {
   const notes: string[] = [];
-  const before = candidateTotals(model, options.arch ?? DEFAULT_TFLM_ARCH, options.runtime);
+  const before = candidateTotals(model, options.arch ?? DEFAULT_TFLM_ARCH, undefined, options.runtime);
   // The input's current layout (its offline plan honoured: a DMO plan may already beat greedy).
   const original = before.plannedBytes;
   const pct = (p: number): number => Math.round((1000 * (original - p)) / Math.max(1, original)) / 10;

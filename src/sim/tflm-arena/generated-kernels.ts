@@ -8,8 +8,8 @@
 // parsing and stock Init (transpose_conv.cc: its OpData holds the McusimOpData) and likewise
 // requests only its spec's scratch.
 import type { Graph, Op } from '../../ir/index.ts';
-import { cArray, cStruct, kernelSpecOf } from '../../kernels/index.ts';
-import type { StockTflmPersistent, TflmPersistent } from '../../kernels/index.ts';
+import { REFERENCE_KERNELS, cArray, cStruct, kernelSpecOf } from '../../kernels/index.ts';
+import type { KernelRegistry, StockTflmPersistent, TflmPersistent } from '../../kernels/index.ts';
 
 /** Most scratch buffers a generated kernel requests (Spill: I/O + histogram; FusedConv2D: I/O + row window). */
 export const MCUSIM_TFLM_MAX_SCRATCH = 3;
@@ -44,11 +44,11 @@ const CUSTOM: StockTflmPersistent = { stock: true, builtinData: null, opData: MC
  * Scratch requests default to the spec's declared scratch (kernels/scratchRequests), which the
  * generated Prepare requests one by one.
  */
-export function generatedKernelPersistent(graph: Graph, index: number): StockTflmPersistent | null {
+export function generatedKernelPersistent(graph: Graph, index: number, registry: KernelRegistry = REFERENCE_KERNELS): StockTflmPersistent | null {
   const op = graph.ops[index];
   if (op === undefined || op.kind === 'custom') return null;
   if (isGeneratedCustomKind(op.kind)) return CUSTOM;
-  const tflm = kernelSpecOf(op.kind)?.tflmPersistent as TflmPersistent | undefined;
+  const tflm = kernelSpecOf(op.kind, registry)?.tflmPersistent as TflmPersistent | undefined;
   if (tflm === undefined || !tflm.stock) return null;
   if (!isReplacedTransposeConv(op)) return tflm;
   return { stock: true, builtinData: tflm.builtinData, opData: tflm.opData };

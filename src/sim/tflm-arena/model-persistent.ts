@@ -6,9 +6,9 @@
 // are alignUp(used + size, alignment). Sources per step: docs/tflm-arena.md.
 import type { Graph, Tensor } from '../../ir/index.ts';
 import { byteSize, InternalError } from '../../ir/index.ts';
-import { kernelSpecOf, makeOpContext, scratchRequests } from '../../kernels/index.ts';
+import { REFERENCE_KERNELS, kernelSpecOf, makeOpContext, scratchRequests } from '../../kernels/index.ts';
 import type { BuiltinKind, Op } from '../../ir/index.ts';
-import type { OpContext, TflmPersistent } from '../../kernels/index.ts';
+import type { KernelRegistry, OpContext, TflmPersistent } from '../../kernels/index.ts';
 import type { TflmArch } from './arch.ts';
 import { alignUp, structLayout } from './struct-layout.ts';
 import { generatedKernelPersistent } from './generated-kernels.ts';
@@ -54,10 +54,10 @@ class Tail {
   }
 }
 
-function tflmOf(graph: Graph, index: number, op: Op, kernels: TflmKernelSet): TflmPersistent | null {
-  if (kernels === 'generated') return generatedKernelPersistent(graph, index);
+function tflmOf(graph: Graph, index: number, op: Op, registry: KernelRegistry, kernels: TflmKernelSet): TflmPersistent | null {
+  if (kernels === 'generated') return generatedKernelPersistent(graph, index, registry);
   if (op.kind === 'custom') return null;
-  const spec = kernelSpecOf(op.kind);
+  const spec = kernelSpecOf(op.kind, registry);
   return spec === undefined ? null : (spec.tflmPersistent as TflmPersistent);
 }
 
@@ -77,19 +77,24 @@ function ioTensor(tail: Tail, arch: TflmArch, t: Tensor, label: string): void {
 /**
  * The persistent tail stock TFLM's MicroInterpreter (default GreedyMemoryPlanner, one subgraph)
  * allocates for `graph` on `arch`. `offlineOffsets` (the model's OfflineMemoryAllocation, -1 =
- * online) decides which variable tensors the tail holds.
+ * online) decides which variable tensors the tail holds; `registry` which kernels' Init and Prepare
+ * allocate (default: reference).
  */
-export function modelPersistent(graph: Graph, arch: TflmArch, offlineOffsets: Int32Array | null = null, kernels: TflmKernelSet = 'stock'): PersistentModel {
-  return walkTail(graph, arch, offlineOffsets, new Tail(true), kernels);
+export function modelPersistent(
+  graph: Graph, arch: TflmArch, offlineOffsets: Int32Array | null = null, registry: KernelRegistry = REFERENCE_KERNELS, kernels: TflmKernelSet = 'stock',
+): PersistentModel {
+  return walkTail(graph, arch, offlineOffsets, new Tail(true), registry, kernels);
 }
 
 /** modelPersistent without the blocks' list: the same bytes and non-stock ops, for a search. */
-export function modelPersistentBytes(graph: Graph, arch: TflmArch, offlineOffsets: Int32Array | null = null, kernels: TflmKernelSet = 'stock'): Omit<PersistentModel, 'allocations'> {
-  const { persistentBytes, nonStock } = walkTail(graph, arch, offlineOffsets, new Tail(false), kernels);
+export function modelPersistentBytes(
+  graph: Graph, arch: TflmArch, offlineOffsets: Int32Array | null = null, registry: KernelRegistry = REFERENCE_KERNELS, kernels: TflmKernelSet = 'stock',
+): Omit<PersistentModel, 'allocations'> {
+  const { persistentBytes, nonStock } = walkTail(graph, arch, offlineOffsets, new Tail(false), registry, kernels);
   return { persistentBytes, nonStock };
 }
 
-function walkTail(graph: Graph, arch: TflmArch, offlineOffsets: Int32Array | null, tail: Tail, kernels: TflmKernelSet): PersistentModel {
+function walkTail(graph: Graph, arch: TflmArch, offlineOffsets: Int32Array | null, tail: Tail, registry: KernelRegistry, kernels: TflmKernelSet): PersistentModel {
   const p = arch.pointerBytes;
   const s = arch.structs;
   // MicroAllocator::Create(arena, size, kGreedy): the allocator itself, its planner, the MicroAllocator.
@@ -105,7 +110,7 @@ function walkTail(graph: Graph, arch: TflmArch, offlineOffsets: Int32Array | nul
   const nonStock: NonStockUse[] = [];
   const stockOps: { index: number; op: Op; tflm: Extract<TflmPersistent, { stock: true }>; ctx: OpContext }[] = [];
   graph.ops.forEach((op, index) => {
-    const tflm = tflmOf(graph, index, op, kernels);
+    const tflm = tflmOf(graph, index, op, registry, kernels);
     if (tflm === null || !tflm.stock) {
       nonStock.push({ opIndex: index, kind: op.kind === 'custom' ? `custom:${op.customCode}` : op.kind, why: tflm?.why ?? 'not an op mcusim knows' });
       return;
@@ -132,7 +137,7 @@ function walkTail(graph: Graph, arch: TflmArch, offlineOffsets: Int32Array | nul
     for (const b of tflm.prepareBuffers?.(ctx) ?? []) {
       tail.allocate(() => `${typeof b === 'number' ? `${b} B buffer` : b.name} (${opLabel(index, op)} Prepare)`, typeof b === 'number' ? b : structLayout(b, arch).sizeBytes, ARENA_ALIGNMENT_BYTES);
     }
-    scratchCount += tflm.scratchRequests?.(ctx) ?? scratchRequests(graph, index).length;
+    scratchCount += tflm.scratchRequests?.(ctx) ?? scratchRequests(graph, index, registry).length;
   }
   // FinishModelAllocation: scratch buffer handles, then (CommitStaticMemoryPlan) variable tensors.
   if (scratchCount > 0) tail.allocate(() => `ScratchBufferHandle[${scratchCount}]`, s.ScratchBufferHandle * scratchCount, p);

@@ -3,8 +3,8 @@
 // its own kernels, so its plan and total differ. These helpers find those ops and give the graph
 // as stock TFLM runs it, so reports can show both runtimes side by side (issue 12 item 2).
 import type { Graph, Op } from '../../ir/index.ts';
-import { kernelSpecOf } from '../../kernels/index.ts';
-import type { TflmPersistent } from '../../kernels/index.ts';
+import { REFERENCE_KERNELS, kernelSpecOf } from '../../kernels/index.ts';
+import type { KernelRegistry, TflmPersistent } from '../../kernels/index.ts';
 
 export interface McusimKernelUse {
   readonly opIndex: number;
@@ -13,26 +13,26 @@ export interface McusimKernelUse {
   readonly options: readonly string[];
 }
 
-function mcusimOptionsOf(op: Op): readonly string[] {
+function mcusimOptionsOf(op: Op, registry: KernelRegistry): readonly string[] {
   if (op.kind === 'custom') return [];
-  const tflm = kernelSpecOf(op.kind)?.tflmPersistent as TflmPersistent | undefined;
+  const tflm = kernelSpecOf(op.kind, registry)?.tflmPersistent as TflmPersistent | undefined;
   if (tflm === undefined || !tflm.stock) return [];
   const opts = op.options as Readonly<Record<string, unknown>>;
   return (tflm.mcusimOptions ?? []).filter((k) => opts[k] === true);
 }
 
 /** Ops whose options select an mcusim-only kernel variant. */
-export function mcusimKernelUses(graph: Graph): McusimKernelUse[] {
+export function mcusimKernelUses(graph: Graph, registry: KernelRegistry = REFERENCE_KERNELS): McusimKernelUse[] {
   return graph.ops.flatMap((op, opIndex) => {
-    const options = mcusimOptionsOf(op);
+    const options = mcusimOptionsOf(op, registry);
     return options.length === 0 ? [] : [{ opIndex, kind: op.kind, options }];
   });
 }
 
 /** `graph` as stock TFLM runs it: the mcusim-only kernel options dropped. */
-export function asStockTflm(graph: Graph): Graph {
+export function asStockTflm(graph: Graph, registry: KernelRegistry = REFERENCE_KERNELS): Graph {
   const ops = graph.ops.map((op): Op => {
-    const drop = mcusimOptionsOf(op);
+    const drop = mcusimOptionsOf(op, registry);
     if (drop.length === 0 || op.kind === 'custom') return op;
     const options = Object.fromEntries(Object.entries(op.options).filter(([k]) => !drop.includes(k)));
     return { ...op, options } as Op;

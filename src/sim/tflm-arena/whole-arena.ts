@@ -4,8 +4,8 @@
 // part is what that runtime keeps (variable tensors after the plan; params are const, in flash).
 import type { BuiltinKind, Graph } from '../../ir/index.ts';
 import { byteSize, ModelError } from '../../ir/index.ts';
-import { kernelSpecOf, makeOpContext } from '../../kernels/index.ts';
-import type { TflmPersistent } from '../../kernels/index.ts';
+import { REFERENCE_KERNELS, kernelSpecOf, makeOpContext } from '../../kernels/index.ts';
+import type { KernelRegistry, TflmPersistent } from '../../kernels/index.ts';
 import type { TflmArch, TflmArchName } from './arch.ts';
 import { alignUp } from './struct-layout.ts';
 import { ARENA_ALIGNMENT_BYTES, modelPersistentBytes } from './model-persistent.ts';
@@ -35,8 +35,10 @@ export interface ArenaReport {
  * request) plus the persistent tail with their Init / Prepare allocations. An op neither stock
  * nor generated (an unknown custom op) is E_MODEL_UNSUPPORTED_OP.
  */
-export function tflmGeneratedArena(graph: Graph, plannedBytes: number, arch: TflmArch, offlineOffsets: Int32Array | null = null): ArenaReport {
-  const tflm = modelPersistentBytes(graph, arch, offlineOffsets, 'generated');
+export function tflmGeneratedArena(
+  graph: Graph, plannedBytes: number, arch: TflmArch, offlineOffsets: Int32Array | null = null, registry: KernelRegistry = REFERENCE_KERNELS,
+): ArenaReport {
+  const tflm = modelPersistentBytes(graph, arch, offlineOffsets, registry, 'generated');
   if (tflm.nonStock.length > 0) {
     throw ModelError.fromIssues(tflm.nonStock.map((u) => ({ code: 'E_MODEL_UNSUPPORTED_OP', message: `TFLM has no kernel for ${u.kind}, and mcusim generates none`, opIndex: u.opIndex, opKind: u.kind })));
   }
@@ -49,7 +51,8 @@ export interface WholeArena {
 
 /**
  * The whole arena for `graph` planned at `plannedBytes` on `arch`: stock TFLM's when every op is a
- * TFLM builtin (or `runtime` is 'mcusim': mcusim's C runtime whatever the ops).
+ * TFLM builtin (or `runtime` is 'mcusim': mcusim's C runtime whatever the ops), with `registry`'s
+ * kernels (TFLM with that library linked).
  */
 export function wholeArena(
   graph: Graph,
@@ -57,8 +60,9 @@ export function wholeArena(
   arch: TflmArch,
   offlineOffsets: Int32Array | null = null,
   runtime: 'auto' | 'mcusim' = 'auto',
+  registry: KernelRegistry = REFERENCE_KERNELS,
 ): WholeArena {
-  const tflm = modelPersistentBytes(graph, arch, offlineOffsets);
+  const tflm = modelPersistentBytes(graph, arch, offlineOffsets, registry);
   if (tflm.nonStock.length === 0 && runtime === 'auto') {
     const report: ArenaReport = {
       arch: arch.name, runtime: 'tflm', plannedBytes, persistentBytes: tflm.persistentBytes,
@@ -73,7 +77,7 @@ export function wholeArena(
   });
   graph.ops.forEach((op, i) => {
     if (op.kind === 'custom') return;
-    const tflm = kernelSpecOf(op.kind)?.tflmPersistent as TflmPersistent | undefined;
+    const tflm = kernelSpecOf(op.kind, registry)?.tflmPersistent as TflmPersistent | undefined;
     if (tflm === undefined || tflm.stock) return;
     const ctx = makeOpContext<BuiltinKind>(graph, i);
     persistentBytes += tflm.mcusimPersistentBytes(ctx);

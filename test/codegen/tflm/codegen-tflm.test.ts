@@ -87,7 +87,7 @@ describe('codegen --tflm', () => {
   it('the TFLM prediction keeps one McusimOpData per custom op and nothing for mcusim-only TRANSPOSE_CONV Prepare', () => {
     const model = CASES[0]?.model() as Model;
     const arch = getTflmArch('cortex-m');
-    const tail = modelPersistent(model.graph, arch, readOfflinePlan(model), 'generated');
+    const tail = modelPersistent(model.graph, arch, readOfflinePlan(model), undefined, 'generated');
     expect(tail.nonStock).toEqual([]);
     const opData = tail.allocations.filter((a) => a.what.startsWith('McusimOpData'));
     const custom = model.graph.ops.filter((op) => op.kind === 'spill' || op.kind === 'fetchingConv2d').length;

@@ -1,0 +1,34 @@
+// The library a plan is made for travels with the file: runPipeline records a non-reference
+// registry in mcusim_plan_kernels when it writes an offline plan, a reference run writes nothing
+// (files stay byte-identical to before), and verify says when it checks a plan made for another
+// library (plannedFor / plannedForMismatch).
+import { describe, expect, it } from 'vitest';
+import { exportTflite, readPlanKernels, withPlanKernels } from '../../src/ir/index.ts';
+import { kernelRegistry } from '../../src/kernels/index.ts';
+import { runPipeline } from '../../src/optimizer/index.ts';
+import { verify, zooModel } from '../../src/index.ts';
+
+describe('plan kernels metadata', () => {
+  const model = zooModel('ds-cnn-kws');
+
+  it('reads reference without the entry and round-trips a library and CPU', () => {
+    expect(readPlanKernels(model)).toEqual({ library: 'reference', cpu: null });
+    const m = withPlanKernels(model, { library: 'cmsis-nn', cpu: 'cortex-m55' });
+    expect(readPlanKernels(m)).toEqual({ library: 'cmsis-nn', cpu: 'cortex-m55' });
+    expect(withPlanKernels(m, { library: 'reference', cpu: null }).metadata).toEqual(model.metadata);
+  });
+
+  it('dmo for cmsis-nn records it; for reference the file is the same bytes as without a registry', () => {
+    const plain = runPipeline(model, ['dmo'], { flags: {} });
+    const ref = runPipeline(model, ['dmo'], { flags: {}, registry: kernelRegistry('reference') });
+    expect(plain.reports[0]?.applied).toBe(true);
+    expect(exportTflite(ref.model)).toEqual(exportTflite(plain.model));
+    const cmsis = runPipeline(model, ['dmo'], { flags: {}, registry: kernelRegistry('cmsis-nn', 'cortex-m4') });
+    expect(readPlanKernels(cmsis.model)).toEqual({ library: 'cmsis-nn', cpu: 'cortex-m4' });
+
+    const asPlanned = verify(model, cmsis.model, { seeds: 1, kernels: 'cmsis-nn', cpu: 'cortex-m7' });
+    expect([asPlanned.kernels, asPlanned.cpu, asPlanned.plannedForMismatch]).toEqual(['cmsis-nn', 'cortex-m7', false]);
+    const other = verify(model, cmsis.model, { seeds: 1 });
+    expect([other.kernels, other.plannedFor.kernels, other.plannedForMismatch]).toEqual(['reference', 'cmsis-nn', true]);
+  });
+});
