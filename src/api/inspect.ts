@@ -57,6 +57,8 @@ export interface InspectReport {
     readonly proven?: boolean;
     readonly gapBytes?: number;
     readonly buffers: readonly PlanBufferJson[];
+    /** Why the file's plan clobbers with this kernel library (it was planned for the reference kernels). */
+    readonly libraryHazard?: string;
   };
   /** The whole arena (DESIGN.md §9): planned head + persistent tail for the chosen arch. */
   readonly arena: ArenaReport;
@@ -193,6 +195,7 @@ export function inspectModel(
       lowerBoundBytes: lowerBoundBytes(requests),
       ...searchFields(plan),
       buffers: requests.map((r, i) => bufferJson(r, plan.offsets[i] ?? 0)),
+      ...(plan.libraryHazard !== undefined ? { libraryHazard: plan.libraryHazard } : {}),
     },
     arena,
     ...(runtimes === undefined ? {} : { runtimes }),

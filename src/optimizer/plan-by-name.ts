@@ -2,6 +2,7 @@
 // planners/planner-registry.ts plus the graph-aware dmo and replacement planners, which need the
 // techniques above the planners (safe overlaps, the passes' graph planning). Every plan handed out
 // goes through verifyPlan first.
+import { REFERENCE_KERNELS } from '../kernels/index.ts';
 import type { KernelRegistry } from '../kernels/index.ts';
 import { PlanError, UsageError } from '../ir/index.ts';
 import type { Graph } from '../ir/index.ts';
@@ -36,8 +37,26 @@ export function getPlanner(name: string): PlannerInfo {
  */
 export function planBuffers(name: string, requests: readonly BufferRequest[], graph?: Graph, options?: PlannerOptions, registry?: KernelRegistry): Plan {
   const plan = getPlanner(name).plan(requests, graph, options);
-  checkPlan(requests, plan, graph, registry);
-  return plan;
+  const hazard = checkPlanHazard(requests, plan, graph, registry);
+  return hazard === null ? plan : { ...plan, libraryHazard: hazard };
+}
+
+/**
+ * checkPlan for a plan run with `registry`'s kernels. A plan whose overlaps are safe for the
+ * reference kernels but not for another library (a file planned for the reference build, run on
+ * the CMSIS-NN build) is what that build runs, clobbering as it goes: returned as the reason,
+ * not thrown, so the run reproduces the device and the tracer names the clobber. Any other
+ * failure throws as checkPlan does.
+ */
+export function checkPlanHazard(requests: readonly BufferRequest[], plan: Plan, graph?: Graph, registry?: KernelRegistry): string | null {
+  try {
+    checkPlan(requests, plan, graph, registry);
+    return null;
+  } catch (e) {
+    if (graph === undefined || registry === undefined || registry.library === 'reference' || !(e instanceof PlanError) || e.code !== 'E_PLAN_OVERLAP') throw e;
+    checkPlan(requests, plan, graph, REFERENCE_KERNELS);
+    return `the plan is safe for the reference kernels only; with ${registry.library} (${registry.cpu ?? 'default cpu'}) kernels: ${e.message}`;
+  }
 }
 
 /** The check planBuffers makes of a plan (PlanError when it fails), for a plan made unchecked. */

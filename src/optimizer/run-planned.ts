@@ -10,7 +10,7 @@ import type { StorageDevice } from '../sim/index.ts';
 import { Runtime, Tracer, randomInputs } from '../sim/index.ts';
 import { DEFAULT_PLANNER, alignUp, computeModelBufferRequests } from './planners/index.ts';
 import type { BufferRequest, Plan } from './planners/index.ts';
-import { checkPlan, getPlanner } from './plan-by-name.ts';
+import { checkPlanHazard, getPlanner } from './plan-by-name.ts';
 
 /** Moved to src/sim (trace-based safe overlap needs it below the runner); still part of this surface. */
 export { randomInputs } from '../sim/index.ts';
@@ -91,9 +91,11 @@ export function planModel(model: Model, opts: Pick<PreparePlannedOptions, 'plann
   checkGraphConstraints(graph, opts.registry);
   const requests = computeModelBufferRequests(model, opts.registry);
   const name = opts.planner ?? DEFAULT_PLANNER;
-  const plan = getPlanner(name).plan(requests, graph);
-  // The plan's overlaps are checked against the access order of the kernels it runs with.
-  if (opts.verify !== false) checkPlan(requests, plan, graph, opts.registry);
+  const made = getPlanner(name).plan(requests, graph);
+  // The plan's overlaps are checked against the access order of the kernels it runs with; one
+  // safe only for the reference kernels runs as that build runs it (plan.libraryHazard says why).
+  const hazard = opts.verify !== false ? checkPlanHazard(requests, made, graph, opts.registry) : null;
+  const plan = hazard === null ? made : { ...made, libraryHazard: hazard };
   return { graph, requests, plan, ...mapOffsets(graph, requests, plan) };
 }
 

@@ -182,6 +182,7 @@ export function runInspect(modelArg: string, opts: InspectOptions): number {
   if (runtime === undefined) throw new UsageError(`--runtime must be ${INSPECT_RUNTIMES.join(' or ')}, got '${opts.runtime ?? ''}'`);
   const targets = board === undefined ? { arch, runtime, kernels } : { arch, board, runtime, kernels };
   const { report, requests, plan } = inspectModel(model, opts.planner, budget === undefined ? {} : { timeBudgetMs: budget }, targets);
+  if (plan.libraryHazard !== undefined) process.stderr.write(`warning: ${plan.libraryHazard}\n`);
   if (opts.svg !== undefined) writeSvg(opts.svg, renderPlanSvg(requests, plan, { title: `${modelArg} (${describePlanSource(requests, plan.planner)})` }));
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(report)}\n`);

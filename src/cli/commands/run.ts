@@ -54,6 +54,8 @@ export interface RunReport {
   readonly ms: number;
   readonly peakBytes: number;
   readonly trace?: { readonly events: number; readonly violations: readonly TraceViolation[] };
+  /** Why the file's plan clobbers with this library (planned for the reference kernels): outputs are what that build computes. */
+  readonly planHazard?: string;
 }
 
 const PROGRESS_AFTER_MS = 1000;
@@ -202,7 +204,11 @@ export function runRun(modelArg: string, opts: RunOptions): number {
       ...(file !== undefined ? { file } : {}),
     };
   });
-  const report: RunReport = { ...kernelsJson(registry), outputs, ms: Math.round(ms * 1000) / 1000, peakBytes: pm.plan.peakBytes, ...(traced ? { trace: traced } : {}) };
+  const hazard = pm.plan.libraryHazard;
+  const report: RunReport = {
+    ...kernelsJson(registry), outputs, ms: Math.round(ms * 1000) / 1000, peakBytes: pm.plan.peakBytes, ...(traced ? { trace: traced } : {}), ...(hazard !== undefined ? { planHazard: hazard } : {}),
+  };
+  if (hazard !== undefined) process.stderr.write(`warning: ${hazard}\n  the outputs are what that build computes, corrupted; \`mcusim verify ORIGINAL FILE --kernels ${registry.library}\` names the clobber\n`);
   if (traceFailed) process.stderr.write(formatViolations(traced.violations));
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(report)}\n`);

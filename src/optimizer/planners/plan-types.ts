@@ -31,6 +31,11 @@ export interface Plan {
   /** Offset of each request, by request id. */
   readonly offsets: readonly number[];
   readonly peakBytes: number;
+  /**
+   * Set when the plan is safe for the reference kernels but not for the library it is checked
+   * against (a file planned for the other build): that build runs it and clobbers, as said here.
+   */
+  readonly libraryHazard?: string;
 }
 
 /** max(offset + size) over the buffers: the arena bytes a plan needs. */
