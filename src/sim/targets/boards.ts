@@ -94,7 +94,8 @@ export const nrf5340Dk = board({
     // instruction and data accesses to flash (infocenter.nordicsemi.com/topic/ps_nrf5340/cache.html).
     accessBytes: 16,
     accelerator: '8 KB 2-way instruction/data cache on the flash',
-    dataCacheBytes: 8 * KIB, // Size: no public source retrieved (the PS CACHE page's text names no size).
+    // Nordic MDK nrf5340_application.h: NRF_CACHEDATA_Type is SET[256] x WAY[2] x DATA0..3 (16 B) = 8 KB.
+    dataCacheBytes: 8 * KIB,
     dataPrefetch: false, // nRF5340 PS §6.3: no data prefetch described.
   },
 });
