@@ -1,8 +1,11 @@
 // The boards TinyML users most often have, and the MLPerf Tiny boards (issue 44), as data: core and
 // its DSP / FPU / MVE features, clock, RAM regions, flash size, flash wait states at that clock and
-// what hides them. Every number names its source (datasheet DS / reference manual RM section, or the
-// MLPerf Tiny system description the clock comes from); "NOT retrieved verbatim" marks a recalled
-// figure. These boards have no spill-store profile (nicla-vision has): `latency --storage` refuses them.
+// what hides them. Every number names its source: a datasheet DS / reference manual RM section, the MLPerf
+// Tiny system description the clock comes from, or the vendor's public code that encodes the datasheet
+// table (ST STM32Cube LL drivers, Renesas FSP bsp_feature.h, Nuvoton BSP), checked 2026-11-28. "No public
+// source retrieved" marks a figure kept from the vendor manual as recalled, not checked against a text.
+// Wait states are as the source gives them: in flash-bus clocks (H7: AXI, RA8: ICLK), which on the H7
+// boards and the RA8D1 run at half the core clock. No spill-store profile here (nicla-vision has one).
 
 import type { CoreFeatures, FlashReadTiming, RamRegion, TargetProfile } from './target-profile.ts';
 
@@ -53,7 +56,9 @@ export const nucleoL4r5zi = board({
   ramRegions: [{ name: 'SRAM1+SRAM2+SRAM3', sizeBytes: 640 * KIB }], arenaRegion: 'SRAM1+SRAM2+SRAM3',
   flashBytes: 2 * MIB, // DS12023 §3.4: 2 Mbytes of flash.
   flashTiming: {
-    waitStates: 5, // RM0432 §3.3.3 Table 12: Range 1 boost, 100 < HCLK <= 120 MHz -> 5 WS.
+    // RM0432 §3.3.3 Table 12; STM32CubeL4 Drivers/STM32L4xx_HAL_Driver/Src/stm32l4xx_ll_utils.c Table 1
+    // (STM32L4+, voltage range 1): 100 < HCLK <= 120 MHz -> 5WS.
+    waitStates: 5,
     accessBytes: 8, // RM0432 §3.3.1: dual-bank mode (default DBANK=1) reads 64 bits (+8 ECC) per access.
     accelerator: 'ART: 1 KB instruction cache (32 x 4 x 64 bit) + prefetch, 256 B data cache (8 x 4 x 64 bit)', // RM0432 §3.3.4
     dataCacheBytes: 256, // RM0432 §3.3.4: data cache 8 lines of 4 x 64 bits.
@@ -67,11 +72,14 @@ export const ekRa6m4 = board({
   ramRegions: [{ name: 'SRAM', sizeBytes: 256 * KIB }], arenaRegion: 'SRAM', // R01DS0395 §1.2 Table 1.1: 256 KB SRAM.
   flashBytes: 1 * MIB, // R01DS0395 Table 1.1: 1 MB code flash.
   flashTiming: {
-    waitStates: 3, // R01UH0890 §45 "ROM wait cycles" (FLWT): 150 < ICLK <= 200 MHz -> 3. NOT retrieved verbatim.
-    accessBytes: 16, // R01UH0890 §45: code flash read through the flash cache in 128-bit lines. NOT retrieved verbatim.
-    accelerator: 'FCACHE flash cache + prefetch buffer on the code flash', // R01DS0395 §1.1 "Flash cache".
-    dataCacheBytes: 2 * KIB, // R01UH0890 FCACHE: 2 KB shared I/D. NOT retrieved verbatim.
-    dataPrefetch: false, // R01UH0890 FCACHE: the prefetch buffer (FLPF) serves instruction fetches.
+    // Renesas FSP ra/fsp/src/bsp/mcu/ra6m4/bsp_feature.h: BSP_FEATURE_BSP_SYS_CLOCK_FREQ_THREE_ROM_WAITS
+    // = 150 MHz (FOUR: none), so bsp_clocks.c writes FLWT = 3 ROM wait cycles for ICLK = 200 MHz.
+    waitStates: 3,
+    accessBytes: 16, // No public source retrieved (R01UH0890 flash cache line size, recalled).
+    // Same bsp_feature.h: BSP_FEATURE_BSP_FLASH_CACHE 1, _HAS_CODE_SYSTEM_CACHE 1, _FLASH_PREFETCH_BUFFER 0.
+    accelerator: 'flash cache (FCACHE) + code/system caches; no prefetch buffer',
+    dataCacheBytes: 2 * KIB, // No public source retrieved (R01UH0890 cache size, recalled).
+    dataPrefetch: false, // bsp_feature.h BSP_FEATURE_BSP_FLASH_PREFETCH_BUFFER (0): no prefetch buffer.
   },
 });
 
@@ -81,10 +89,13 @@ export const nrf5340Dk = board({
   ramRegions: [{ name: 'SRAM', sizeBytes: 512 * KIB }], arenaRegion: 'SRAM', // nRF5340 PS §4.2: 512 KB RAM (application core).
   flashBytes: 1 * MIB, // nRF5340 PS §4.2: 1 MB flash (application core).
   flashTiming: {
-    waitStates: 3, // nRF5340 PS §4.3.2 NVMC: flash read wait states at 128 MHz. NOT retrieved verbatim.
-    accessBytes: 16, // nRF5340 PS CACHE: 16-byte cache lines. NOT retrieved verbatim.
-    accelerator: '8 KB 2-way instruction/data cache on the flash', // nRF5340 PS §6.3 CACHE.
-    dataCacheBytes: 8 * KIB, // nRF5340 PS §6.3: 8 KB cache shared by instructions and data.
+    waitStates: 3, // No public source retrieved (nRF5340 PS flash wait states at 128 MHz, recalled).
+    // nRF5340 PS "CACHE — Instruction/data cache": two-way set associative, "128-bit cache line", caches
+    // instruction and data accesses to flash (infocenter.nordicsemi.com/topic/ps_nrf5340/cache.html).
+    accessBytes: 16,
+    accelerator: '8 KB 2-way instruction/data cache on the flash',
+    // Nordic MDK nrf5340_application.h: NRF_CACHEDATA_Type is SET[256] x WAY[2] x DATA0..3 (16 B) = 8 KB.
+    dataCacheBytes: 8 * KIB,
     dataPrefetch: false, // nRF5340 PS §6.3: no data prefetch described.
   },
 });
@@ -95,9 +106,9 @@ export const nano33BleSense = board({
   ramRegions: [{ name: 'SRAM', sizeBytes: 256 * KIB }], arenaRegion: 'SRAM', // nRF52840 PS §4.2: 256 KB RAM.
   flashBytes: 1 * MIB, // nRF52840 PS §4.2: 1 MB flash.
   flashTiming: {
-    waitStates: 2, // nRF52840 PS §4.3 (flash access at 64 MHz, cache disabled). NOT retrieved verbatim.
-    accessBytes: 4, // nRF52840 PS §4.3: 32-bit flash read port. NOT retrieved verbatim.
-    accelerator: 'NVMC instruction cache (ICACHECNF)', // nRF52840 PS §4.3.9 ICACHECNF
+    waitStates: 2, // No public source retrieved (nRF52840 PS flash wait states at 64 MHz, recalled).
+    accessBytes: 4, // No public source retrieved (32-bit flash read port, recalled).
+    accelerator: 'NVMC instruction cache (ICACHECNF)', // nRF52840 SVD / PAC nvmc: ICACHECNF "I-code cache".
     dataCacheBytes: 0, // nRF52840 PS §4.3.9: the cache holds instructions only.
     dataPrefetch: false,
   },
@@ -112,7 +123,9 @@ export const discoF746ng = board({
   ], arenaRegion: 'SRAM1+SRAM2',
   flashBytes: 1 * MIB, // DS10916 §3.10: 1 Mbyte flash.
   flashTiming: {
-    waitStates: 7, // RM0385 §3.3.2 Table 5: 2.7-3.6 V, 210 < HCLK <= 216 MHz -> 7 WS.
+    // RM0385 §3.3.2 Table 5; STM32CubeF7 Drivers/STM32F7xx_HAL_Driver/Src/stm32f7xx_ll_utils.c
+    // (UTILS_SCALE1_LATENCY7_FREQ 210 MHz, over-drive): 2.7-3.6 V, 210 < HCLK <= 216 MHz -> 7 WS.
+    waitStates: 7,
     accessBytes: 32, // RM0385 §3.3.2: 256-bit flash read (AXI line fill through the L1 cache).
     accelerator: 'ART accelerator (ITCM path) + M7 L1 cache 4 KB I + 4 KB D (AXI path)', // DS10916 §3.2, §3.4
     dataCacheBytes: 4 * KIB, // DS10916 §3.2: 4 KB data cache.
@@ -121,7 +134,9 @@ export const discoF746ng = board({
 });
 
 const H7_FLASH_480: FlashReadTiming = {
-  waitStates: 4, // RM0433 §4.3.8 Table 17: VOS1/VOS0, AXI 185-225/240 MHz -> 4 WS (the CPU at 480 MHz, AXI 240).
+  // RM0433 §4.3.8 Table 17; STM32CubeH7 Projects/NUCLEO-H743ZI/Examples/PWR/PWR_VOS0_480MHZ/Src/main.c:
+  // VOS0, SYSCLK 480 MHz, HCLK (AXI) 240 MHz, "Flash Latency(WS) = 4" (AXI clocks).
+  waitStates: 4,
   accessBytes: 32, // RM0433 §4.3.7: one 256-bit flash word per read.
   accelerator: 'M7 L1 cache: 16 KB I + 16 KB D (flash over AXI)', // DS12110 §3.1
   dataCacheBytes: 16 * KIB,
@@ -148,7 +163,9 @@ export const portentaH7 = board({
   secondCore: { name: 'cortex-m4', clockHz: 240_000_000 },
   ramRegions: H7_RAM, arenaRegion: 'AXI SRAM', // DS12930 §3.3.2 (same map as the H743).
   flashBytes: 2 * MIB, // DS12930 §3.3.1: 2 Mbytes.
-  flashTiming: { ...H7_FLASH_480, waitStates: 4 }, // RM0399 §4.3.8 Table 16: AXI 240 MHz -> 4 WS.
+  // RM0399 §4.3.8 Table 16 not retrieved; the H747 has the H743's flash and AXI clock (DS12930 §3.3.1), and
+  // STM32CubeH7 Projects/STM32H747I-DISCO/Examples/GPIO/GPIO_EXTI/CM7/Src/main.c programs FLASH_LATENCY_4.
+  flashTiming: { ...H7_FLASH_480, waitStates: 4 },
 });
 
 export const nucleoH7a3ziQ = board({
@@ -160,7 +177,9 @@ export const nucleoH7a3ziQ = board({
   ], arenaRegion: 'AXI SRAM',
   flashBytes: 2 * MIB, // DS13195 §3.3.1: 2 Mbytes.
   flashTiming: {
-    waitStates: 6, // RM0455 §4.3.8 Table 29: VOS0, AXI 280 MHz -> 6 WS. NOT retrieved verbatim.
+    // RM0455 flash table; STM32CubeH7 Drivers/STM32H7xx_HAL_Driver/Src/stm32h7xx_ll_utils.c, STM32H7_DEV_ID
+    // 0x480 (H7A3/B3): UTILS_SCALE0_LATENCY6_FREQ 280 MHz, i.e. VOS0, 264 < HCLK <= 280 MHz -> 6 WS.
+    waitStates: 6,
     accessBytes: 16, // RM0455 §4.3.7: 128-bit flash word.
     accelerator: 'M7 L1 cache: 16 KB I + 16 KB D (flash over AXI)', // DS13195 §3.1
     dataCacheBytes: 16 * KIB,
@@ -176,7 +195,9 @@ export const nucleoU575ziQ = board({
   ], arenaRegion: 'SRAM1+SRAM2+SRAM3',
   flashBytes: 2 * MIB, // DS13737 §3.4: 2 Mbytes.
   flashTiming: {
-    waitStates: 4, // RM0456 §7.3.3 Table 54: range 1, 128 < HCLK <= 160 MHz -> 4 WS.
+    // RM0456 §7.3.3 Table 54; STM32CubeU5 Drivers/STM32U5xx_HAL_Driver/Src/stm32u5xx_ll_utils.c Table 1:
+    // voltage range 1, 128 < HCLK <= 160 MHz -> 4WS.
+    waitStates: 4,
     accessBytes: 16, // RM0456 §7.3.2: 128-bit flash read (ICACHE line 16 bytes in 1-way mode, RM0456 §8).
     accelerator: 'ICACHE 8 KB on the code bus (caches instruction and data fetches from flash) + prefetch', // RM0456 §8.3
     dataCacheBytes: 8 * KIB, // RM0456 §8.3: ICACHE caches all C-AHB traffic, data reads of flash included.
@@ -187,13 +208,18 @@ export const nucleoU575ziQ = board({
 export const numakerM467hj = board({
   name: 'numaker-m467hj', description: 'Nuvoton NuMaker-M467HJ: M467HJHAE Cortex-M4F 200 MHz, 512 KB SRAM, 1 MB flash', mcu: 'M467HJHAE',
   clockHz: 200_000_000, core: M4F, // Nuvoton M460 series datasheet §3: Arm Cortex-M4F up to 200 MHz.
-  ramRegions: [{ name: 'SRAM', sizeBytes: 512 * KIB }], arenaRegion: 'SRAM', // M460 datasheet §3: 512 KB SRAM.
+  // M460 datasheet §3: 512 KB SRAM; OpenNuvoton/m460bsp Library/Device/Nuvoton/m460/Source/GCC/gcc_arm.ld:
+  // RAM ORIGIN 0x20000000, LENGTH 0x80000.
+  ramRegions: [{ name: 'SRAM', sizeBytes: 512 * KIB }], arenaRegion: 'SRAM',
   flashBytes: 1 * MIB, // M460 datasheet §3: 1 MB dual-bank APROM.
   flashTiming: {
-    waitStates: 4, // M460 TRM §6.4 FMC cycle setting at 200 MHz. NOT retrieved verbatim.
-    accessBytes: 16, // M460 TRM FMC cache line. NOT retrieved verbatim.
-    accelerator: 'FMC 16 KB cache with prefetch', // M460 datasheet §3 "16 KB cache". NOT retrieved verbatim.
-    dataCacheBytes: 16 * KIB,
+    // OpenNuvoton/m460bsp Library/Device/Nuvoton/m460/Include/fmc_reg.h, FMC_CYCCTL.CYCLE: "1000 = CPU access
+    // with eight wait cycles if cache miss ... HCLK > 192 MHz"; Library/StdDriver/src/clk.c CLK_SetHCLK writes
+    // CYCLE = 8 for HCLK >= 175 MHz. (Was 4, recalled.)
+    waitStates: 8,
+    accessBytes: 16, // No public source retrieved (FMC cache line, recalled).
+    accelerator: 'FMC cache with prefetch', // fmc_reg.h CYCLE: wait cycles apply "if cache miss".
+    dataCacheBytes: 16 * KIB, // No public source retrieved (cache size, recalled).
     dataPrefetch: false, // No data prefetch described (assumed, as the other flash prefetch buffers here).
   },
 });
@@ -201,12 +227,16 @@ export const numakerM467hj = board({
 export const ekRa8d1 = board({
   name: 'ek-ra8d1', description: 'Renesas EK-RA8D1: RA8D1 Cortex-M85 (Helium) 480 MHz, 1 MB SRAM, 2 MB flash', mcu: 'R7FA8D1BHECBD',
   clockHz: 480_000_000, core: { family: 'cortex-m85', dsp: true, fpu: 'dp', mve: true }, // R01DS0445 §1.1: Cortex-M85 480 MHz, Helium MVE, DP FPU.
-  ramRegions: [ // R01DS0445 Table 1.1: 1 MB user SRAM (incl. 128 KB TCM split ITCM 64/DTCM 64). NOT retrieved verbatim.
+  // R01DS0445 Table 1.1 split (896 KB SRAM + ITCM 64 + DTCM 64 KB): no public source retrieved; FSP
+  // ra/fsp/src/bsp/mcu/ra8d1/bsp_feature.h confirms an ITCM and a DTCM (BSP_FEATURE_BSP_HAS_ITCM/_DTCM 1).
+  ramRegions: [
     { name: 'SRAM', sizeBytes: 896 * KIB }, { name: 'ITCM', sizeBytes: 64 * KIB }, { name: 'DTCM', sizeBytes: 64 * KIB },
   ], arenaRegion: 'SRAM',
   flashBytes: 2 * MIB, // R01DS0445 Table 1.1: 2 MB code flash.
   flashTiming: {
-    waitStates: 4, // R01UH0995 §48 ROM wait cycles at 240 MHz bus (the core at 480 MHz). NOT retrieved verbatim.
+    // Renesas FSP ra/fsp/src/bsp/mcu/ra8d1/bsp_feature.h: SYS_CLOCK_FREQ_FOUR_ROM_WAITS 192 MHz, _FIVE_ 240 MHz,
+    // so ICLK = 240 MHz (the core at 480) takes FLWT = 4 ROM wait cycles (ICLK cycles).
+    waitStates: 4,
     accessBytes: 32, // M85 L1 cache line 32 bytes (Cortex-M85 TRM §L1 data cache).
     accelerator: 'M85 L1 cache: 32 KB I + 32 KB D', // R01DS0445 §1.1
     dataCacheBytes: 32 * KIB,
@@ -224,8 +254,9 @@ export const rpiPico = board({
   arenaRegion: 'SRAM0-3 (striped)',
   flashBytes: 2 * MIB, // Pico datasheet §2.1: W25Q16JV 2 MB QSPI flash.
   flashTiming: {
-    // RP2040 datasheet §2.6.3: XIP over QSPI at clk_sys / 2 (boot2 default); an 8-byte cache line fill
-    // is a 32-bit address + dummy + 64 data bits over 4 lines, ~48 QSPI clocks = ~96 core cycles.
+    // An estimate, no public source retrieved for the figure: XIP over QSPI at clk_sys / 2 (boot2 default,
+    // RP2040 datasheet §2.6.3), an 8-byte line fill taken as ~48 QSPI clocks (command, address, dummy and
+    // 64 data bits) = ~96 core cycles. The datasheet gives no per-fill latency.
     waitStates: 95,
     accessBytes: 8, // RP2040 datasheet §2.6.3.1: XIP cache lines are 8 bytes.
     accelerator: '16 KB XIP cache (2-way, instruction and data)', // RP2040 datasheet §2.6.3.1

@@ -26,6 +26,22 @@ describe('board profiles', () => {
     expect(getTarget('ek-ra6m4').mainCore.clockHz).toBe(200e6);
     expect(getTarget('nrf5340-dk').mainCore.clockHz).toBe(128e6);
   });
+  // Each figure as the vendor code that encodes the datasheet table gives it at the profile's clock
+  // (STM32Cube *_ll_utils.c / examples, Renesas FSP bsp_feature.h, Nuvoton m460bsp fmc_reg.h + clk.c).
+  it.each([
+    ['nucleo-l4r5zi', 120e6, 5], ['disco-f746ng', 216e6, 7], ['nucleo-h743zi2', 480e6, 4], ['portenta-h7', 480e6, 4],
+    ['nucleo-h7a3zi-q', 280e6, 6], ['nucleo-u575zi-q', 160e6, 4], ['ek-ra6m4', 200e6, 3], ['ek-ra8d1', 480e6, 4],
+    ['numaker-m467hj', 200e6, 8],
+  ] as const)('%s: clock %d Hz, %d flash wait states (sourced)', (name, clockHz, waitStates) => {
+    const t = getTarget(name);
+    expect(t.mainCore.clockHz).toBe(clockHz);
+    expect(t.flashTiming.waitStates).toBe(waitStates);
+  });
+  it('RA6M4: no flash prefetch buffer (FSP BSP_FEATURE_BSP_FLASH_PREFETCH_BUFFER 0)', () => {
+    const f = getTarget('ek-ra6m4').flashTiming;
+    expect(f.dataPrefetch).toBe(false);
+    expect(f.accelerator).not.toMatch(/prefetch buffer on/);
+  });
   it('refuses spill storage on a board profiled without it (E_USAGE), builds it on nicla-vision', () => {
     expect(() => createStorage(getTarget('nucleo-l4r5zi'), 'internal')).toThrowError(expect.objectContaining({ code: 'E_USAGE' }));
     expect(createStorage(getTarget('nicla-vision'), 'internal').name).toBeTruthy();
