@@ -5,8 +5,9 @@
 import { InternalError, McusimError, ModelError, describeIssue, validateModel } from '../ir/index.ts';
 import type { Issue, Model } from '../ir/index.ts';
 import { checkGraphConstraints } from '../kernels/index.ts';
+import type { KernelRegistry } from '../kernels/index.ts';
 import { DEFAULT_PLANNER, computeModelBufferRequests } from './planners/index.ts';
-import { planBuffers } from './plan-by-name.ts';
+import { checkPlan, getPlanner } from './plan-by-name.ts';
 
 export class InvalidPassOutputError extends InternalError {
   readonly pass: string;
@@ -20,12 +21,17 @@ export class InvalidPassOutputError extends InternalError {
   }
 }
 
-/** Throws InvalidPassOutputError when `model`, the output of pass `pass`, is not one mcusim accepts. */
-export function checkPassOutput(pass: string, model: Model): void {
+/**
+ * Throws InvalidPassOutputError when `model`, the output of pass `pass`, is not one mcusim accepts
+ * with `registry`'s kernels (the library the passes planned for: its safe overlaps).
+ */
+export function checkPassOutput(pass: string, model: Model, registry?: KernelRegistry): void {
   try {
     validateModel(model);
-    checkGraphConstraints(model.graph);
-    planBuffers(DEFAULT_PLANNER, computeModelBufferRequests(model), model.graph);
+    checkGraphConstraints(model.graph, registry);
+    // checkPlan, not planBuffers: a plan the chosen library's order breaks is a bug here, not a hazard to run.
+    const requests = computeModelBufferRequests(model, registry);
+    checkPlan(requests, getPlanner(DEFAULT_PLANNER).plan(requests, model.graph), model.graph, registry);
   } catch (e) {
     if (e instanceof McusimError && !(e instanceof InternalError)) throw new InvalidPassOutputError(pass, e);
     throw e;

@@ -58,7 +58,7 @@ export function runPipeline(model: Model, names: readonly string[], options: Pas
     // Progress, not a result: the result line `pass NAME` is the caller's (optimize's table title).
     options.log?.(`running ${pass.name} (pass ${i + 1} of ${passes.length})`);
     const result = pass.run(current, options);
-    if (result.model !== current) checkPassOutput(pass.name, result.model);
+    if (result.model !== current) checkPassOutput(pass.name, result.model, options.registry);
     current = result.model;
     reports.push(result.report);
   }
