@@ -28,8 +28,13 @@ export const BIN_HANG_GUARD_MS = 600_000;
  * calling onTaskUpdate"), failing the suite.
  */
 export function runMcusim(args: readonly string[], timeoutMs = BIN_HANG_GUARD_MS): Promise<BinRun> {
+  return runNode([BIN, ...args], { timeoutMs });
+}
+
+/** `node ARGV...` in `cwd` (default: this process's), asynchronously, as runMcusim runs the bin. */
+export function runNode(argv: readonly string[], opts: { readonly cwd?: string; readonly timeoutMs?: number } = {}): Promise<BinRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs });
+    const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'pipe'], timeout: opts.timeoutMs ?? BIN_HANG_GUARD_MS, ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}) });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (s: string) => { stdout += s; });

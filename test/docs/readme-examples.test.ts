@@ -2,12 +2,12 @@
 // of each user job in its first 60 lines, and every example marked `<!-- example -->` runs as
 // written on a clone (in a scratch folder holding the repository's docs/ and testdata/) and prints
 // the lines the README shows under it.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN_HANG_GUARD_MS } from '../cli/bin-helpers.ts';
+import { runNode } from '../cli/bin-helpers.ts';
+import type { BinRun } from '../cli/bin-helpers.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -37,19 +37,11 @@ export function readmeExamples(md: string): Example[] {
   return out;
 }
 
-function runLine(command: string, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runLine(command: string, cwd: string): Promise<BinRun> {
   const words = command.split(/\s+/);
   const argv = words[0] === 'npx' && words[1] === 'mcusim' ? [BIN, ...words.slice(2)] : words[0] === 'node' ? words.slice(1) : null;
   if (argv === null) throw new Error(`README example: only 'npx mcusim ...' and 'node ...' lines run here: ${command}`);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, argv, { cwd, stdio: ['ignore', 'pipe', 'pipe'], timeout: BIN_HANG_GUARD_MS });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (s: string) => { stdout += s; });
-    child.stderr.setEncoding('utf8').on('data', (s: string) => { stderr += s; });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runNode(argv, { cwd });
 }
 
 describe('README', () => {
