@@ -15,7 +15,8 @@
 #define MAX_ARGS 64
 
 extern uint32_t _sidata, _sdata, _edata, _sbss, _ebss, _estack;
-extern void __libc_init_array(void);
+typedef void (*init_fn)(void);
+extern init_fn __preinit_array_start[], __preinit_array_end[], __init_array_start[], __init_array_end[];
 extern void initialise_monitor_handles(void);
 extern int main(int argc, char** argv);
 void Reset_Handler(void) __attribute__((noreturn));
@@ -65,7 +66,9 @@ void Reset_Handler(void) {
   while (dst < &_edata) *dst++ = *src++;
   for (dst = &_sbss; dst < &_ebss;) *dst++ = 0u;
   initialise_monitor_handles();
-  __libc_init_array();
+  /* Static constructors (newlib's __libc_init_array without crti's _init: -nostartfiles). */
+  for (init_fn* f = __preinit_array_start; f < __preinit_array_end; ++f) (*f)();
+  for (init_fn* f = __init_array_start; f < __init_array_end; ++f) (*f)();
   status = main(command_line_args(argv), argv);
   fflush(stdout);
   fflush(stderr);
