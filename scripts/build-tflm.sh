@@ -52,14 +52,30 @@ mkdir -p "$DL/pigweed"
 #   MCUSIM_TFLM_KERNELS="add pooling concatenation conv depthwise_conv dequantize fully_connected reduce pad
 #     quantize reshape resize_nearest_neighbor softmax strided_slice transpose transpose_conv"
 # cortex-m7: the toolchain is the system's (TARGET_TOOLCHAIN_ROOT, no download) and CMSIS is not
-# downloaded (CMSIS_PATH names an empty folder): its only user, cortex_m_generic/micro_time.cc (DWT cycle
-# counter through ARMCM7.h), is swapped for the generic micro_time.cc (no timer; the runner times nothing).
+# downloaded: CMSIS_PATH names a folder holding only the device header cortex_m_generic/micro_time.cc
+# includes, written here with the two registers it touches (ARMv7-M Architecture Reference Manual,
+# C1.6.5 DEMCR at 0xE000EDFC, C1.8.7 DWT_CTRL / CYCCNT at 0xE0001000, DWT_LAR at 0xE0001FB0). The
+# runner never reads the cycle counter (no profiler).
 target="${MCUSIM_TFLM_TARGET:-host}"
 case "$target" in
   host) TARGET_ARGS=(TARGET=linux TARGET_ARCH=x86_64); gen=linux_x86_64_default ;;
   cortex-m7)
     command -v arm-none-eabi-gcc > /dev/null || { echo "build-tflm: arm-none-eabi-gcc not found" >&2; exit 2; }
-    mkdir -p "$T/gen/no-cmsis"
+    h="$T/gen/no-cmsis/Cortex_DFP/Device/ARMCM7/Include"
+    mkdir -p "$h"
+    cat > "$h/ARMCM7.h" <<'EOF_H'
+/* Written by mcusim's scripts/build-tflm.sh in place of CMSIS's ARMCM7.h: the DWT cycle counter and
+ * DEMCR that TFLM's cortex_m_generic/micro_time.cc uses (ARMv7-M ARM C1.6.5, C1.8.7). */
+#ifndef MCUSIM_ARMCM7_H
+#define MCUSIM_ARMCM7_H
+#include <stdint.h>
+typedef struct { volatile uint32_t CTRL, CYCCNT; uint32_t reserved[1002]; volatile uint32_t LAR; } DWT_Type;
+typedef struct { volatile uint32_t DHCSR, DCRSR, DCRDR, DEMCR; } DCB_Type;
+#define DWT ((DWT_Type*)0xE0001000UL)
+#define DCB ((DCB_Type*)0xE000EDF0UL)
+#define DCB_DEMCR_TRCENA_Msk (1UL << 24)
+#endif
+EOF_H
     TARGET_ARGS=(TARGET=cortex_m_generic TARGET_ARCH=cortex-m7+fp TOOLCHAIN=gcc
       TARGET_TOOLCHAIN_ROOT="$(dirname "$(command -v arm-none-eabi-gcc)")/" CMSIS_PATH="$T/gen/no-cmsis")
     gen=cortex_m_generic_cortex-m7+fp_default ;;
@@ -70,7 +86,7 @@ MK_ARGS=(-f tensorflow/lite/micro/tools/make/Makefile "${TARGET_ARGS[@]}" BUILD_
   MICRO_LITE_LAYER_BY_LAYER_OUTPUT= OLD_MICRO_LITE_BENCHMARKS= MICRO_LITE_BENCHMARKS= MICROLITE_TEST_SRCS=)
 all=$(make -s -C "$T" "${MK_ARGS[@]}" list_library_sources 2>/dev/null | tr ' ' '\n' | grep -E '\.(cc|c|S)$' \
   | grep -vE '_test\.cc$|/test_helpers\.cc$|/test_helper_custom_ops\.cc$|/mock_micro_graph\.cc$|/fake_micro_context\.cc$|/kernel_runner\.cc$')
-base=$(echo "$all" | grep -vE '(^|/)micro/kernels/' | sed 's#micro/cortex_m_generic/micro_time\.cc$#micro/micro_time.cc#')
+base=$(echo "$all" | grep -vE '(^|/)micro/kernels/')
 kernels=$(echo "$all" | grep -E '(^|/)micro/kernels/')
 third=()
 if [ -n "${MCUSIM_TFLM_KERNELS:-}" ]; then
