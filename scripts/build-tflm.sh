@@ -63,7 +63,7 @@ case "$target" in
     command -v arm-none-eabi-gcc > /dev/null || { echo "build-tflm: arm-none-eabi-gcc not found" >&2; exit 2; }
     h="$T/gen/no-cmsis/Cortex_DFP/Device/ARMCM7/Include"
     mkdir -p "$h"
-    cat > "$h/ARMCM7.h" <<'EOF_H'
+    cat > "$h/ARMCM7.h.new" <<'EOF_H'
 /* Written by mcusim's scripts/build-tflm.sh in place of CMSIS's ARMCM7.h: the DWT cycle counter and
  * DEMCR that TFLM's cortex_m_generic/micro_time.cc uses (ARMv7-M ARM C1.6.5, C1.8.7). */
 #ifndef MCUSIM_ARMCM7_H
@@ -76,6 +76,8 @@ typedef struct { volatile uint32_t DHCSR, DCRSR, DCRDR, DEMCR; } DCB_Type;
 #define DCB_DEMCR_TRCENA_Msk (1UL << 24)
 #endif
 EOF_H
+    # Rewritten only when it changed: its date would otherwise rebuild micro_time.o every time.
+    if cmp -s "$h/ARMCM7.h.new" "$h/ARMCM7.h"; then rm "$h/ARMCM7.h.new"; else mv "$h/ARMCM7.h.new" "$h/ARMCM7.h"; fi
     TARGET_ARGS=(TARGET=cortex_m_generic TARGET_ARCH=cortex-m7+fp TOOLCHAIN=gcc
       TARGET_TOOLCHAIN_ROOT="$(dirname "$(command -v arm-none-eabi-gcc)")/" CMSIS_PATH="$T/gen/no-cmsis")
     gen=cortex_m_generic_cortex-m7+fp_default ;;
