@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Builds TFLM's microlite library for the host from the tree named by MCUSIM_TFLM_DIR (tflite-micro
+# Builds TFLM's microlite library for the host (or, with MCUSIM_TFLM_TARGET=cortex-m7, for Cortex-M7 under
+# QEMU mps2-an500: TFLM's cortex_m_generic target, cortex-m7+fp = -mcpu=cortex-m7 -mfpu=auto (fpv5-d16)
+# -mfloat-abi=hard, reference kernels, the system arm-none-eabi-gcc) from the tree named by MCUSIM_TFLM_DIR (tflite-micro
 # at 90b983c, e.g. `git archive` of a clone) and the generic runner test/codegen/tflm/ links with the
 # kernels `mcusim codegen --tflm` writes (docs/deploy-tflm.md). TFLM's Makefile downloads flatbuffers,
 # gemmlowp, ruy and kissfft; where there is no network, name local git clones and they are exported
 # at the commits / tags the Makefile pins (third_party_downloads.inc) and patched as its scripts do:
 #   MCUSIM_TFLM_DEPS=DIR   DIR/{flatbuffers,gemmlowp,ruy,kissfft} are git directories (bare or not)
 # Build once per machine (about 20 minutes on 2 cores); it prints the library's path.
-#   usage: MCUSIM_TFLM_DIR=/path/to/tflite-micro [MCUSIM_TFLM_DEPS=DIR] [MCUSIM_TFLM_KERNELS="..."] scripts/build-tflm.sh [JOBS]
+#   usage: MCUSIM_TFLM_DIR=/path/to/tflite-micro [MCUSIM_TFLM_DEPS=DIR] [MCUSIM_TFLM_KERNELS="..."]
+#          [MCUSIM_TFLM_TARGET=host|cortex-m7] scripts/build-tflm.sh [JOBS]
 set -euo pipefail
 : "${MCUSIM_TFLM_DIR:?set MCUSIM_TFLM_DIR to a tflite-micro tree (commit 90b983c)}"
 JOBS="${1:-1}"
@@ -48,7 +51,39 @@ mkdir -p "$DL/pigweed"
 # what test/codegen/tflm/runner.cc registers):
 #   MCUSIM_TFLM_KERNELS="add pooling concatenation conv depthwise_conv dequantize fully_connected reduce pad
 #     quantize reshape resize_nearest_neighbor softmax strided_slice transpose transpose_conv"
-MK_ARGS=(-f tensorflow/lite/micro/tools/make/Makefile TARGET=linux TARGET_ARCH=x86_64 BUILD_TYPE=default
+# cortex-m7: the toolchain is the system's (TARGET_TOOLCHAIN_ROOT, no download) and CMSIS is not
+# downloaded: CMSIS_PATH names a folder holding only the device header cortex_m_generic/micro_time.cc
+# includes, written here with the two registers it touches (ARMv7-M Architecture Reference Manual,
+# C1.6.5 DEMCR at 0xE000EDFC, C1.8.7 DWT_CTRL / CYCCNT at 0xE0001000, DWT_LAR at 0xE0001FB0). The
+# runner never reads the cycle counter (no profiler).
+target="${MCUSIM_TFLM_TARGET:-host}"
+case "$target" in
+  host) TARGET_ARGS=(TARGET=linux TARGET_ARCH=x86_64); gen=linux_x86_64_default ;;
+  cortex-m7)
+    command -v arm-none-eabi-gcc > /dev/null || { echo "build-tflm: arm-none-eabi-gcc not found" >&2; exit 2; }
+    h="$T/gen/no-cmsis/Cortex_DFP/Device/ARMCM7/Include"
+    mkdir -p "$h"
+    cat > "$h/ARMCM7.h.new" <<'EOF_H'
+/* Written by mcusim's scripts/build-tflm.sh in place of CMSIS's ARMCM7.h: the DWT cycle counter and
+ * DEMCR that TFLM's cortex_m_generic/micro_time.cc uses (ARMv7-M ARM C1.6.5, C1.8.7). */
+#ifndef MCUSIM_ARMCM7_H
+#define MCUSIM_ARMCM7_H
+#include <stdint.h>
+typedef struct { volatile uint32_t CTRL, CYCCNT; uint32_t reserved[1002]; volatile uint32_t LAR; } DWT_Type;
+typedef struct { volatile uint32_t DHCSR, DCRSR, DCRDR, DEMCR; } DCB_Type;
+#define DWT ((DWT_Type*)0xE0001000UL)
+#define DCB ((DCB_Type*)0xE000EDF0UL)
+#define DCB_DEMCR_TRCENA_Msk (1UL << 24)
+#endif
+EOF_H
+    # Rewritten only when it changed: its date would otherwise rebuild micro_time.o every time.
+    if cmp -s "$h/ARMCM7.h.new" "$h/ARMCM7.h"; then rm "$h/ARMCM7.h.new"; else mv "$h/ARMCM7.h.new" "$h/ARMCM7.h"; fi
+    TARGET_ARGS=(TARGET=cortex_m_generic TARGET_ARCH=cortex-m7+fp TOOLCHAIN=gcc
+      TARGET_TOOLCHAIN_ROOT="$(dirname "$(command -v arm-none-eabi-gcc)")/" CMSIS_PATH="$T/gen/no-cmsis")
+    gen=cortex_m_generic_cortex-m7+fp_default ;;
+  *) echo "build-tflm: MCUSIM_TFLM_TARGET must be host or cortex-m7, not $target" >&2; exit 2 ;;
+esac
+MK_ARGS=(-f tensorflow/lite/micro/tools/make/Makefile "${TARGET_ARGS[@]}" BUILD_TYPE=default
   MICRO_LITE_EXAMPLE_TESTS= MICRO_LITE_INTEGRATION_TESTS= MICRO_LITE_GEN_MUTABLE_OP_RESOLVER_TEST=
   MICRO_LITE_LAYER_BY_LAYER_OUTPUT= OLD_MICRO_LITE_BENCHMARKS= MICRO_LITE_BENCHMARKS= MICROLITE_TEST_SRCS=)
 all=$(make -s -C "$T" "${MK_ARGS[@]}" list_library_sources 2>/dev/null | tr ' ' '\n' | grep -E '\.(cc|c|S)$' \
@@ -66,7 +101,7 @@ if [ -n "${MCUSIM_TFLM_KERNELS:-}" ]; then
   third=(THIRD_PARTY_CC_SRCS= MICROLITE_CC_SIGNAL_KERNEL_SRCS=)
 fi
 echo "build-tflm: $(echo "$base" | wc -l) framework + $(echo "$kernels" | wc -l) kernel sources" >&2
-nice -n 19 make -C "$T" "${MK_ARGS[@]}" -j"$JOBS" "${third[@]}" MICROLITE_CC_BASE_SRCS="$(echo $base)" MICROLITE_CC_KERNEL_SRCS="$(echo $kernels)" microlite >&2
-lib=$(ls -1 "$T"/gen/linux_x86_64_default*/lib/libtensorflow-microlite.a 2>/dev/null | head -1)
+nice -n 10 make -C "$T" "${MK_ARGS[@]}" -j"$JOBS" "${third[@]}" MICROLITE_CC_BASE_SRCS="$(echo $base)" MICROLITE_CC_KERNEL_SRCS="$(echo $kernels)" microlite >&2
+lib=$(ls -1 "$T"/gen/"$gen"*/lib/libtensorflow-microlite.a 2>/dev/null | head -1)
 [ -n "$lib" ] || { echo "build-tflm: no libtensorflow-microlite.a under $T/gen" >&2; exit 1; }
 echo "$lib"

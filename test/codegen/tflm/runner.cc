@@ -1,6 +1,7 @@
-// Host runner for the real-TFLM test (tflm-real.test.ts): a plain TFLM application, as a user
-// writes one (docs/deploy-tflm.md), linking libtensorflow-microlite.a and the sources
-// `mcusim codegen --tflm` wrote. usage: runner MODEL.tflite ARENA_BYTES OUTDIR IN0.bin [IN1.bin ...]
+// Runner for the real-TFLM test (tflm-real.test.ts): a plain TFLM application, as a user writes one
+// (docs/deploy-tflm.md), linking libtensorflow-microlite.a and the sources `mcusim codegen --tflm`
+// wrote. Host: stdio. Cortex-M7 under QEMU (-DMCUSIM_TFLM_CORTEX_M, startup_m7.c): the same stdio
+// through newlib's librdimon (ARM semihosting), TFLM's log through cortex_m_generic's callback. usage: runner MODEL.tflite ARENA_BYTES OUTDIR IN0.bin [IN1.bin ...]
 // Writes OUTDIR/output<i>.bin and prints `arena_used_bytes N`. Exit 2: bad arguments or files,
 // 3: AllocateTensors or Invoke failed.
 #include <cstdio>
@@ -16,7 +17,17 @@ extern "C" {
 #include "mcusim_storage_ram.h"
 }
 
+#ifdef MCUSIM_TFLM_CORTEX_M
+#include "tensorflow/lite/micro/cortex_m_generic/debug_log_callback.h"
+#endif
+
 namespace {
+
+// 16-aligned and never freed (newlib has no std::aligned_alloc).
+uint8_t* AlignedAlloc(size_t n) {
+  const uintptr_t p = reinterpret_cast<uintptr_t>(std::malloc(n + 16));
+  return p == 0 ? nullptr : reinterpret_cast<uint8_t*>((p + 15) / 16 * 16);
+}
 
 uint8_t* ReadFile(const char* path, size_t* size) {
   FILE* f = std::fopen(path, "rb");
@@ -25,7 +36,7 @@ uint8_t* ReadFile(const char* path, size_t* size) {
   const long n = std::ftell(f);
   std::fseek(f, 0, SEEK_SET);
   // 16-aligned like a model in flash: TFLM reads constant buffers in place.
-  uint8_t* data = static_cast<uint8_t*>(std::aligned_alloc(16, (static_cast<size_t>(n) + 15) / 16 * 16 + 16));
+  uint8_t* data = AlignedAlloc((static_cast<size_t>(n) + 15) / 16 * 16 + 16);
   if (data == nullptr || std::fread(data, 1, static_cast<size_t>(n), f) != static_cast<size_t>(n)) {
     std::fclose(f);
     return nullptr;
@@ -77,6 +88,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: runner MODEL.tflite ARENA_BYTES OUTDIR IN0.bin [IN1.bin ...]\n");
     return 2;
   }
+#ifdef MCUSIM_TFLM_CORTEX_M
+  RegisterDebugLogCallback([](const char* s) { std::fputs(s, stderr); });
+#endif
   size_t model_size = 0;
   const uint8_t* model_data = ReadFile(argv[1], &model_size);
   if (model_data == nullptr) {
@@ -84,7 +98,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const size_t arena_bytes = (std::strtoul(argv[2], nullptr, 10) + 15) / 16 * 16;
-  uint8_t* arena = static_cast<uint8_t*>(std::aligned_alloc(16, arena_bytes));
+  uint8_t* arena = AlignedAlloc(arena_bytes);
   static tflite::MicroMutableOpResolver<32 + MCUSIM_OPS_COUNT> resolver;
   if (AddBuiltins(resolver) != kTfLiteOk || AddMcusimOps(resolver) != kTfLiteOk) return 3;
 #if MODEL_STORAGE_SLOTS > 0

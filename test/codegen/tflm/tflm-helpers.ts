@@ -28,11 +28,14 @@ export function tflmTree(): string | null {
   return existsSync(join(dir, 'tensorflow/lite/micro/micro_interpreter.h')) ? dir : null;
 }
 
-/** libtensorflow-microlite.a of the host build scripts/build-tflm.sh made in `tree`, or null. */
-export function microliteLib(tree: string): string | null {
+/** TFLM's gen/ folder prefix of scripts/build-tflm.sh's host and Cortex-M7 (MCUSIM_TFLM_TARGET=cortex-m7) builds. */
+export const TFLM_GEN: Readonly<Record<'host64' | 'cortex-m', string>> = { host64: 'linux_x86_64_default', 'cortex-m': 'cortex_m_generic_cortex-m7+fp_default' };
+
+/** libtensorflow-microlite.a of the build scripts/build-tflm.sh made in `tree` for `arch`, or null. */
+export function microliteLib(tree: string, arch: 'host64' | 'cortex-m' = 'host64'): string | null {
   const gen = join(tree, 'gen');
   if (!existsSync(gen)) return null;
-  for (const d of readdirSync(gen).filter((x) => x.startsWith('linux_x86_64_default')).sort()) {
+  for (const d of readdirSync(gen).filter((x) => x.startsWith(TFLM_GEN[arch])).sort()) {
     const lib = join(gen, d, 'lib/libtensorflow-microlite.a');
     if (existsSync(lib)) return lib;
   }

@@ -2,9 +2,10 @@
 // kernels `codegen --tflm` writes and runner.cc with the libtensorflow-microlite.a that
 // scripts/build-tflm.sh built in MCUSIM_TFLM_DIR (built once per machine, never here), runs the
 // file on seeded inputs and checks outputs == `mcusim run` == the original model's, and
-// arena_used_bytes == `inspect --runtime tflm --arch host64`. Skipped, loudly, without the tree
-// or its library, or without a built CLI (dist/).
-import { execFile } from 'node:child_process';
+// arena_used_bytes == `inspect --runtime tflm --arch host64` (host) or `--arch cortex-m` (Cortex-M7
+// build under QEMU mps2-an500). Skipped, loudly, without the tree or its library, without a built
+// CLI (dist/), or (Cortex-M7) without arm-none-eabi-g++ / qemu-system-arm.
+import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,6 +18,7 @@ import { microliteLib, tflmTree } from './tflm-helpers.ts';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const KWS = join(ROOT, '../shared/oracle/models-real/mltk_kws_mobilenetv2.tflite');
+const MCUNET_DET = join(ROOT, '../shared/oracle/models-real/mcunet_detection.tflite');
 const tree = tflmTree();
 const lib = tree === null ? null : microliteLib(tree);
 const built = existsSync(join(ROOT, 'dist/index.js'));
@@ -24,34 +26,75 @@ const skip = tree === null ? 'MCUSIM_TFLM_DIR not set' : lib === null ? `no libt
 if (skip !== null) console.warn(`\n*** SKIPPING the real-TFLM tests of codegen --tflm: ${skip} ***\n`);
 
 type Flags = Readonly<Record<string, boolean>>;
-const CASES: readonly { readonly name: string; readonly original: () => Model; readonly passes: readonly string[]; readonly flags: Flags }[] = [
+type Case = { readonly name: string; readonly original: () => Model; readonly passes: readonly string[]; readonly flags: Flags };
+const CASES: readonly Case[] = [
   { name: 'zoo:tiny-unet + tinyseg (Spill, FusedConv2D, scratch-free TRANSPOSE_CONV)', original: () => buildZooModel('tiny-unet'), passes: ['tinyseg'], flags: {} },
   { name: 'zoo:tiny-unet + tinyseg fusedFetching=false (Spill, Fetching)', original: () => buildZooModel('tiny-unet'), passes: ['tinyseg'], flags: { fusedFetching: false } },
   { name: 'mltk_kws_mobilenetv2 + fdt (MergeAccumulators)', original: () => importTflite(readFileSync(KWS)), passes: ['fdt'], flags: {} },
 ];
+
+const onPath = (tool: string): boolean => {
+  try {
+    execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+};
+const libM7 = tree === null ? null : microliteLib(tree, 'cortex-m');
+const tools = ['arm-none-eabi-g++', 'qemu-system-arm'].filter((t) => !onPath(t));
+const skipM7 = skip ?? (tools.length > 0 ? `${tools.join(', ')} not found`
+  : libM7 === null ? `no Cortex-M7 libtensorflow-microlite.a in ${tree}/gen (run MCUSIM_TFLM_TARGET=cortex-m7 scripts/build-tflm.sh)` : null);
+if (skipM7 !== null && skip === null) console.warn(`\n*** SKIPPING the real-TFLM Cortex-M7 (QEMU) tests of codegen --tflm: ${skipM7} ***\n`);
+
+/** The issue's Cortex-M7 acceptance: TinySeg (RAM storage, the runner's device), FDT on both real models. */
+const CASES_M7: readonly Case[] = [
+  CASES[0]!,
+  CASES[2]!,
+  { name: 'mcunet_detection + fdt (MergeAccumulators)', original: () => importTflite(readFileSync(MCUNET_DET)), passes: ['fdt'], flags: {} },
+];
+
+async function runTflm(c: Case, arch: 'host64' | 'cortex-m', dirs: string[]): Promise<string> {
+  const dir = makeTempDir('tflm-real');
+  dirs.push(dir);
+  const original = c.original();
+  const file = join(dir, 'optimized.tflite');
+  const orig = join(dir, 'original.tflite');
+  writeFileSync(orig, exportTflite(original));
+  writeFileSync(file, exportTflite(runPipeline(original, c.passes, { flags: c.flags }).model));
+  try {
+    // Asynchronous: a minute-long synchronous child would starve the vitest worker's RPC.
+    const args = [join(ROOT, 'scripts/run-tflm.sh'), '--arch', arch, file, orig, '1'];
+    return (await promisify(execFile)('bash', args, { encoding: 'utf8', env: { ...process.env, MCUSIM_TFLM_DIR: tree ?? '' } })).stdout;
+  } catch (e) {
+    const err = e as { stdout?: string; stderr?: string };
+    throw new Error(`run-tflm.sh --arch ${arch} failed:\n${err.stdout ?? ''}${err.stderr ?? ''}`);
+  }
+}
+
+const AGREES = /outputs identical (\d+)\/\1 .* arena_used_bytes (\d+), predicted \2 \(equal\)/;
 
 describe.skipIf(skip !== null)('codegen --tflm in real TFLM (host)', () => {
   const dirs: string[] = [];
   afterAll(() => dirs.forEach(removeDir));
   for (const c of CASES) {
     it(`${c.name}: outputs = mcusim run = original, arena_used_bytes = inspect --runtime tflm`, async () => {
-      const dir = makeTempDir('tflm-real');
-      dirs.push(dir);
-      const original = c.original();
-      const file = join(dir, 'optimized.tflite');
-      const orig = join(dir, 'original.tflite');
-      writeFileSync(orig, exportTflite(original));
-      writeFileSync(file, exportTflite(runPipeline(original, c.passes, { flags: c.flags }).model));
-      let out = '';
-      try {
-        // Asynchronous: a minute-long synchronous child would starve the vitest worker's RPC.
-        out = (await promisify(execFile)('bash', [join(ROOT, 'scripts/run-tflm.sh'), file, orig, '1'], { encoding: 'utf8', env: { ...process.env, MCUSIM_TFLM_DIR: tree ?? '' } })).stdout;
-      } catch (e) {
-        const err = e as { stdout?: string; stderr?: string };
-        throw new Error(`run-tflm.sh failed:\n${err.stdout ?? ''}${err.stderr ?? ''}`);
-      }
+      const out = await runTflm(c, 'host64', dirs);
       console.log(out.trim());
-      expect(out).toMatch(/outputs identical (\d+)\/\1 .* arena_used_bytes (\d+), predicted \2 \(equal\)/);
+      expect(out).toMatch(AGREES);
     }, 600_000);
+  }
+});
+
+describe.skipIf(skipM7 !== null)('codegen --tflm in real TFLM (Cortex-M7, QEMU mps2-an500)', () => {
+  const dirs: string[] = [];
+  afterAll(() => dirs.forEach(removeDir));
+  for (const c of CASES_M7) {
+    it(`${c.name}: outputs = mcusim run = original, arena_used_bytes = inspect --runtime tflm --arch cortex-m`, async () => {
+      const out = await runTflm(c, 'cortex-m', dirs);
+      console.log(out.trim());
+      expect(out).toMatch(/\(cortex-m\)/);
+      expect(out).toMatch(AGREES);
+    }, 1_800_000);
   }
 });
