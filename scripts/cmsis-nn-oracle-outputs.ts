@@ -1,4 +1,4 @@
-// Replays every row of ../shared/oracle/cmsis-nn-m7/models.json (the real TFLM + CMSIS-NN build on a
+// Replays every row of testdata/cmsis-nn-m7/models.json ($MCUSIM_DATA) (the real TFLM + CMSIS-NN build on a
 // Cortex-M7) with its seed-1 inputs and compares mcusim's outputs with the build's, byte for byte,
 // including the DMO / auto files whose outputs the build got wrong. It runs whatever kernels the
 // runtime picks: the CMSIS-NN specs once the kernel-library plumbing maps them (or a local registry
@@ -15,7 +15,7 @@ interface Row { readonly name: string; readonly model: string; readonly inputs: 
 
 const trace = process.argv.includes('--trace');
 const args = process.argv.slice(2).filter((a) => a !== '--trace');
-const dir = args[0] || join(import.meta.dirname, '../../shared/oracle/cmsis-nn-m7');
+const dir = args[0] || join(process.env['MCUSIM_DATA'] ?? join(import.meta.dirname, '../testdata'), 'cmsis-nn-m7');
 const filter = args[1] ?? '';
 const rows = (JSON.parse(readFileSync(join(dir, 'models.json'), 'utf8')) as { models: Row[] }).models.filter((r) => r.name.includes(filter));
 let pass = 0;

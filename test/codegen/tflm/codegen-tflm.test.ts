@@ -12,12 +12,13 @@ import type { Model } from '../../../src/ir/index.ts';
 import { buildZooModel, exportTflite, importTflite, readOfflinePlan } from '../../../src/ir/index.ts';
 import { runPipeline } from '../../../src/optimizer/index.ts';
 import { inspectModel } from '../../../src/api/index.ts';
+import { ORACLE } from '../../oracle-paths.ts';
 import { getTflmArch, modelPersistent } from '../../../src/sim/index.ts';
 import { hasTool, makeTempDir, removeDir } from '../codegen-helpers.ts';
 import { STAND_IN_HEADERS } from './stand-in-headers.ts';
 import { TFLM_CXXFLAGS, optimizedFile, tflmIncludes, tflmTree, writeKernels } from './tflm-helpers.ts';
 
-const KWS = join(import.meta.dirname, '../../../../shared/oracle/models-real/mltk_kws_mobilenetv2.tflite');
+const KWS = join(ORACLE, 'models-real/mltk_kws_mobilenetv2.tflite');
 const hasCc = hasTool('cc') && hasTool('g++');
 const tree = tflmTree();
 if (!hasCc) console.warn('cc or g++ not found: SKIPPING the compile checks of codegen --tflm');

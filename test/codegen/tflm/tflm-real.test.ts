@@ -15,10 +15,11 @@ import type { Model } from '../../../src/ir/index.ts';
 import { runPipeline } from '../../../src/optimizer/index.ts';
 import { makeTempDir, removeDir } from '../codegen-helpers.ts';
 import { microliteLib, tflmTree } from './tflm-helpers.ts';
+import { ORACLE } from '../../oracle-paths.ts';
 
 const ROOT = join(import.meta.dirname, '../../..');
-const KWS = join(ROOT, '../shared/oracle/models-real/mltk_kws_mobilenetv2.tflite');
-const MCUNET_DET = join(ROOT, '../shared/oracle/models-real/mcunet_detection.tflite');
+const KWS = join(ORACLE, 'models-real/mltk_kws_mobilenetv2.tflite');
+const MCUNET_DET = join(ORACLE, 'models-real/mcunet_detection.tflite');
 const tree = tflmTree();
 const lib = tree === null ? null : microliteLib(tree);
 const built = existsSync(join(ROOT, 'dist/index.js'));
