@@ -187,6 +187,29 @@ export function compileAndRunC(source: string, extraFlags: readonly string[] = [
  * built at -O0 whatever the command line says: optimizing it was half of gcc's time (a property
  * batch 2.9 -> 1.5 s), and the kernels under test, compiled as given, are then called as a
  * runtime calls them, never inlined into the harness. */
+/**
+ * The C data of kernel `i` in a replay program (its int32 arena `arena<i>`, params, arrays and
+ * constant buffers) and the arguments of its call: what cProgram and the CMSIS-NN C tests share.
+ */
+export function cKernelCall(i: number, k: CKernel, arenaBytes: number): { data: string; args: string[] } {
+  let data = `static int32_t arena${i}[${Math.max(1, Math.ceil(arenaBytes / 4))}];\nstatic const int32_t p${i}[] = { ${list(k.params)} };\n`;
+  const args = [`p${i}`];
+  for (const a of k.arrays) {
+    data += `static const int32_t a${i}_${a.name}[] = { ${list(a.values)} };\n`;
+    args.push(`a${i}_${a.name}`);
+  }
+  for (const b of k.buffers) {
+    const bind = b.binding;
+    if (bind.offsetBytes === null) {
+      data += `static const uint8_t c${i}_${b.name}[] __attribute__((aligned(16))) = { ${list(bind.data ?? new Uint8Array(0))} };\n`;
+      args.push(`(const ${b.ctype}*)(const void*)c${i}_${b.name}`);
+    } else {
+      args.push(`(${b.isConst ? 'const ' : ''}${b.ctype}*)(void*)((uint8_t*)arena${i} + ${bind.offsetBytes})`);
+    }
+  }
+  return { data, args };
+}
+
 export function cProgram(setups: readonly ConformanceSetup[], repeat = 1): string {
   const kernels: CKernel[] = setups.map((s) => emitCKernel(instanceOf(s)));
   const unit = emitCUnit(kernels);
@@ -194,21 +217,9 @@ export function cProgram(setups: readonly ConformanceSetup[], repeat = 1): strin
   let body = '';
   setups.forEach((s, i) => {
     const k = kernels[i] as CKernel;
-    data += `static int32_t arena${i}[${Math.max(1, Math.ceil(s.arenaBytes / 4))}];\nstatic const int32_t p${i}[] = { ${list(k.params)} };\n`;
-    const args = [`p${i}`];
-    for (const a of k.arrays) {
-      data += `static const int32_t a${i}_${a.name}[] = { ${list(a.values)} };\n`;
-      args.push(`a${i}_${a.name}`);
-    }
-    for (const b of k.buffers) {
-      const bind = b.binding;
-      if (bind.offsetBytes === null) {
-        data += `static const uint8_t c${i}_${b.name}[] __attribute__((aligned(16))) = { ${list(bind.data ?? new Uint8Array(0))} };\n`;
-        args.push(`(const ${b.ctype}*)(const void*)c${i}_${b.name}`);
-      } else {
-        args.push(`(${b.isConst ? 'const ' : ''}${b.ctype}*)(void*)((uint8_t*)arena${i} + ${bind.offsetBytes})`);
-      }
-    }
+    const setup = cKernelCall(i, k, s.arenaBytes);
+    data += setup.data;
+    const args = setup.args;
     s.graph.inputs.forEach((t, j) => {
       const bytes = s.inputs[j] as Uint8Array;
       data += `static const uint8_t in${i}_${j}[] = { ${list(bytes)} };\n`;

@@ -7,7 +7,7 @@ import type { CKernel, KernelInstance, KernelSpec, TraceEvent } from '../../../s
 import {
   checkConstraints, compileKernel, decodeTraceEvent, emitCKernel, emitCUnit, instantiateOp, makeArenaViews, makeOpContext, walkAddresses,
 } from '../../../src/kernels/index.ts';
-import { compileAndRunC } from '../replay-helpers.ts';
+import { cKernelCall, compileAndRunC } from '../replay-helpers.ts';
 
 export type Rng = () => number;
 export const int = (r: Rng, lo: number, hi: number): number => lo + Math.floor(r() * (hi - lo + 1));
@@ -188,19 +188,9 @@ export function runSpecsC(runs: readonly (readonly [KernelSpec, OpCase])[]): str
   placed.forEach((p, i) => {
     const k = kernels[i]!;
     const c = runs[i]![1];
-    data += `static int32_t arena${i}[${Math.ceil(p.arenaBytes / 4)}];\nstatic const int32_t p${i}[] = { ${list(k.params)} };\n`;
-    const args = [`p${i}`];
-    for (const a of k.arrays) {
-      data += `static const int32_t a${i}_${a.name}[] = { ${list(a.values)} };\n`;
-      args.push(`a${i}_${a.name}`);
-    }
-    for (const b of k.buffers) {
-      const bind = b.binding;
-      if (bind.offsetBytes === null) {
-        data += `static const uint8_t c${i}_${b.name}[] __attribute__((aligned(16))) = { ${list(bind.data ?? new Uint8Array(0))} };\n`;
-        args.push(`(const ${b.ctype}*)(const void*)c${i}_${b.name}`);
-      } else args.push(`(${b.isConst ? 'const ' : ''}${b.ctype}*)(void*)((uint8_t*)arena${i} + ${bind.offsetBytes})`);
-    }
+    const call = cKernelCall(i, k, p.arenaBytes);
+    data += call.data;
+    const args = call.args;
     for (const [t, bytes] of c.inputs) {
       data += `static const uint8_t in${i}_${t}[] = { ${list(bytes)} };\n`;
       body += `  memcpy((uint8_t*)arena${i} + ${p.tensorOffsets[t]}, in${i}_${t}, ${bytes.length});\n`;

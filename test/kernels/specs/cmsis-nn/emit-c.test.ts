@@ -6,7 +6,7 @@ import type { CKernel, KernelRegistry } from '../../../../src/kernels/index.ts';
 import { buildSingleOpGraph, layoutOp, runLayout } from '../../../../src/optimizer/index.ts';
 import type { SingleOpSpec } from '../../../../src/optimizer/index.ts';
 import { randomInputs } from '../../../../src/sim/index.ts';
-import { compileAndRunC, hasGcc, hex } from '../../replay-helpers.ts';
+import { cKernelCall, compileAndRunC, hasGcc, hex } from '../../replay-helpers.ts';
 
 const list = (xs: ArrayLike<number>): string => (xs.length ? Array.from(xs).join(', ') : '0');
 
@@ -32,21 +32,9 @@ function program(cases: readonly { spec: SingleOpSpec; registry: KernelRegistry 
     expected.push(...runLayout(l, i + 1).map(hex));
     const k = emitCKernel(instantiateOp(l.graph, prepareOp(l.graph, 0, registry), l.tensorOffsets, l.scratchOffsets[0] ?? []));
     kernels.push(k);
-    data += `static int32_t arena${i}[${Math.max(1, Math.ceil(l.arenaBytes / 4))}];\nstatic const int32_t p${i}[] = { ${list(k.params)} };\n`;
-    const args = [`p${i}`];
-    for (const a of k.arrays) {
-      data += `static const int32_t a${i}_${a.name}[] = { ${list(a.values)} };\n`;
-      args.push(`a${i}_${a.name}`);
-    }
-    for (const b of k.buffers) {
-      const bind = b.binding;
-      if (bind.offsetBytes === null) {
-        data += `static const uint8_t c${i}_${b.name}[] __attribute__((aligned(16))) = { ${list(bind.data ?? new Uint8Array(0))} };\n`;
-        args.push(`(const ${b.ctype}*)(const void*)c${i}_${b.name}`);
-      } else {
-        args.push(`(${b.isConst ? 'const ' : ''}${b.ctype}*)(void*)((uint8_t*)arena${i} + ${bind.offsetBytes})`);
-      }
-    }
+    const call = cKernelCall(i, k, l.arenaBytes);
+    data += call.data;
+    const args = call.args;
     l.graph.inputs.forEach((t, j) => {
       data += `static const uint8_t in${i}_${j}[] = { ${list(inputs[j] as Uint8Array)} };\n`;
       body += `  memcpy((uint8_t*)arena${i} + ${l.tensorOffsets[t]}, in${i}_${j}, ${(inputs[j] as Uint8Array).length});\n`;
