@@ -163,6 +163,7 @@ export function collectReport(model: Model, opts: ReportOptions): ReportData {
       target, library, storage: 'internal', asyncErase: true, steps,
       onProgress: (row, i, n) => log(`report: spill sweep ${i + 1}/${n} (${row.requestedPercent}%)`),
       ...(opts.evaluator !== undefined ? { evaluator: opts.evaluator } : {}),
+      ...(reg === undefined ? {} : { registry: reg }),
     });
   }
   return {

@@ -5,12 +5,13 @@
 // `--target BYTES` is the old spelling of --target-bytes (a hidden alias).
 // --jobs N: tiling and auto candidates are evaluated in worker threads (worker-pool.ts).
 // --kernels / --cpu: the library planned for (dmo and replacement use its access order's O_s; every
-// pass scores its scratch and persistent data); another library than reference evaluates serially.
+// pass and search candidate scores its scratch and persistent data, in worker threads too).
 import type { Command } from 'commander';
 import { UsageError, exportTflite } from '../../ir/index.ts';
 import type { ArenaTotals, BufferRequest, PassOptions, PassReport, Plan, TargetResult } from '../../optimizer/index.ts';
 import { arenaTotals, computeModelBufferRequests, currentPeakBytes, describePlanSource, getPass, passNames, planGreedy, renderPlanSvg, runPipeline } from '../../optimizer/index.ts';
 import type { Model } from '../../ir/index.ts';
+import type { KernelRegistry } from '../../kernels/index.ts';
 import { DEFAULT_TFLM_ARCH, TFLM_ARCH_NAMES, getTflmArch } from '../../sim/index.ts';
 import { addHiddenOption, aliased, checkOutputFile, progressLog, refuseFlag } from '../cli-options.ts';
 import { bytesAndKb, renderTable } from '../format.ts';
@@ -104,16 +105,16 @@ function parseStorage(s: string | undefined): PassOptions['storage'] {
 }
 
 /** The model's current layout (tflm-greedy honouring its offline plan). */
-function layoutOf(model: Model): { readonly requests: readonly BufferRequest[]; readonly plan: Plan } {
-  const requests = computeModelBufferRequests(model);
+function layoutOf(model: Model, registry: KernelRegistry): { readonly requests: readonly BufferRequest[]; readonly plan: Plan } {
+  const requests = computeModelBufferRequests(model, registry);
   return { requests, plan: planGreedy(requests) };
 }
 
 /** Before and after drawn on one byte scale, so their widths compare. */
-function writePlanSvgs(opts: OptimizeOptions, modelArg: string, names: readonly string[], before: Model, after: Model): void {
+function writePlanSvgs(opts: OptimizeOptions, modelArg: string, names: readonly string[], before: Model, after: Model, registry: KernelRegistry): void {
   if (opts.svgBefore === undefined && opts.svgAfter === undefined) return;
-  const a = layoutOf(before);
-  const b = layoutOf(after);
+  const a = layoutOf(before, registry);
+  const b = layoutOf(after, registry);
   const scaleBytes = Math.max(a.plan.peakBytes, b.plan.peakBytes);
   const title = (l: typeof a, when: string): string => `${modelArg} ${when} (${describePlanSource(l.requests, l.plan.planner)})`;
   if (opts.svgBefore !== undefined) writeOutputFile(opts.svgBefore, renderPlanSvg(a.requests, a.plan, { title: title(a, 'before'), scaleBytes }));
@@ -147,8 +148,7 @@ export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
   if (opts.runtime !== undefined && opts.runtime !== 'tflm' && opts.runtime !== 'mcusim') throw new UsageError(`--runtime must be tflm or mcusim, got '${opts.runtime}'`);
   const runtime = opts.runtime === 'tflm' ? 'tflm' : undefined;
   const registry = resolveKernels(opts);
-  // Worker threads rebuild the reference registry only: another library's candidates are scored here.
-  const jobs = registry.library === 'reference' ? parseJobs(opts.jobs) : 1;
+  const jobs = parseJobs(opts.jobs);
   // A model run refuses (an op without a kernel) cannot be optimized and proven bit-exact.
   const model = loadRunnableModel(modelArg);
   const options: PassOptions = {
@@ -170,7 +170,7 @@ export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
   }
   const after = currentPeakBytes(result.model, registry);
   writeOutputFile(opts.output, exportTflite(result.model));
-  writePlanSvgs(opts, modelArg, names, model, result.model);
+  writePlanSvgs(opts, modelArg, names, model, result.model, registry);
   const report: OptimizeReport = {
     ...kernelsJson(registry),
     before: { peakBytes: before, arena: arenaTotals(model, arch, registry, runtime) },
