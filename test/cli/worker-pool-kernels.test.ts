@@ -70,7 +70,7 @@ describe('pooled evaluation with the cmsis-nn kernels', () => {
 });
 
 describe('optimize --kernels cmsis-nn --jobs N', () => {
-  // Searches that finish well inside their time budgets (a cut-short search depends on the clock).
+  // Budgets no search reaches (a search cut short by its budget depends on the clock and the load).
   const cases = [
     { name: 'tiling on mlperf_ic_resnet8', model: join(ORACLE, 'models-real', 'mlperf_ic_resnet8.tflite'), passes: 'tiling', applied: false },
     { name: 'auto on zoo:tiny-unet', model: 'zoo:tiny-unet', passes: 'auto', applied: true },
@@ -81,7 +81,7 @@ describe('optimize --kernels cmsis-nn --jobs N', () => {
       const reports: { after: { arena: Record<string, number> }; kernels: string; passes: { applied: boolean }[] }[] = [];
       for (const j of ['1', '2']) {
         const out = join(tmp, `${c.passes}-j${j}.tflite`);
-        const r = await runMcusim(['optimize', c.model, '--passes', c.passes, '--kernels', 'cmsis-nn', '--cpu', 'cortex-m7', '--jobs', j, '--json', '-q', '-o', out]);
+        const r = await runMcusim(['optimize', c.model, '--passes', c.passes, '--kernels', 'cmsis-nn', '--cpu', 'cortex-m7', '--jobs', j, '--time-budget-ms', '3600000', '--json', '-q', '-o', out]);
         expect(r.code, r.stderr).toBe(0);
         files.push(readFileSync(out));
         reports.push(JSON.parse(r.stdout));
@@ -97,4 +97,10 @@ describe('optimize --kernels cmsis-nn --jobs N', () => {
       for (const k of ['plannedBytes', 'persistentBytes', 'totalBytes']) expect(arena[k], k).toBe(rep?.after.arena[k]);
     }, 600_000);
   }
+
+  it('--time-budget-ms must be a positive number', async () => {
+    const r = await runMcusim(['optimize', 'zoo:cifar10-cnn', '-o', join(tmp, 'never.tflite'), '--passes', 'tiling', '--time-budget-ms', '0']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^E_USAGE: --time-budget-ms/);
+  });
 });
