@@ -160,7 +160,9 @@ export function collectReport(model: Model, opts: ReportOptions): ReportData {
   log('report: reference and cmsis-nn side by side');
   const chosenOs: (number | null)[] = model.graph.ops.map(() => null);
   for (const o of overlaps) chosenOs[o.op] = o.algorithmicBytes;
-  const kernelLibraries = collectKernelLibraries(model, target, reg, chosenOs);
+  // A leading dmo pass ran on the model as given for the chosen library (runPipeline: default arch cortex-m).
+  const leadingDmo = opts.passes[0] === 'dmo' ? result.reports[0] : undefined;
+  const kernelLibraries = collectKernelLibraries(model, target, reg, chosenOs, leadingDmo);
   const whole = { before: wholeArenaOf(model, before, target, reg), after: wholeArenaOf(result.model, after, target, reg) };
   log(`report: latency on ${target.name}`);
   const latencyOf = (m: Model): LatencyReport => estimateModelLatency(m, { target, library, storage: 'internal', asyncErase: true, compress: false });

@@ -3,10 +3,12 @@
 // arena as `inspect --kernels ... --arch cortex-m` computes it (planned, persistent, the scratch the
 // kernels request), the DMO pass's saving on each build (its O_s follow the library's access order),
 // the estimated latency, and the ops whose safe overlap O_s (algorithmic walk) differs between the
-// two libraries. Cheap by design: one DMO run and one O_s walk per library, no search.
+// two libraries. Cheap by design: one DMO run and one O_s walk per library, no search; the chosen
+// library's O_s and DMO run are the report's own when it has them (its O_s table, a leading dmo pass).
 import type { Model } from '../ir/index.ts';
 import { DEFAULT_CMSIS_NN_CPU, describeKernels, kernelRegistry } from '../kernels/index.ts';
 import type { KernelRegistry } from '../kernels/index.ts';
+import type { PassReport } from '../optimizer/index.ts';
 import { arenaTotals, computeModelBufferRequests, dmoPass, estimateModelLatency, safeOverlap } from '../optimizer/index.ts';
 import type { KernelLibrary, TargetProfile } from '../sim/index.ts';
 
@@ -57,14 +59,14 @@ export function overlapsFor(model: Model, registry?: KernelRegistry): (number | 
   return g.ops.map((op, i) => (op.kind === 'custom' || g.tensors[op.outputs[0] ?? -1] === undefined ? null : attempt(() => safeOverlap(g, i, { method: 'algorithmic', ...(registry === undefined ? {} : { registry }) }))));
 }
 
-function column(model: Model, registry: KernelRegistry, target: TargetProfile): LibraryColumn {
+function column(model: Model, registry: KernelRegistry, target: TargetProfile, dmoReport?: PassReport): LibraryColumn {
   const reg = registry.library === 'reference' ? undefined : registry;
   const a = arenaTotals(model, 'cortex-m', reg);
   const scratch = computeModelBufferRequests(model, reg).filter((r) => r.tensor === null).map((r) => r.sizeBytes);
   let dmo: LibraryColumn['dmo'] = null;
   let dmoError: string | undefined;
   try {
-    const r = dmoPass.run(model, { flags: {}, arch: 'cortex-m', ...(reg === undefined ? {} : { registry: reg }) }).report;
+    const r = dmoReport ?? dmoPass.run(model, { flags: {}, arch: 'cortex-m', ...(reg === undefined ? {} : { registry: reg }) }).report;
     const before = r.arena?.before.totalBytes ?? a.totalBytes;
     dmo = { peakBefore: r.peakBytesBefore, peakAfter: r.peakBytesAfter, totalBefore: before, totalAfter: r.arena?.after.totalBytes ?? before, applied: r.applied };
   } catch (e) {
@@ -85,10 +87,11 @@ function column(model: Model, registry: KernelRegistry, target: TargetProfile): 
 
 /**
  * Both libraries for `model`; `chosen` (the report's registry) picks the CMSIS-NN CPU, and its O_s
- * (`chosenOverlaps`, as the report's O_s table has them) are reused rather than walked again.
+ * (`chosenOverlaps`, as the report's O_s table has them) and its dmo pass report on `model` on a
+ * cortex-m build (`chosenDmo`) are reused rather than computed again.
  */
 export function collectKernelLibraries(
-  model: Model, target: TargetProfile, chosen?: KernelRegistry, chosenOverlaps?: readonly (number | null)[],
+  model: Model, target: TargetProfile, chosen?: KernelRegistry, chosenOverlaps?: readonly (number | null)[], chosenDmo?: PassReport,
 ): KernelLibrariesSection {
   const cmsis = chosen?.library === 'cmsis-nn' ? chosen : kernelRegistry('cmsis-nn', DEFAULT_CMSIS_NN_CPU);
   const ref = kernelRegistry('reference');
@@ -104,5 +107,6 @@ export function collectKernelLibraries(
     const b = cmsisOs[i] ?? null;
     if (a !== b) osDifferences.push({ op: i, kind: op.kind, referenceBytes: a, cmsisNnBytes: b });
   });
-  return { reference: column(model, ref, target), cmsisNn: column(model, cmsis, target), opsCompared, osDifferences };
+  const dmoOf = (r: KernelRegistry): PassReport | undefined => ((chosen?.library ?? 'reference') === r.library ? chosenDmo : undefined);
+  return { reference: column(model, ref, target, dmoOf(ref)), cmsisNn: column(model, cmsis, target, dmoOf(cmsis)), opsCompared, osDifferences };
 }

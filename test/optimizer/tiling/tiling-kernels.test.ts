@@ -50,7 +50,9 @@ describe('tiling candidates scored for a kernel library', () => {
 
   it('fdt with cmsis-nn reports the whole arena inspect computes for the written file', () => {
     const model = buildZooModel('cifar10-cnn');
-    const r = fdtPass.run(model, { flags: { 'time-budget-ms': 600_000 }, arch: 'cortex-m', registry: CMSIS });
+    // A short budget (one long synchronous search starves vitest's RPC): the first step's candidates
+    // are always scored, and what is checked holds for whatever the search found.
+    const r = fdtPass.run(model, { flags: { 'time-budget-ms': 3000 }, arch: 'cortex-m', registry: CMSIS });
     expect(r.report.applied).toBe(true);
     const written = importTflite(exportTflite(r.model));
     const inspected = arenaTotals(written, 'cortex-m', CMSIS);
