@@ -153,7 +153,7 @@ function librariesSection(d: ReportData): string {
     ? `<p>O<sub>s</sub> is the same for both libraries on all ${k.opsCompared} ops.</p>`
     : `<p>${k.osDifferences.length} of ${k.opsCompared} ops have another O<sub>s</sub> with CMSIS-NN's access order:</p>${scrollTable(['op', 'kind', 'O_s reference B', `O_s ${k.cmsisNn.label} B`], k.osDifferences.map((o) => [o.op, esc(o.kind), v(o.referenceBytes), v(o.cmsisNnBytes)]), [true, false, true, true])}`;
   return `<section id="libraries"><h2>Kernel libraries</h2>
-<p class="sub">The model as given, on a Cortex-M build linking TFLM's reference kernels and one linking CMSIS-NN (<code>inspect --kernels reference|cmsis-nn --arch cortex-m</code>). DMO plans with each library's own safe overlaps; a plan made for one library is not safe for the other. This report's passes plan for ${esc(d.cpu === null ? d.kernels : `${d.kernels} (${d.cpu})`)}.</p>
+<p class="sub">The model as given, on a Cortex-M build linking TFLM's reference kernels and one linking CMSIS-NN (<code>inspect --kernels reference|cmsis-nn --arch cortex-m</code>). DMO plans with each library's own safe overlaps; a plan made for one library is unproven on the other (verify --kernels checks it). This report's passes plan for ${esc(d.cpu === null ? d.kernels : `${d.kernels} (${d.cpu})`)}.</p>
 ${table(['', esc(k.reference.label), esc(k.cmsisNn.label)], rows)}
 ${diffs}
 </section>`;
