@@ -61,15 +61,15 @@ export function realCase(kind: RealKind, spec: KernelSpec, graph: Graph, pathNam
     SH: s.strideH, SW: s.strideW, PH: s.padH, PW: s.padW, DH: s.dilH ?? 1, DW: s.dilW ?? 1, CH_MULT: s.depthMult ?? 1, HAS_BIAS: p.flags?.hasBias ?? 0,
   };
   let params: Partial<Record<Slot, number>>;
-  let filter = new Uint8Array(0);
-  let bias = new Uint8Array(0);
+  let filter: Uint8Array = new Uint8Array(0);
+  let bias: Uint8Array = new Uint8Array(0);
   switch (kind) {
     case 'conv2d': case 'depthwiseConv2d':
       params = { ...conv, ...common };
       filter = constIn(1); bias = constIn(2);
       break;
     case 'transposeConv': {
-      const o = op.options as { padding: Padding };
+      const o = (op as { options: { padding: Padding } }).options;
       const offH = transposePaddingOffset(o.padding, s.outH!, s.fH!, s.strideH!);
       const offW = transposePaddingOffset(o.padding, s.outW!, s.fW!, s.strideW!);
       params = { ...conv, ...common, ACT_MIN: -128, ACT_MAX: 127, X0: offH, X1: offW };

@@ -87,11 +87,16 @@ function makeCases(): RealCase[] {
   return out;
 }
 
-/** Overlap distances k for a case: equal starts, equal ends, a random k after and one before. */
+/**
+ * Overlap distances k for a case: equal starts, ends as close as possible, a small k after, two
+ * random k after and one before; multiples of 4, as in a plan (TFLM and mcusim place tensors at multiples of 16; the specs'
+ * memcpy model takes tensors to start 4-aligned).
+ */
 function overlapKs(r: () => number, rc: RealCase): number[] {
   const bytes = (t: number): number => rc.graph.tensors[t]!.shape.reduce((a, b) => a * b, 1);
   const inB = bytes(rc.inputs[0]!), outB = bytes(rc.output);
-  return [...new Set([0, inB - outB, int(r, 1, Math.max(1, inB)), -int(r, 1, Math.max(1, outB))])];
+  const w = (n: number): number => Math.max(1, Math.ceil(n / 4));
+  return [...new Set([0, 4 * Math.floor((inB - outB) / 4), 4 * int(r, 1, 4), 4 * int(r, 1, w(inB)), 4 * int(r, 1, w(inB)), -4 * int(r, 1, w(outB))])];
 }
 
 /** The harness ELF for this tree and these flags, built once into a cache directory. */
@@ -168,7 +173,7 @@ if (why !== null) {
         const row = table.get(key) ?? { cases: 0, runs: 0, output: 0, scratch: 0, overlap: 0, control: 0 };
         table.set(key, row);
         const res = results[i]!;
-        const where = `${key} case ${cases.indexOf(rc)} (${pl.name}) ${JSON.stringify(rc.graph.tensors.map((t) => t.shape))}`;
+        const where = `${key} case ${cases.indexOf(rc)} (${pl.name}) shapes ${JSON.stringify(rc.graph.tensors.map((t) => t.shape))} options ${JSON.stringify((rc.graph.ops[0] as { options?: unknown }).options)}`;
         row.runs++;
         if (res.status !== 0) failures.push(`${where}: CMSIS-NN returned status ${res.status}`);
         const want = runSpecOnArena(rc, pl);
@@ -183,7 +188,7 @@ if (why !== null) {
         }
         if (!same) {
           row.overlap++;
-          failures.push(`${where}: overlapped arena differs at bytes ${[...res.arena].map((b, k) => (b !== want[k] ? k : -1)).filter((k) => k >= 0).slice(0, 8).join(',')}`);
+          failures.push(`${where}: overlapped arena differs at bytes ${[...res.arena].map((b, k) => (b !== want[k] ? `${k} (real ${b}, spec ${want[k]})` : '')).filter((x) => x).slice(0, 8).join(', ')}`);
         }
         // Control: the reference kernel's order on the same placement (shows the check can fail).
         if (hex(runSpecOnArena({ ...rc, spec: REFERENCE.specs[kind] as KernelSpec }, pl)) !== hex(res.arena)) (row.control++, control++);
