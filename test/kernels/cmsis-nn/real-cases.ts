@@ -32,8 +32,11 @@ export interface RealCase {
   readonly bias: Uint8Array;
   readonly mult: Int32Array;
   readonly shift: Int32Array;
-  /** Scratch bytes the spec declares (TFLM's RequestScratchBufferInArena sizes). */
-  readonly specScratch: readonly number[];
+  /**
+   * The two buffer sizes harness.c reports, as the spec declares them: TFLM's RequestScratchBufferInArena
+   * sizes in order (0 where none), for fully connected its scratch and its persistent kernel sums.
+   */
+  readonly specBuffers: readonly [number, number];
 }
 
 export interface Placement {
@@ -97,8 +100,15 @@ export function realCase(kind: RealKind, spec: KernelSpec, graph: Graph, pathNam
   return {
     kind, spec, graph, path: pathName(p), inputs, output, params, filter, bias,
     mult: Int32Array.from(p.arrays?.['mult'] ?? []), shift: Int32Array.from(p.arrays?.['shift'] ?? []),
-    specScratch: p.scratch.map((d) => d.sizeBytes),
+    specBuffers: kind === 'fullyConnected' ? [p.scratch[0]?.sizeBytes ?? 0, fcKernelSums(spec, ctx)] : [p.scratch[0]?.sizeBytes ?? 0, p.scratch[1]?.sizeBytes ?? 0],
   };
+}
+
+/** The persistent kernel-sum bytes of a fully connected spec: its Prepare buffers after the per-channel arrays. */
+function fcKernelSums(spec: KernelSpec, ctx: ReturnType<typeof makeOpContext>): number {
+  const persistent = spec.tflmPersistent.stock ? spec.tflmPersistent.prepareBuffers?.(ctx) ?? [] : [];
+  const perChannel = (ctx.input(1)?.quant?.scale.length ?? 1) > 1;
+  return persistent.slice(perChannel ? 2 : 0).reduce<number>((a, b) => a + (typeof b === 'number' ? b : Number.NaN), 0);
 }
 
 /** TFLM's ComputePaddingHeightWidth offset for TransposeConv (in/out swapped: the output is the "image"). */

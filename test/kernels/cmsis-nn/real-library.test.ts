@@ -36,8 +36,31 @@ const why = DIR === undefined || DIR === '' ? 'MCUSIM_CMSIS_NN_DIR is not set'
 const HOW = `git clone https://github.com/ARM-software/CMSIS-NN && git -C CMSIS-NN checkout ${PIN}, then MCUSIM_CMSIS_NN_DIR=$PWD/CMSIS-NN npx vitest run test/kernels/cmsis-nn/real-library.test.ts`;
 if (why !== null) console.warn(`\n*** SKIPPING the real CMSIS-NN library check: ${why}. To run it: ${HOW} ***\n`);
 
-const DSP = kernelRegistry('cmsis-nn', 'cortex-m7');
-const specOf = (kind: RealKind): KernelSpec => DSP.specs[kind] as KernelSpec;
+/** A CPU the check runs on: its QEMU machine, its cmsis-nn registry, the paths that must be exercised. */
+interface Target {
+  readonly cpu: 'cortex-m7' | 'cortex-m55';
+  readonly machine: string;
+  readonly feature: 'DSP' | 'MVE';
+  readonly paths: Readonly<Partial<Record<RealKind, readonly string[]>>>;
+}
+const TARGETS: readonly Target[] = [
+  {
+    cpu: 'cortex-m7', machine: 'mps2-an500', feature: 'DSP',
+    paths: {
+      conv2d: ['1x1 fast', '1x1 strided', 'im2col (arm_convolve_s8)', 'im2col via arm_convolve_1_x_n_s8'],
+      depthwiseConv2d: ['3x3', 'opt (DSP)', 'mult 4', 'generic'],
+      transposeConv: ['row buffer (arm_transpose_conv_s8)', 'reverse conv'],
+    },
+  },
+  {
+    cpu: 'cortex-m55', machine: 'mps3-an547', feature: 'MVE',
+    paths: {
+      conv2d: ['1x1 fast', '1x1 strided', 'im2col (arm_convolve_s8)', '1xN MVE'],
+      depthwiseConv2d: ['opt MVE', 'as conv', 'mult 4', 'generic'],
+      transposeConv: ['row buffer (arm_transpose_conv_s8)', 'reverse conv'],
+    },
+  },
+];
 
 /** Cases per op kind (each run apart and with 4 overlapped placements). */
 const CASES: Readonly<Record<RealKind, number>> = { conv2d: 70, depthwiseConv2d: 70, fullyConnected: 30, averagePool2d: 30, maxPool2d: 30, add: 20, mul: 20, softmax: 20, transposeConv: 30 };
@@ -45,7 +68,7 @@ const CASES: Readonly<Record<RealKind, number>> = { conv2d: 70, depthwiseConv2d:
 const CONV_NAMES: Record<number, string> = { [CONV_PATH.im2col]: 'im2col (arm_convolve_s8)', [CONV_PATH.ntAllRows]: '1x1 fast', [CONV_PATH.ntPerRow]: '1x1 strided', [CONV_PATH.oneByNMve]: '1xN MVE' };
 const DW_NAMES: Record<number, string> = { [DW_PATH.generic]: 'generic', [DW_PATH.threeByThree]: '3x3', [DW_PATH.optDsp]: 'opt (DSP)', [DW_PATH.mult4]: 'mult 4', [DW_PATH.optMve]: 'opt MVE', [DW_PATH.toConv]: 'as conv' };
 
-function pathName(kind: RealKind, p: ReturnType<KernelSpec['prepare']>): string {
+function pathName(kind: RealKind, p: ReturnType<KernelSpec['prepare']>, feature: string): string {
   const s = p.scalars;
   if (kind === 'conv2d') {
     const name = CONV_NAMES[p.flags?.path ?? -1] ?? '?';
@@ -55,27 +78,34 @@ function pathName(kind: RealKind, p: ReturnType<KernelSpec['prepare']>): string 
   }
   if (kind === 'depthwiseConv2d') return DW_NAMES[p.flags?.path ?? -1] ?? '?';
   if (kind === 'transposeConv') return s.bufSize !== undefined ? 'row buffer (arm_transpose_conv_s8)' : 'reverse conv';
-  return 'DSP';
+  return feature;
 }
 
-/** Seeded cases of every kind, those the spec accepts (constraints), as harness records. */
-function makeCases(): RealCase[] {
+/** Seeded cases of every kind as harness records; those the spec refuses (constraints) are counted. */
+function makeCases(t: Target): { cases: RealCase[]; refused: Map<string, number> } {
   const r = seedrandom(SEED);
   const out: RealCase[] = [];
+  const refused = new Map<string, number>();
+  const registry = kernelRegistry('cmsis-nn', t.cpu);
   const add = (kind: RealKind, graph: RealCase['graph'] | null | undefined): void => {
     if (!graph) return;
-    const spec = specOf(kind);
-    if (checkConstraints(spec, makeOpContext(graph, 0)).length > 0) return;
-    out.push(realCase(kind, spec, graph, (p) => pathName(kind, p)));
+    const spec = registry.specs[kind] as KernelSpec;
+    const issues = checkConstraints(spec, makeOpContext(graph, 0));
+    if (issues.length > 0) {
+      for (const i of issues) refused.set(`${kind}: ${i.message}`, (refused.get(`${kind}: ${i.message}`) ?? 0) + 1);
+      return;
+    }
+    out.push(realCase(kind, spec, graph, (p) => pathName(kind, p, t.feature)));
   };
   for (const kind of ['conv2d', 'depthwiseConv2d'] as const) {
     for (let i = 0; i < CASES[kind]; i++) {
       const shape = randomConvShape(r, kind);
       // Every fifth conv a 1xN shape (arm_nn_is_convolve_1_x_n), every seventh a 1x1 of stride 1,
-      // every fourth depthwise a 3x3.
+      // every fourth depthwise a 3x3, every sixth one with one input channel (MVE: as a conv).
       const s = kind === 'conv2d' && i % 5 === 0 ? { ...shape, h: 1, fh: 1, dw: 1, ic: 4 * int(r, 1, 2), w: int(r, 3, 12) }
         : kind === 'conv2d' && i % 7 === 3 ? { ...shape, fh: 1, fw: 1, sh: 1, sw: 1, dh: 1, dw: 1 }
-        : kind === 'depthwiseConv2d' && i % 4 === 0 ? { ...shape, n: 1, fh: 3, fw: 3, dh: 1, dw: 1, depthMult: 1, h: int(r, 3, 8), w: int(r, 3, 8) } : shape;
+        : kind === 'depthwiseConv2d' && i % 4 === 0 ? { ...shape, n: 1, fh: 3, fw: 3, dh: 1, dw: 1, depthMult: 1, h: int(r, 3, 8), w: int(r, 3, 8) }
+        : kind === 'depthwiseConv2d' && i % 6 === 1 ? { ...shape, n: 1, dh: 1, dw: 1, ic: 1, depthMult: int(r, 2, 8) } : shape;
       add(kind, convCase(r, kind, s)?.graph);
     }
   }
@@ -84,7 +114,7 @@ function makeCases(): RealCase[] {
   for (const kind of ['averagePool2d', 'maxPool2d'] as const) for (let i = 0; i < CASES[kind]; i++) add(kind, poolGraph(r, kind));
   for (const kind of ['add', 'mul'] as const) for (let i = 0; i < CASES[kind]; i++) add(kind, elementwiseGraph(r, kind));
   for (let i = 0; i < CASES.softmax; i++) add('softmax', softmaxGraph(r));
-  return out;
+  return { cases: out, refused };
 }
 
 /**
@@ -100,7 +130,7 @@ function overlapKs(r: () => number, rc: RealCase): number[] {
 }
 
 /** The harness ELF for this tree and these flags, built once into a cache directory. */
-async function harnessElf(dir: string): Promise<string> {
+async function harnessElf(dir: string, cpu: string): Promise<string> {
   const h = createHash('sha256');
   const walk = (d: string): void => {
     for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
@@ -112,11 +142,13 @@ async function harnessElf(dir: string): Promise<string> {
   walk(join(dir, 'Source'));
   walk(join(dir, 'Include'));
   for (const f of [SCRIPT, join(import.meta.dirname, 'real', 'harness.c'), join(ROOT, 'test/codegen/tflm/startup_m7.c'), join(ROOT, 'test/codegen/tflm/mps2_an500.ld')]) h.update(readFileSync(f));
+  h.update(readFileSync(join(import.meta.dirname, 'real', 'mps3_an547.ld')));
+  h.update(cpu);
   const out = join(tmpdir(), 'mcusim-cmsis-nn-real', h.digest('hex').slice(0, 16));
   const elf = join(out, 'harness.elf');
   if (!existsSync(elf)) {
     mkdirSync(out, { recursive: true });
-    await promisify(execFile)('bash', [SCRIPT, dir, out], { timeout: 900_000 });
+    await promisify(execFile)('bash', [SCRIPT, dir, out, cpu], { timeout: 900_000 });
   }
   return elf;
 }
@@ -124,12 +156,6 @@ async function harnessElf(dir: string): Promise<string> {
 interface Row { cases: number; runs: number; output: number; scratch: number; overlap: number; control: number }
 
 const KINDS: readonly RealKind[] = ['conv2d', 'depthwiseConv2d', 'transposeConv', 'fullyConnected', 'averagePool2d', 'maxPool2d', 'add', 'mul', 'softmax'];
-/** The code paths the DSP specs distinguish: each must be exercised. */
-const PATHS: Readonly<Partial<Record<RealKind, readonly string[]>>> = {
-  conv2d: ['1x1 fast', '1x1 strided', 'im2col (arm_convolve_s8)', 'im2col via arm_convolve_1_x_n_s8'],
-  depthwiseConv2d: ['3x3', 'opt (DSP)', 'mult 4', 'generic'],
-  transposeConv: ['row buffer (arm_transpose_conv_s8)', 'reverse conv'],
-};
 const REFERENCE = kernelRegistry('reference');
 const run = promisify(execFile);
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
@@ -139,28 +165,30 @@ if (why !== null) {
     it.skip(`SKIPPED: ${why}; to run it: ${HOW}`, () => {});
   });
 } else {
-  describe(`real CMSIS-NN ${PIN.slice(0, 8)} under QEMU mps2-an500 (Cortex-M7) against the cmsis-nn specs (DSP)`, () => {
+  describe.each(TARGETS)(`real CMSIS-NN ${PIN.slice(0, 8)} under QEMU against the cmsis-nn specs: $cpu ($machine, $feature)`, (t) => {
     let cases: RealCase[] = [];
+    let refused = new Map<string, number>();
     let runs: [RealCase, Placement][] = [];
     let results: RealResult[] = [];
     let work = '';
     const table = new Map<string, Row>();
     beforeAll(async () => {
-      const elf = await harnessElf(DIR as string);
-      cases = makeCases();
+      const elf = await harnessElf(DIR as string, t.cpu);
+      ({ cases, refused } = makeCases(t));
       const r = seedrandom(`${SEED}-placements`);
       runs = cases.flatMap((rc) => placements(r, rc, overlapKs(r, rc), rc.inputs.length > 1 && r() < 0.5 ? 1 : 0).map((pl) => [rc, pl] as [RealCase, Placement]));
       work = mkdtempSync(join(tmpdir(), 'mcusim-cmsis-real-'));
       writeFileSync(join(work, 'cases.bin'), encodeBatch(runs));
       const args = `arg=harness,arg=${join(work, 'cases.bin')},arg=${join(work, 'results.bin')}`;
-      await run('qemu-system-arm', ['-M', 'mps2-an500', '-nographic', '-monitor', 'none', '-semihosting-config', `enable=on,target=native,${args}`, '-kernel', elf], { timeout: 900_000 });
+      await run('qemu-system-arm', ['-M', t.machine, '-nographic', '-monitor', 'none', '-semihosting-config', `enable=on,target=native,${args}`, '-kernel', elf], { timeout: 900_000 });
       results = decodeResults(new Uint8Array(readFileSync(join(work, 'results.bin'))), runs.length);
     });
     afterAll(() => {
       if (work) rmSync(work, { recursive: true, force: true });
       const lines = [...table].sort().map(([k, v]) =>
         `${k}: ${v.cases} cases, ${v.runs - v.cases} overlapped runs; mismatches: output ${v.output}, scratch ${v.scratch}, overlapped arena ${v.overlap} (reference spec on the same overlaps: ${v.control})`);
-      console.log(`real CMSIS-NN vs cmsis-nn specs (${runs.length} runs of ${cases.length} cases, seed ${SEED}):\n  ${lines.join('\n  ')}`);
+      const refusedLines = [...refused].map(([k, n]) => `refused by the spec (${n}): ${k}`);
+      console.log(`real CMSIS-NN vs cmsis-nn specs, ${t.cpu} (${runs.length} runs of ${cases.length} cases, seed ${SEED}):\n  ${[...lines, ...refusedLines].join('\n  ')}`);
     });
 
     it.each(KINDS)('%s: outputs, scratch sizes and overlapped arenas identical on every path', async (kind) => {
@@ -181,9 +209,7 @@ if (why !== null) {
         if (pl.name === 'apart') {
           row.cases++;
           if (!same) (row.output++, failures.push(`${where}: outputs differ`));
-          const real = res.scratch.filter((b) => b > 0);
-          const spec = rc.specScratch.filter((b) => b > 0);
-          if (JSON.stringify(real) !== JSON.stringify(spec)) (row.scratch++, failures.push(`${where}: scratch real ${JSON.stringify(real)} spec ${JSON.stringify(spec)}`));
+          if (JSON.stringify(res.scratch) !== JSON.stringify(rc.specBuffers)) (row.scratch++, failures.push(`${where}: buffers real ${JSON.stringify(res.scratch)} spec ${JSON.stringify(rc.specBuffers)}`));
           continue;
         }
         if (!same) {
@@ -193,7 +219,7 @@ if (why !== null) {
         // Control: the reference kernel's order on the same placement (shows the check can fail).
         if (hex(runSpecOnArena({ ...rc, spec: REFERENCE.specs[kind] as KernelSpec }, pl)) !== hex(res.arena)) (row.control++, control++);
       }
-      for (const path of PATHS[kind] ?? []) expect(table.get(`${kind} / ${path}`)?.cases ?? 0, `${kind} / ${path} cases`).toBeGreaterThan(2);
+      for (const path of t.paths[kind] ?? []) expect(table.get(`${kind} / ${path}`)?.cases ?? 0, `${kind} / ${path} cases`).toBeGreaterThan(2);
       expect(failures.slice(0, 20).join('\n')).toBe('');
       // Where CMSIS-NN's order differs from the reference kernels', some overlap must show it.
       if (kind === 'conv2d' || kind === 'depthwiseConv2d' || kind === 'transposeConv') expect(control, `${kind}: reference-order clobbers`).toBeGreaterThan(0);

@@ -46,7 +46,8 @@ static cmsis_nn_dims dims(int32_t n, int32_t h, int32_t w, int32_t c) {
   return d;
 }
 
-/* One case: returns the kernel's status; buf[0..1] the scratch sizes its Prepare requests. */
+/* One case: returns the kernel's status; buf[0..1] the scratch sizes its Prepare requests (fully
+ * connected: buf[1] its persistent kernel sums). */
 static int32_t run_case(int32_t op, const int32_t* p, uint8_t** blob, int32_t* buf) {
   int8_t* arena = (int8_t*)blob[B_ARENA];
   const int8_t* in0 = arena + p[A_IN0];
@@ -100,8 +101,10 @@ static int32_t run_case(int32_t op, const int32_t* p, uint8_t** blob, int32_t* b
       q.is_per_channel = p[X1];
       q.multiplier = (int32_t*)blob[B_MULT];
       q.shift = (int32_t*)blob[B_SHIFT];
-      buf[0] = arm_fully_connected_s8_get_buffer_size(&f_d);
-      ctx.buf = scratch(buf[0]);
+      /* Prepare, KERNELS_OPTIMIZED_FOR_SPEED (TFLM's default), constant filter and bias: the kernel sums
+       * are a persistent buffer (buf[1]) filled once by arm_vector_sum_s8, and no scratch is requested. */
+      buf[1] = arm_fully_connected_s8_get_buffer_size(&f_d);
+      ctx.buf = scratch(buf[1]);
       if (ctx.buf != NULL) arm_vector_sum_s8((int32_t*)ctx.buf, f_d.n, p[X4], filter, fp.input_offset, fp.filter_offset, bias);
       status = arm_fully_connected_wrapper_s8(&ctx, &fp, &q, &fin_d, in0, &f_d, filter, &fb_d, bias, &fout_d, out);
       break;
