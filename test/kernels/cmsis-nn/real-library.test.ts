@@ -38,9 +38,9 @@ if (why !== null) console.warn(`\n*** SKIPPING the real CMSIS-NN library check: 
 
 /** A CPU the check runs on: its QEMU machine, its cmsis-nn registry, the paths that must be exercised. */
 interface Target {
-  readonly cpu: 'cortex-m7' | 'cortex-m55';
+  readonly cpu: 'cortex-m7' | 'cortex-m55' | 'cortex-m3';
   readonly machine: string;
-  readonly feature: 'DSP' | 'MVE';
+  readonly feature: 'DSP' | 'MVE' | 'plain C';
   readonly paths: Readonly<Partial<Record<RealKind, readonly string[]>>>;
 }
 const TARGETS: readonly Target[] = [
@@ -57,6 +57,14 @@ const TARGETS: readonly Target[] = [
     paths: {
       conv2d: ['1x1 fast', '1x1 strided', 'im2col (arm_convolve_s8)', '1xN MVE'],
       depthwiseConv2d: ['opt MVE', 'as conv', 'mult 4', 'generic'],
+      transposeConv: ['row buffer (arm_transpose_conv_s8)', 'reverse conv'],
+    },
+  },
+  {
+    cpu: 'cortex-m3', machine: 'mps2-an385', feature: 'plain C',
+    paths: {
+      conv2d: ['1x1 fast', '1x1 strided', 'im2col (arm_convolve_s8)', 'im2col via arm_convolve_1_x_n_s8'],
+      depthwiseConv2d: ['3x3', 'mult 4', 'generic'],
       transposeConv: ['row buffer (arm_transpose_conv_s8)', 'reverse conv'],
     },
   },
@@ -141,8 +149,8 @@ async function harnessElf(dir: string, cpu: string): Promise<string> {
   };
   walk(join(dir, 'Source'));
   walk(join(dir, 'Include'));
-  for (const f of [SCRIPT, join(import.meta.dirname, 'real', 'harness.c'), join(ROOT, 'test/codegen/tflm/startup_m7.c'), join(ROOT, 'test/codegen/tflm/mps2_an500.ld')]) h.update(readFileSync(f));
-  h.update(readFileSync(join(import.meta.dirname, 'real', 'mps3_an547.ld')));
+  for (const f of [SCRIPT, join(ROOT, 'test/codegen/tflm/startup_m7.c'), join(ROOT, 'test/codegen/tflm/mps2_an500.ld')]) h.update(readFileSync(f));
+  for (const f of readdirSync(join(import.meta.dirname, 'real')).sort()) h.update(readFileSync(join(import.meta.dirname, 'real', f)));
   h.update(cpu);
   const out = join(tmpdir(), 'mcusim-cmsis-nn-real', h.digest('hex').slice(0, 16));
   const elf = join(out, 'harness.elf');
