@@ -109,8 +109,12 @@ function makeCases(t: Target): { cases: RealCase[]; refused: Map<string, number>
     for (let i = 0; i < CASES[kind]; i++) {
       const shape = randomConvShape(r, kind);
       // Every fifth conv a 1xN shape (arm_nn_is_convolve_1_x_n), every seventh a 1x1 of stride 1,
-      // every fourth depthwise a 3x3, every sixth one with one input channel (MVE: as a conv).
+      // every ninth a wide one (more than 16 channels: whole vectors and blocks), every fourth
+      // depthwise a 3x3, every sixth one with one input channel (MVE: as a conv), every tenth one
+      // with more than CH_IN_BLOCK_MVE (124) channels.
       const s = kind === 'conv2d' && i % 5 === 0 ? { ...shape, h: 1, fh: 1, dw: 1, ic: 4 * int(r, 1, 2), w: int(r, 3, 12) }
+        : kind === 'conv2d' && i % 9 === 8 ? { ...shape, ic: int(r, 17, 40), oc: int(r, 8, 20), h: int(r, 1, 5), w: int(r, 1, 5) }
+        : kind === 'depthwiseConv2d' && i % 10 === 9 ? { ...shape, ic: int(r, 100, 140), h: int(r, 1, 4), w: int(r, 1, 4), depthMult: 1 }
         : kind === 'conv2d' && i % 7 === 3 ? { ...shape, fh: 1, fw: 1, sh: 1, sw: 1, dh: 1, dw: 1 }
         : kind === 'depthwiseConv2d' && i % 4 === 0 ? { ...shape, n: 1, fh: 3, fw: 3, dh: 1, dw: 1, depthMult: 1, h: int(r, 3, 8), w: int(r, 3, 8) }
         : kind === 'depthwiseConv2d' && i % 6 === 1 ? { ...shape, n: 1, dh: 1, dw: 1, ic: 1, depthMult: int(r, 2, 8) } : shape;
