@@ -1,20 +1,21 @@
 // Replays every row of testdata/cmsis-nn-m7/models.json ($MCUSIM_DATA) (the real TFLM + CMSIS-NN build on a
 // Cortex-M7) with its seed-1 inputs and compares mcusim's outputs with the build's, byte for byte,
-// including the DMO / auto files whose outputs the build got wrong. It runs whatever kernels the
-// runtime picks: the CMSIS-NN specs once the kernel-library plumbing maps them (or a local registry
-// patch). The plan is run as the build runs it, unchecked (a reference-kernel DMO plan may exceed
-// CMSIS-NN's safe overlap: that is what makes the build's outputs wrong); with --trace the memory
-// tracer reports the clobbers it sees. Usage:
-//   npx tsx scripts/cmsis-nn-oracle-outputs.ts [--trace] [oracleDir] [nameFilter]
+// including the DMO / auto files whose outputs the build got wrong, with the cmsis-nn specs for
+// --cpu (default cortex-m7, the build's). The plan is run as the build runs it, unchecked (a
+// reference-kernel DMO plan may exceed CMSIS-NN's safe overlap: that is what makes the build's
+// outputs wrong); with --trace the memory tracer reports the clobbers it sees. Usage:
+//   npx tsx scripts/cmsis-nn-oracle-outputs.ts [--trace] [--cpu C] [oracleDir] [nameFilter]
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadModel } from '../src/api/index.ts';
+import { kernelRegistry, loadModel } from '../src/index.ts';
 import { preparePlannedModel, runPlanned, tracerFor } from '../src/optimizer/index.ts';
 
 interface Row { readonly name: string; readonly model: string; readonly inputs: number; readonly outputs_equal_original?: boolean }
 
 const trace = process.argv.includes('--trace');
-const args = process.argv.slice(2).filter((a) => a !== '--trace');
+const cpuAt = process.argv.indexOf('--cpu');
+const registry = kernelRegistry('cmsis-nn', cpuAt < 0 ? 'cortex-m7' : process.argv[cpuAt + 1]);
+const args = process.argv.slice(2).filter((a, i, all) => a !== '--trace' && a !== '--cpu' && all[i - 1] !== '--cpu');
 const dir = args[0] || join(process.env['MCUSIM_DATA'] ?? join(import.meta.dirname, '../testdata'), 'cmsis-nn-m7');
 const filter = args[1] ?? '';
 const rows = (JSON.parse(readFileSync(join(dir, 'models.json'), 'utf8')) as { models: Row[] }).models.filter((r) => r.name.includes(filter));
@@ -32,7 +33,7 @@ for (const row of rows) {
   try {
     const model = loadModel(new Uint8Array(readFileSync(modelPath)), row.name);
     const inputs = Array.from({ length: row.inputs }, (_, i) => new Uint8Array(readFileSync(join(seed, `input${i}.bin`))));
-    const pm = preparePlannedModel(model, { verify: false, ...(trace ? { traceShadow: true } : {}) });
+    const pm = preparePlannedModel(model, { verify: false, registry, ...(trace ? { traceShadow: true } : {}) });
     const tracer = trace ? tracerFor(pm) : null;
     const { outputs } = runPlanned(pm, { inputs, ...(tracer ? { trace: tracer.sink } : {}) });
     tracer?.finish();
