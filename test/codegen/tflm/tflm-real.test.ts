@@ -27,11 +27,24 @@ const skip = tree === null ? 'MCUSIM_TFLM_DIR not set' : lib === null ? `no libt
 if (skip !== null) console.warn(`\n*** SKIPPING the real-TFLM tests of codegen --tflm: ${skip} ***\n`);
 
 type Flags = Readonly<Record<string, boolean>>;
-type Case = { readonly name: string; readonly original: () => Model; readonly passes: readonly string[]; readonly flags: Flags };
+type Case = {
+  readonly name: string; readonly original: () => Model; readonly passes: readonly string[]; readonly flags: Flags;
+  /** The device `codegen --storage` lays Spill blocks out for (run-tflm.sh --storage; default internal). */
+  readonly storage?: 'internal' | 'external';
+};
+const tinyUnet = (): Model => buildZooModel('tiny-unet');
+const kws = (): Model => importTflite(readFileSync(KWS));
+const mcunetDet = (): Model => importTflite(readFileSync(MCUNET_DET));
+/** TinySeg on Nicla Vision's internal flash (128 KB sectors, 32-byte flash words; the runner's RAM device enforces its NOR rules). */
+const TINYSEG_INTERNAL: Case = { name: 'zoo:tiny-unet + tinyseg, internal flash (Spill, FusedConv2D, scratch-free TRANSPOSE_CONV)', original: tinyUnet, passes: ['tinyseg'], flags: {}, storage: 'internal' };
+const AUTO_INTERNAL: Case = { name: 'zoo:tiny-unet + auto, internal flash (Spill, FusedConv2D, scratch-free TRANSPOSE_CONV)', original: tinyUnet, passes: ['auto'], flags: {}, storage: 'internal' };
+const KWS_FDT: Case = { name: 'mltk_kws_mobilenetv2 + fdt (MergeAccumulators)', original: kws, passes: ['fdt'], flags: {} };
 const CASES: readonly Case[] = [
-  { name: 'zoo:tiny-unet + tinyseg (Spill, FusedConv2D, scratch-free TRANSPOSE_CONV)', original: () => buildZooModel('tiny-unet'), passes: ['tinyseg'], flags: {} },
-  { name: 'zoo:tiny-unet + tinyseg fusedFetching=false (Spill, Fetching)', original: () => buildZooModel('tiny-unet'), passes: ['tinyseg'], flags: { fusedFetching: false } },
-  { name: 'mltk_kws_mobilenetv2 + fdt (MergeAccumulators)', original: () => importTflite(readFileSync(KWS)), passes: ['fdt'], flags: {} },
+  TINYSEG_INTERNAL,
+  AUTO_INTERNAL,
+  { name: 'zoo:tiny-unet + tinyseg, QSPI NOR (external: 4 KB sectors, 256-byte pages)', original: tinyUnet, passes: ['tinyseg'], flags: {}, storage: 'external' },
+  { name: 'zoo:tiny-unet + tinyseg fusedFetching=false (Spill, Fetching)', original: tinyUnet, passes: ['tinyseg'], flags: { fusedFetching: false } },
+  KWS_FDT,
 ];
 
 const onPath = (tool: string): boolean => {
@@ -48,11 +61,12 @@ const skipM7 = skip ?? (tools.length > 0 ? `${tools.join(', ')} not found`
   : libM7 === null ? `no Cortex-M7 libtensorflow-microlite.a in ${tree}/gen (run MCUSIM_TFLM_TARGET=cortex-m7 scripts/build-tflm.sh)` : null);
 if (skipM7 !== null && skip === null) console.warn(`\n*** SKIPPING the real-TFLM Cortex-M7 (QEMU) tests of codegen --tflm: ${skipM7} ***\n`);
 
-/** The issue's Cortex-M7 acceptance: TinySeg (RAM storage, the runner's device), FDT on both real models. */
+/** The issue's Cortex-M7 acceptance: TinySeg and auto on internal flash, FDT on both real models. */
 const CASES_M7: readonly Case[] = [
-  CASES[0]!,
-  CASES[2]!,
-  { name: 'mcunet_detection + fdt (MergeAccumulators)', original: () => importTflite(readFileSync(MCUNET_DET)), passes: ['fdt'], flags: {} },
+  TINYSEG_INTERNAL,
+  AUTO_INTERNAL,
+  KWS_FDT,
+  { name: 'mcunet_detection + fdt (MergeAccumulators)', original: mcunetDet, passes: ['fdt'], flags: {} },
 ];
 
 async function runTflm(c: Case, arch: 'host64' | 'cortex-m', dirs: string[]): Promise<string> {
@@ -65,7 +79,7 @@ async function runTflm(c: Case, arch: 'host64' | 'cortex-m', dirs: string[]): Pr
   writeFileSync(file, exportTflite(runPipeline(original, c.passes, { flags: c.flags }).model));
   try {
     // Asynchronous: a minute-long synchronous child would starve the vitest worker's RPC.
-    const args = [join(ROOT, 'scripts/run-tflm.sh'), '--arch', arch, file, orig, '1'];
+    const args = [join(ROOT, 'scripts/run-tflm.sh'), '--arch', arch, '--storage', c.storage ?? 'internal', file, orig, '1'];
     return (await promisify(execFile)('bash', args, { encoding: 'utf8', env: { ...process.env, MCUSIM_TFLM_DIR: tree ?? '' } })).stdout;
   } catch (e) {
     const err = e as { stdout?: string; stderr?: string };
@@ -74,6 +88,11 @@ async function runTflm(c: Case, arch: 'host64' | 'cortex-m', dirs: string[]): Pr
 }
 
 const AGREES = /outputs identical (\d+)\/\1 .* arena_used_bytes (\d+), predicted \2 \(equal\)/;
+/** The runner's storage line: the device geometry codegen laid the blocks out for, and at least one erase and program. */
+const STORAGE = {
+  internal: /storage internal \(RAM device, 131072 B sectors, 32 B program units: [1-9]\d* erase\(s\), [1-9]\d* program\(s\)/,
+  external: /storage external \(RAM device, 4096 B sectors, 256 B program units: [1-9]\d* erase\(s\), [1-9]\d* program\(s\)/,
+} as const;
 
 describe.skipIf(skip !== null)('codegen --tflm in real TFLM (host)', () => {
   const dirs: string[] = [];
@@ -83,6 +102,7 @@ describe.skipIf(skip !== null)('codegen --tflm in real TFLM (host)', () => {
       const out = await runTflm(c, 'host64', dirs);
       console.log(out.trim());
       expect(out).toMatch(AGREES);
+      if (c.storage !== undefined) expect(out).toMatch(STORAGE[c.storage]);
     }, 600_000);
   }
 });
@@ -94,8 +114,9 @@ describe.skipIf(skipM7 !== null)('codegen --tflm in real TFLM (Cortex-M7, QEMU m
     it(`${c.name}: outputs = mcusim run = original, arena_used_bytes = inspect --runtime tflm --arch cortex-m`, async () => {
       const out = await runTflm(c, 'cortex-m', dirs);
       console.log(out.trim());
-      expect(out).toMatch(/\(cortex-m\)/);
+      expect(out).toMatch(/\(cortex-m, reference\)/);
       expect(out).toMatch(AGREES);
+      if (c.storage !== undefined) expect(out).toMatch(STORAGE[c.storage]);
     }, 1_800_000);
   }
 });
