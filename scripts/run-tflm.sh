@@ -121,8 +121,10 @@ if [ -n "$store" ]; then
 fi
 real_orig=""
 if [ -n "$orig" ] && [ "$klib" = cmsis-nn ]; then
-  run_tflm "$orig" "$w/k-orig" "$w/tflm-orig"
-  real_orig=1
+  orig_file="$orig"
+  if [[ "$orig" == zoo:* ]]; then orig_file="$w/original.tflite"; mcusim zoo export "${orig#zoo:}" -o "$orig_file" > /dev/null; fi
+  run_tflm "$orig_file" "$w/k-orig" "$w/tflm-orig"
+  real_orig=", original's arena_used_bytes ${out##* } on this build"
 fi
 
 ok=1; same=0; total=0
@@ -134,5 +136,5 @@ for s in "$w"/sim/output*.bin; do
 done
 [ "$used" = "$predicted" ] || ok=0
 what="TFLM = mcusim run${orig:+ = original}${real_orig:+ = original on this TFLM build}"
-echo "$file ($arch, $klib): outputs identical $same/$total ($what), arena_used_bytes $used, predicted $predicted$([ "$used" = "$predicted" ] && echo ' (equal)' || echo ' (DIFFERENT)')$device"
+echo "$file ($arch, $klib): outputs identical $same/$total ($what), arena_used_bytes $used, predicted $predicted$([ "$used" = "$predicted" ] && echo ' (equal)' || echo ' (DIFFERENT)')$device$real_orig"
 [ $ok = 1 ]
