@@ -8,8 +8,13 @@
 # at the commits / tags the Makefile pins (third_party_downloads.inc) and patched as its scripts do:
 #   MCUSIM_TFLM_DEPS=DIR   DIR/{flatbuffers,gemmlowp,ruy,kissfft} are git directories (bare or not)
 # Build once per machine (about 20 minutes on 2 cores); it prints the library's path.
+# MCUSIM_TFLM_KERNEL_LIB=cmsis-nn (cortex-m7 only) builds TFLM with OPTIMIZED_KERNEL_DIR=cmsis_nn (its
+# kernels/cmsis_nn/*.cc and CMSIS-NN's C sources, gen/..._default_cmsis_nn_gcc) from the CMSIS-NN tree
+# named by MCUSIM_CMSIS_NN_DIR (ARM-software/CMSIS-NN at 4ab83cc3, the commit cmsis_nn_download.sh pins)
+# instead of the download.
 #   usage: MCUSIM_TFLM_DIR=/path/to/tflite-micro [MCUSIM_TFLM_DEPS=DIR] [MCUSIM_TFLM_KERNELS="..."]
-#          [MCUSIM_TFLM_TARGET=host|cortex-m7] scripts/build-tflm.sh [JOBS]
+#          [MCUSIM_TFLM_TARGET=host|cortex-m7] [MCUSIM_TFLM_KERNEL_LIB=reference|cmsis-nn]
+#          [MCUSIM_CMSIS_NN_DIR=DIR] scripts/build-tflm.sh [JOBS]
 set -euo pipefail
 : "${MCUSIM_TFLM_DIR:?set MCUSIM_TFLM_DIR to a tflite-micro tree (commit 90b983c)}"
 JOBS="${1:-1}"
@@ -83,6 +88,22 @@ EOF_H
     gen=cortex_m_generic_cortex-m7+fp_default ;;
   *) echo "build-tflm: MCUSIM_TFLM_TARGET must be host or cortex-m7, not $target" >&2; exit 2 ;;
 esac
+# The kernel library: reference (default) or cmsis-nn (TFLM's OPTIMIZED_KERNEL_DIR=cmsis_nn; its
+# Makefile substitutes kernels/cmsis_nn/X.cc for kernels/X.cc and compiles CMSIS-NN's Source/*.c, float
+# ones dropped as cmsis_nn.inc does with ARM_NN_ENABLE_F16/F32=0). CMSIS-NN needs no CMSIS-Core header.
+klib="${MCUSIM_TFLM_KERNEL_LIB:-reference}"
+case "$klib" in
+  reference) ;;
+  cmsis-nn)
+    [ "$target" = cortex-m7 ] || { echo "build-tflm: MCUSIM_TFLM_KERNEL_LIB=cmsis-nn needs MCUSIM_TFLM_TARGET=cortex-m7" >&2; exit 2; }
+    TARGET_ARGS+=(OPTIMIZED_KERNEL_DIR=cmsis_nn)
+    if [ -n "${MCUSIM_CMSIS_NN_DIR:-}" ]; then
+      [ -f "$MCUSIM_CMSIS_NN_DIR/Include/arm_nnfunctions.h" ] || { echo "build-tflm: $MCUSIM_CMSIS_NN_DIR is not a CMSIS-NN tree (no Include/arm_nnfunctions.h)" >&2; exit 2; }
+      TARGET_ARGS+=(CMSIS_NN_PATH="$(cd "$MCUSIM_CMSIS_NN_DIR" && pwd)")
+    fi
+    gen="${gen}_cmsis_nn" ;;
+  *) echo "build-tflm: MCUSIM_TFLM_KERNEL_LIB must be reference or cmsis-nn, not $klib" >&2; exit 2 ;;
+esac
 MK_ARGS=(-f tensorflow/lite/micro/tools/make/Makefile "${TARGET_ARGS[@]}" BUILD_TYPE=default
   MICRO_LITE_EXAMPLE_TESTS= MICRO_LITE_INTEGRATION_TESTS= MICRO_LITE_GEN_MUTABLE_OP_RESOLVER_TEST=
   MICRO_LITE_LAYER_BY_LAYER_OUTPUT= OLD_MICRO_LITE_BENCHMARKS= MICRO_LITE_BENCHMARKS= MICROLITE_TEST_SRCS=)
@@ -102,6 +123,6 @@ if [ -n "${MCUSIM_TFLM_KERNELS:-}" ]; then
 fi
 echo "build-tflm: $(echo "$base" | wc -l) framework + $(echo "$kernels" | wc -l) kernel sources" >&2
 nice -n 10 make -C "$T" "${MK_ARGS[@]}" -j"$JOBS" "${third[@]}" MICROLITE_CC_BASE_SRCS="$(echo $base)" MICROLITE_CC_KERNEL_SRCS="$(echo $kernels)" microlite >&2
-lib=$(ls -1 "$T"/gen/"$gen"*/lib/libtensorflow-microlite.a 2>/dev/null | head -1)
+lib=$(ls -1 "$T"/gen/"$gen"_gcc/lib/libtensorflow-microlite.a 2>/dev/null | head -1)
 [ -n "$lib" ] || { echo "build-tflm: no libtensorflow-microlite.a under $T/gen" >&2; exit 1; }
 echo "$lib"

@@ -6,7 +6,8 @@
 // inspect/optimize. --kernels / --cpu: the library whose specs (loop order, scratch) are emitted.
 // With --tflm it writes TFLM kernels for the model's mcusim ops instead (flat in DIR: mcusim_ops.h
 // with AddMcusimOps, codegen/generateTflmKernels) and prints the arena TFLM will use with them
-// linked (= inspect --runtime tflm). Old spellings (hidden aliases, DESIGN.md §9): `-o/--out DIR`, `--target GOAL`.
+// linked (= inspect --runtime tflm; with --kernels cmsis-nn, the sites' kernels from the cmsis-nn
+// specs and the arena of TFLM + CMSIS-NN). Old spellings (hidden aliases, DESIGN.md §9): `-o/--out DIR`, `--target GOAL`.
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { CODEGEN_TARGETS, generateCProject, generateTflmKernels, parseCodegenTarget } from '../../codegen/index.ts';
@@ -16,6 +17,7 @@ import type { CodegenTarget } from '../../codegen/index.ts';
 import { UsageError, readOfflinePlan } from '../../ir/index.ts';
 import { DEFAULT_PLANNER, getPlanner, plannerNames } from '../../optimizer/index.ts';
 import type { ArenaReport, TflmArchName } from '../../sim/index.ts';
+import type { KernelRegistry } from '../../kernels/index.ts';
 import { createStorage, getTflmArch, niclaVision, wholeArena } from '../../sim/index.ts';
 import { addHiddenOption, addQuietOption, aliased, checkOutputDir, refuseFlag, refuseSpillFlags } from '../cli-options.ts';
 import { bytesAndKb } from '../format.ts';
@@ -63,23 +65,25 @@ function arenaLines(a: ArenaReport, cArenaBytes: number): string {
 }
 
 /** `--tflm`: TFLM kernels for the model's mcusim ops and the arena TFLM reports with them linked. */
-function runTflmCodegen(model: Model, name: string, dir: string, opts: CodegenCliOptions): number {
+function runTflmCodegen(model: Model, name: string, dir: string, opts: CodegenCliOptions, registry: KernelRegistry): number {
   const kernels = generateTflmKernels(model, {
-    modelName: name,
+    modelName: name, registry,
     ...(opts.storage !== undefined ? { storage: createStorage(niclaVision, opts.storage as (typeof CODEGEN_STORAGE)[number]) } : {}),
     ...(opts.compress === true ? { compress: true } : {}),
   });
   for (const f of kernels.files) writeProjectFile(dir, f.path, f.text);
-  const arenas = (['cortex-m', 'host64'] as const).map((a) => inspectModel(model, DEFAULT_PLANNER, {}, { arch: getTflmArch(a), runtime: 'tflm' }).report.arena);
+  // A CMSIS-NN build is a Cortex-M build: no host figure for it.
+  const archs = registry.library === 'reference' ? (['cortex-m', 'host64'] as const) : (['cortex-m'] as const);
+  const arenas = archs.map((a) => inspectModel(model, DEFAULT_PLANNER, {}, { arch: getTflmArch(a), runtime: 'tflm', kernels: registry }).report.arena);
   const s = kernels.summary;
   if (opts.json) {
-    process.stdout.write(`${JSON.stringify({ dir, ...s, arenas, files: kernels.files.map((f) => f.path) })}\n`);
+    process.stdout.write(`${JSON.stringify({ ...kernelsJson(registry), dir, ...s, arenas, files: kernels.files.map((f) => f.path) })}\n`);
     return 0;
   }
   const sites = s.sites.length === 0 ? 'no op needs a generated kernel (stock TFLM runs this file)' : s.sites.map((x) => `op ${x.opIndex} ${x.kind}`).join(', ');
   process.stdout.write(
     `wrote ${kernels.files.length} files to ${dir}: ${s.registrations} registration(s) in AddMcusimOps (mcusim_ops.h), ${s.kernelFunctions} kernel function(s)` +
-      `${s.storageSlots > 0 ? `, ${s.storageSlots} spill slot(s)` : ''}\n  generated kernels: ${sites}\n` +
+      `${s.storageSlots > 0 ? `, ${s.storageSlots} spill slot(s)` : ''}\n  kernels: ${s.kernelsLabel}\n  generated kernels: ${sites}\n` +
       arenas.map((a) => `  TFLM arena (${a.arch} build): ${bytesAndKb(a.plannedBytes)} planned + ${bytesAndKb(a.persistentBytes)} persistent = ${bytesAndKb(a.totalBytes)} (arena_used_bytes)\n`).join(''),
   );
   return 0;
@@ -105,8 +109,7 @@ export function runCodegen(modelArg: string, opts: CodegenCliOptions): number {
   refuseSpillFlags(model, [['--storage', opts.storage !== undefined], ['--compress', opts.compress === true]]);
   const name = modelArg.replace(/^.*[\\/]/, '').replace(/\.tflite$/, '');
   if (opts.tflm === true) {
-    if (registry.library !== 'reference') refuseFlag('--kernels', '--tflm generates the reference-kernel path of mcusim\'s ops only (the CMSIS-NN path is not generated)');
-    return runTflmCodegen(model, name, dir, opts);
+    return runTflmCodegen(model, name, dir, opts, registry);
   }
   const progress = phaseProgress('codegen', { show: isLargeModel(model.graph), quiet: opts.quiet === true });
   progress.phase(`planning (${opts.planner}) and emitting C for ${model.graph.ops.length} ops`);

@@ -129,7 +129,7 @@ function siteBody(graph: Graph, site: TflmSite, ck: CKernel, fn: string, storage
 }
 
 /** mcusim_kernels.h and mcusim_kernels.c for `sites` (in op order). */
-export function emitSiteSources(graph: Graph, modelName: string, sites: readonly TflmSite[], storage: StorageLayout | null): SiteSources {
+export function emitSiteSources(graph: Graph, modelName: string, sites: readonly TflmSite[], storage: StorageLayout | null, library = 'reference'): SiteSources {
   const kernels = sites.map((s) => emitCKernel(s.instance));
   const unit = emitCUnit(kernels, 'mcusim_kernel');
   const kernelSource = unit.source.replace(/^#include <stdint.h>\n/, '').replace(/^void mcusim_kernel_/gm, 'static void mcusim_kernel_');
@@ -153,7 +153,8 @@ export function emitSiteSources(graph: Graph, modelName: string, sites: readonly
     .join('\n');
   const maxTensors = Math.max(1, ...sites.map((s) => s.tensors.length));
   const header = `/* ${GENERATED}
- * Model '${commentText(modelName)}': ${sites.length} op(s) on generated TFLM kernels (C part; mcusim_ops.h is the C++ API). */
+ * Model '${commentText(modelName)}': ${sites.length} op(s) on generated TFLM kernels (C part; mcusim_ops.h is the C++ API),
+ * emitted from the specs of kernel library ${commentText(library)}: link with a TFLM built with it. */
 #ifndef MCUSIM_KERNELS_H
 #define MCUSIM_KERNELS_H
 #include <stdint.h>

@@ -5,10 +5,14 @@
 // registered through AddMcusimOps (mcusim_ops.h); storage ops run over the C port's storage
 // interface and devices (host file, RAM, STM32H7 internal flash / QSPI). Kernels are bound exactly
 // as the simulator's runtime binds them (preparePlannedModel: the same instances, the same storage
-// slots and block addresses). Pure: returns file texts.
+// slots and block addresses). With a cmsis-nn registry (`--kernels cmsis-nn --cpu C`) every site's
+// kernel is emitted from that registry's spec, the one `run --kernels cmsis-nn` runs and the plan
+// was checked against, and TRANSPOSE_CONV is never replaced (stock cmsis_nn/transpose_conv.cc runs
+// it). Pure: returns file texts.
 import type { Model } from '../../ir/index.ts';
 import { ModelError } from '../../ir/index.ts';
-import { scratchRequests } from '../../kernels/index.ts';
+import { REFERENCE_KERNELS, describeKernels, scratchRequests } from '../../kernels/index.ts';
+import type { KernelRegistry } from '../../kernels/index.ts';
 import type { StorageDevice } from '../../sim/index.ts';
 import { isReplacedTransposeConv, runsGeneratedKernel } from '../../sim/index.ts';
 import { DEFAULT_PLANNER, preparePlannedModel } from '../../optimizer/index.ts';
@@ -27,6 +31,8 @@ export interface TflmKernelsOptions {
   readonly storage?: StorageDevice;
   /** MFV-compress spilled blocks (TinySeg §5.1), as the simulator's `compress`. */
   readonly compress?: boolean;
+  /** The kernel library the application's TFLM links (default reference): the sites' specs. */
+  readonly registry?: KernelRegistry;
 }
 
 export interface TflmKernelsSummary {
@@ -36,6 +42,8 @@ export interface TflmKernelsSummary {
   readonly registrations: number;
   readonly kernelFunctions: number;
   readonly storageSlots: number;
+  /** The kernel library the sites were emitted for (`reference`, `cmsis-nn (cortex-m7: DSP)`). */
+  readonly kernelsLabel: string;
 }
 
 export interface TflmKernels {
@@ -55,25 +63,27 @@ export function generateTflmKernels(model: Model, options: TflmKernelsOptions = 
   checkOps(model);
   const graph = model.graph;
   const modelName = options.modelName ?? (graph.name || 'model');
+  const registry = options.registry ?? REFERENCE_KERNELS;
   const pm = preparePlannedModel(model, {
     planner: DEFAULT_PLANNER,
+    registry,
     ...(options.storage ? { storage: options.storage } : {}),
     ...(options.compress ? { compress: true } : {}),
   });
   const storage = pm.runtime.spillStore === null ? null : storageLayout(pm.graph, pm.runtime.spillStore, pm.scratchOffsets);
   const sites: TflmSite[] = [];
   pm.graph.ops.forEach((op, opIndex) => {
-    if (!runsGeneratedKernel(op) || op.kind === 'custom') return;
-    const kind = (isReplacedTransposeConv(op) ? 'transposeConv' : op.kind) as SiteKind;
+    if (!runsGeneratedKernel(op, registry) || op.kind === 'custom') return;
+    const kind = (isReplacedTransposeConv(op, registry) ? 'transposeConv' : op.kind) as SiteKind;
     const instance = pm.runtime.instances[opIndex];
     if (instance === undefined) throw new ModelError('E_MODEL_UNSUPPORTED_OP', `op ${opIndex} (${op.kind}) has no kernel instance`);
     sites.push({
-      opIndex, kind, inputs: fileInputs(op), outputs: [...op.outputs], scratchBytes: scratchRequests(pm.graph, opIndex),
+      opIndex, kind, inputs: fileInputs(op), outputs: [...op.outputs], scratchBytes: scratchRequests(pm.graph, opIndex, registry),
       tensors: siteTensors(op, instance, pm.graph), instance,
     });
   });
   const kinds = SITE_KINDS.filter((k) => sites.some((s) => s.kind === k));
-  const src = emitSiteSources(pm.graph, modelName, sites, storage);
+  const src = emitSiteSources(pm.graph, modelName, sites, storage, describeKernels(registry));
   const storageFiles: GeneratedFile[] = [
     { path: 'mcusim_storage.h', text: STORAGE_H },
     { path: 'mcusim_storage_ram.h', text: STORAGE_RAM_H },
@@ -96,6 +106,7 @@ export function generateTflmKernels(model: Model, options: TflmKernelsOptions = 
       registrations: kinds.length,
       kernelFunctions: src.kernelFunctions,
       storageSlots: storage?.slots.length ?? 0,
+      kernelsLabel: describeKernels(registry),
     },
   };
 }

@@ -3,10 +3,12 @@
 // and the TRANSPOSE_CONV variants stock TFLM ignores run as TFLMRegistrations whose requests are
 // fixed here and emitted by src/codegen/tflm (the two must change together). A custom op parses
 // nothing (micro_interpreter.cc keeps custom_options in the flatbuffer), its Init allocates one
-// McusimOpData, its Prepare requests exactly the scratch buffers the op's spec declares and
-// allocates nothing (params are const tables in flash). A replaced TRANSPOSE_CONV keeps stock
-// parsing and stock Init (transpose_conv.cc: its OpData holds the McusimOpData) and likewise
-// requests only its spec's scratch.
+// McusimOpData, its Prepare requests exactly the scratch buffers the op's spec in the build's
+// kernel registry declares and allocates nothing (params are const tables in flash). A replaced
+// TRANSPOSE_CONV keeps stock parsing and stock Init (transpose_conv.cc: its OpData holds the
+// McusimOpData) and likewise requests only its spec's scratch. With CMSIS-NN (cmsis_nn/
+// transpose_conv.cc needs no output-sized scratch, and its spec has no mcusim-only variant) no
+// TRANSPOSE_CONV is replaced: stock CMSIS-NN runs them all.
 import type { Graph, Op } from '../../ir/index.ts';
 import { REFERENCE_KERNELS, cArray, cStruct, kernelSpecOf } from '../../kernels/index.ts';
 import type { KernelRegistry, StockTflmPersistent, TflmPersistent } from '../../kernels/index.ts';
@@ -25,15 +27,22 @@ export function isGeneratedCustomKind(kind: string): kind is GeneratedCustomKind
   return (GENERATED_CUSTOM_KINDS as readonly string[]).includes(kind);
 }
 
-/** Whether `op` is a TRANSPOSE_CONV whose options pick a variant only the generated kernel runs. */
-export function isReplacedTransposeConv(op: Op): boolean {
+/**
+ * Whether `op` is a TRANSPOSE_CONV whose options pick a variant only the generated kernel runs: an
+ * option the registry's spec lists as mcusim-only (reference: scratchFree, scratchInt16; the
+ * cmsis-nn spec lists none, its stock kernel runs every TRANSPOSE_CONV).
+ */
+export function isReplacedTransposeConv(op: Op, registry: KernelRegistry = REFERENCE_KERNELS): boolean {
   if (op.kind !== 'transposeConv') return false;
-  return op.options.scratchFree === true || op.options.scratchInt16 === true;
+  const tflm = kernelSpecOf(op.kind, registry)?.tflmPersistent as TflmPersistent | undefined;
+  if (tflm === undefined || !tflm.stock) return false;
+  const options = op.options as unknown as Readonly<Record<string, unknown>>;
+  return (tflm.mcusimOptions ?? []).some((k) => options[k] === true);
 }
 
-/** Whether op `op` runs on a generated kernel (`codegen --tflm`). */
-export function runsGeneratedKernel(op: Op): boolean {
-  return isGeneratedCustomKind(op.kind) || isReplacedTransposeConv(op);
+/** Whether op `op` runs on a generated kernel (`codegen --tflm`) in a build linking `registry`. */
+export function runsGeneratedKernel(op: Op, registry: KernelRegistry = REFERENCE_KERNELS): boolean {
+  return isGeneratedCustomKind(op.kind) || isReplacedTransposeConv(op, registry);
 }
 
 const CUSTOM: StockTflmPersistent = { stock: true, builtinData: null, opData: MCUSIM_TFLM_OP_DATA };
@@ -50,6 +59,6 @@ export function generatedKernelPersistent(graph: Graph, index: number, registry:
   if (isGeneratedCustomKind(op.kind)) return CUSTOM;
   const tflm = kernelSpecOf(op.kind, registry)?.tflmPersistent as TflmPersistent | undefined;
   if (tflm === undefined || !tflm.stock) return null;
-  if (!isReplacedTransposeConv(op)) return tflm;
+  if (!isReplacedTransposeConv(op, registry)) return tflm;
   return { stock: true, builtinData: tflm.builtinData, opData: tflm.opData };
 }

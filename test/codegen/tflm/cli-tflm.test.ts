@@ -48,6 +48,24 @@ describe('issue 45 CLI', () => {
     expect(goal.code).toBe(2);
   });
 
+  it('codegen --tflm --kernels cmsis-nn --cpu cortex-m7: the cmsis-nn sites and the TFLM + CMSIS-NN arena inspect predicts', async () => {
+    const out = join(dir, 'kernels-cmsis');
+    const cmsis = ['--kernels', 'cmsis-nn', '--cpu', 'cortex-m7'];
+    const r = await runMcusim(['codegen', file, '--tflm', ...cmsis, '--out-dir', out, '--json', '-q']);
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as { kernels: string; cpu: string; arenas: Arena[]; registrations: number; sites: { kind: string }[] };
+    expect([doc.kernels, doc.cpu]).toEqual(['cmsis-nn', 'cortex-m7']);
+    expect(doc.sites.map((x) => x.kind)).toEqual(['spill', 'fetchingConv2d']);
+    expect(doc.registrations).toBe(2);
+    const m = await arenaOf(file, ['--runtime', 'tflm', '--arch', 'cortex-m', ...cmsis]);
+    expect(doc.arenas.map((a) => a.totalBytes)).toEqual([m.totalBytes]);
+    const opt = join(dir, 'opt-cmsis.tflite');
+    const o = await runMcusim(['optimize', 'zoo:tiny-unet', '--passes', 'tinyseg', '--runtime', 'tflm', ...cmsis, '-o', opt, '--json', '-q']);
+    expect(o.code, o.stderr).toBe(0);
+    const after = (JSON.parse(o.stdout) as { after: { arena: { totalBytes: number } } }).after.arena.totalBytes;
+    expect(after).toBe((await arenaOf(opt, ['--runtime', 'tflm', '--arch', 'cortex-m', ...cmsis])).totalBytes);
+  });
+
   it('optimize --runtime tflm reports the TFLM figure of the file it writes', async () => {
     const out = join(dir, 'opt.tflite');
     const r = await runMcusim(['optimize', 'zoo:tiny-unet', '--passes', 'tinyseg', '--runtime', 'tflm', '-o', out, '--json', '-q']);

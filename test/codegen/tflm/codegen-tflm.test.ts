@@ -3,7 +3,8 @@
 // checked with g++ -fsyntax-only (against MCUSIM_TFLM_DIR's real headers when set, else against
 // stand-ins: a syntax check only, NOT proof it links or runs: tflm-real.test.ts is), and the
 // arena prediction's shape (one McusimOpData per custom op; a stock-only file predicts stock TFLM).
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,6 +15,7 @@ import { runPipeline } from '../../../src/optimizer/index.ts';
 import { inspectModel } from '../../../src/api/index.ts';
 import { ORACLE } from '../../oracle-paths.ts';
 import { getTflmArch, modelPersistent } from '../../../src/sim/index.ts';
+import { kernelRegistry } from '../../../src/kernels/index.ts';
 import { hasTool, makeTempDir, removeDir } from '../codegen-helpers.ts';
 import { STAND_IN_HEADERS } from './stand-in-headers.ts';
 import { TFLM_CXXFLAGS, optimizedFile, tflmIncludes, tflmTree, writeKernels } from './tflm-helpers.ts';
@@ -52,19 +54,22 @@ const CASES: readonly Case[] = [
   },
 ];
 
-function compileAll(dir: string): void {
+// Asynchronous: a compile taking a minute on a busy machine must not starve the vitest worker's RPC.
+const run = promisify(execFile);
+
+async function compileAll(dir: string): Promise<void> {
   for (const c of ['mcusim_kernels.c', 'mcusim_storage_ram.c', 'mcusim_storage_host.c']) {
-    execFileSync('cc', ['-std=c99', '-O1', '-Wall', '-Wextra', '-Werror', '-fno-strict-aliasing', '-c', c, '-o', `${c}.o`], { cwd: dir, stdio: 'pipe' });
+    await run('cc', ['-std=c99', '-O1', '-Wall', '-Wextra', '-Werror', '-fno-strict-aliasing', '-c', c, '-o', `${c}.o`], { cwd: dir });
   }
   const includes = tree === null ? ['-Istand-in'] : tflmIncludes(tree);
-  execFileSync('g++', [...TFLM_CXXFLAGS, '-fsyntax-only', '-I.', ...includes, 'mcusim_ops.cc'], { cwd: dir, stdio: 'pipe' });
+  await run('g++', [...TFLM_CXXFLAGS, '-fsyntax-only', '-I.', ...includes, 'mcusim_ops.cc'], { cwd: dir });
 }
 
 describe('codegen --tflm', () => {
   const dirs: string[] = [];
   afterAll(() => dirs.forEach(removeDir));
   for (const c of CASES) {
-    it(`${c.name}: AddMcusimOps registers every mcusim op; the sources compile`, () => {
+    it(`${c.name}: AddMcusimOps registers every mcusim op; the sources compile`, async () => {
       const model = c.model();
       const kernels = generateTflmKernels(model);
       const sites = model.graph.ops.flatMap((op, i) => (op.kind === 'transposeConv' ? (op.options.scratchFree || op.options.scratchInt16 ? [i] : []) : ['merge', 'spill', 'fetching', 'fetchingConv2d'].includes(op.kind) ? [i] : []));
@@ -81,8 +86,8 @@ describe('codegen --tflm', () => {
       dirs.push(dir);
       writeKernels(kernels, dir);
       writeKernels({ files: Object.entries(STAND_IN_HEADERS).map(([path, text]) => ({ path: `stand-in/${path}`, text })), summary: kernels.summary }, dir);
-      compileAll(dir);
-    });
+      await compileAll(dir);
+    }, 600_000);
   }
 
   it('the TFLM prediction keeps one McusimOpData per custom op and nothing for mcusim-only TRANSPOSE_CONV Prepare', () => {
@@ -109,6 +114,45 @@ describe('codegen --tflm', () => {
       expect(t.totalBytes).toBe(m.totalBytes);
     }
     expect(generateTflmKernels(model).summary.sites).toEqual([]);
+  });
+
+  it('--kernels cmsis-nn: sites from the cmsis-nn registry, TRANSPOSE_CONV left to stock cmsis_nn, the arena its prediction', async () => {
+    const model = CASES[0]?.model() as Model;
+    const registry = kernelRegistry('cmsis-nn', 'cortex-m7');
+    const kernels = generateTflmKernels(model, { registry });
+    expect(kernels.summary.kernelsLabel).toBe('cmsis-nn (cortex-m7: DSP)');
+    // Spill and FusedConv2D only: cmsis_nn/transpose_conv.cc runs every TRANSPOSE_CONV (no output-sized scratch to save).
+    expect(kernels.summary.sites.map((x) => x.kind)).toEqual(['spill', 'fetchingConv2d']);
+    const header = kernels.files.find((f) => f.path === 'mcusim_ops.h')?.text ?? '';
+    expect(header).toContain('#define MCUSIM_OPS_REPLACE_TRANSPOSE_CONV 0');
+    expect(header).toContain('#define MCUSIM_OPS_COUNT 2');
+    expect(kernels.files.find((f) => f.path === 'mcusim_kernels.h')?.text).toContain('kernel library cmsis-nn (cortex-m7: DSP)');
+    const arch = getTflmArch('cortex-m');
+    const tail = modelPersistent(model.graph, arch, readOfflinePlan(model), registry, 'generated');
+    const stock = modelPersistent(model.graph, arch, readOfflinePlan(model), registry);
+    // Every TRANSPOSE_CONV allocates what stock cmsis_nn's does (its Prepare's per-channel arrays included).
+    const tc = (t: typeof tail): string[] => t.allocations.filter((a) => a.what.includes('transposeConv')).map((a) => `${a.what} ${a.sizeBytes}`);
+    expect(tc(tail)).toEqual(tc(stock));
+    expect(tc(tail).some((a) => a.includes('Prepare'))).toBe(true);
+    const report = inspectModel(model, 'tflm-greedy', {}, { arch, runtime: 'tflm', kernels: registry }).report.arena;
+    expect(report.persistentBytes).toBe(tail.persistentBytes);
+    // The reference build replaces TRANSPOSE_CONV: a different total (the two builds differ).
+    expect(report.totalBytes).not.toBe(inspectModel(model, 'tflm-greedy', {}, { arch, runtime: 'tflm' }).report.arena.totalBytes);
+    if (!hasCc) return;
+    const dir = makeTempDir('tflm-kernels-cmsis');
+    dirs.push(dir);
+    writeKernels(kernels, dir);
+    writeKernels({ files: Object.entries(STAND_IN_HEADERS).map(([path, text]) => ({ path: `stand-in/${path}`, text })), summary: kernels.summary }, dir);
+    await compileAll(dir);
+  }, 600_000);
+
+  it.skipIf(!hasTool('arm-none-eabi-gcc'))('the STM32H7 internal-flash / QSPI driver compiles for Cortex-M7 (it is not executed: no emulator of that flash controller)', async () => {
+    const kernels = generateTflmKernels(CASES[0]?.model() as Model);
+    const dir = makeTempDir('tflm-stm32h7');
+    dirs.push(dir);
+    writeKernels(kernels, dir);
+    await run('arm-none-eabi-gcc', ['-std=c99', '-O2', '-Wall', '-Wextra', '-Werror', '-mcpu=cortex-m7', '-mthumb', '-c', 'mcusim_storage_stm32h7.c', '-o', 'stm32h7.o'], { cwd: dir });
+    expect(readFileSync(join(dir, 'stm32h7.o')).length).toBeGreaterThan(0);
   });
 
   it('an unknown custom op is E_MODEL_UNSUPPORTED_OP', () => {

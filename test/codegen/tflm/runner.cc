@@ -2,7 +2,8 @@
 // (docs/deploy-tflm.md), linking libtensorflow-microlite.a and the sources `mcusim codegen --tflm`
 // wrote. Host: stdio. Cortex-M7 under QEMU (-DMCUSIM_TFLM_CORTEX_M, startup_m7.c): the same stdio
 // through newlib's librdimon (ARM semihosting), TFLM's log through cortex_m_generic's callback. usage: runner MODEL.tflite ARENA_BYTES OUTDIR IN0.bin [IN1.bin ...]
-// Writes OUTDIR/output<i>.bin and prints `arena_used_bytes N`. Exit 2: bad arguments or files,
+// Writes OUTDIR/output<i>.bin and prints `arena_used_bytes N` (after a `storage ...` line of device
+// geometry and call counts when the file spills). Exit 2: bad arguments or files,
 // 3: AllocateTensors or Invoke failed.
 #include <cstdio>
 #include <cstdlib>
@@ -74,11 +75,31 @@ TfLiteStatus AddBuiltins(tflite::MicroMutableOpResolver<N>& r) {
 }
 
 #if MODEL_STORAGE_SLOTS > 0
-// The RAM-backed device with the simulator's geometry, trimmed to the sectors the slots use.
+// The RAM-backed device with the simulator's geometry (the one `codegen --storage` laid the blocks
+// out for: internal flash 128 KB sectors / 32-byte flash words, QSPI NOR 4 KB / 256 B) and its NOR
+// rules (erase before program, no second program of a unit), trimmed to the sectors the slots use.
+// The runner counts the calls through it, so a run shows the spills really went to the device.
 uint8_t storage_cells[MODEL_STORAGE_USED_BYTES];
 uint8_t storage_units[MODEL_STORAGE_USED_BYTES / MODEL_STORAGE_PROGRAM_UNIT_BYTES];
 mcusim_storage_ram storage_ram;
 mcusim_storage storage;
+const mcusim_storage_ops* ram_ops = nullptr;
+unsigned long storage_erases = 0, storage_programs = 0, storage_program_bytes = 0, storage_reads = 0;
+
+int CountErase(void* d, uint32_t sector) {
+  ++storage_erases;
+  return ram_ops->erase(d, sector);
+}
+int CountProgram(void* d, uint32_t addr, const uint8_t* src, uint32_t len) {
+  ++storage_programs;
+  storage_program_bytes += len;
+  return ram_ops->program(d, addr, src, len);
+}
+int CountRead(void* d, uint32_t addr, uint8_t* dst, uint32_t len) {
+  ++storage_reads;
+  return ram_ops->read(d, addr, dst, len);
+}
+mcusim_storage_ops counting_ops;
 #endif
 
 }  // namespace
@@ -104,6 +125,9 @@ int main(int argc, char** argv) {
 #if MODEL_STORAGE_SLOTS > 0
   const mcusim_storage_geometry g = {MODEL_STORAGE_USED_BYTES, MODEL_STORAGE_SECTOR_BYTES, MODEL_STORAGE_PROGRAM_UNIT_BYTES};
   if (mcusim_storage_ram_open(&storage, &storage_ram, storage_cells, storage_units, g) != MCUSIM_STORAGE_OK) return 2;
+  ram_ops = storage.ops;
+  counting_ops = {CountErase, CountProgram, CountRead, ram_ops->is_erased};
+  storage.ops = &counting_ops;
   model_set_storage(&storage);
 #endif
   const tflite::Model* model = tflite::GetModel(model_data);
@@ -138,6 +162,11 @@ int main(int argc, char** argv) {
     if (f == nullptr || std::fwrite(t->data.raw, 1, t->bytes, f) != t->bytes) return 2;
     std::fclose(f);
   }
+#if MODEL_STORAGE_SLOTS > 0
+  std::printf("storage sector_bytes %lu program_unit_bytes %lu erases %lu programs %lu program_bytes %lu reads %lu\n",
+              static_cast<unsigned long>(MODEL_STORAGE_SECTOR_BYTES), static_cast<unsigned long>(MODEL_STORAGE_PROGRAM_UNIT_BYTES),
+              storage_erases, storage_programs, storage_program_bytes, storage_reads);
+#endif
   std::printf("arena_used_bytes %d\n", static_cast<int>(interpreter.arena_used_bytes()));
   return 0;
 }

@@ -1,7 +1,7 @@
 // Helpers for the `codegen --tflm` tests: optimized models through .tflite (as a user's file), the
 // generated folder written out, a TFLM tree found through MCUSIM_TFLM_DIR, and the compile flags
 // TFLM's own Makefile uses for its host build (the generated C++ must see the same TfLiteTensor).
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { TflmKernels } from '../../../src/codegen/index.ts';
 import type { Model } from '../../../src/ir/index.ts';
@@ -31,15 +31,13 @@ export function tflmTree(): string | null {
 /** TFLM's gen/ folder prefix of scripts/build-tflm.sh's host and Cortex-M7 (MCUSIM_TFLM_TARGET=cortex-m7) builds. */
 export const TFLM_GEN: Readonly<Record<'host64' | 'cortex-m', string>> = { host64: 'linux_x86_64_default', 'cortex-m': 'cortex_m_generic_cortex-m7+fp_default' };
 
-/** libtensorflow-microlite.a of the build scripts/build-tflm.sh made in `tree` for `arch`, or null. */
-export function microliteLib(tree: string, arch: 'host64' | 'cortex-m' = 'host64'): string | null {
-  const gen = join(tree, 'gen');
-  if (!existsSync(gen)) return null;
-  for (const d of readdirSync(gen).filter((x) => x.startsWith(TFLM_GEN[arch])).sort()) {
-    const lib = join(gen, d, 'lib/libtensorflow-microlite.a');
-    if (existsSync(lib)) return lib;
-  }
-  return null;
+/**
+ * libtensorflow-microlite.a of the build scripts/build-tflm.sh made in `tree` for `arch` and kernel
+ * library (cmsis-nn: MCUSIM_TFLM_KERNEL_LIB=cmsis-nn, Cortex-M7 only, gen/..._cmsis_nn_gcc), or null.
+ */
+export function microliteLib(tree: string, arch: 'host64' | 'cortex-m' = 'host64', kernels: 'reference' | 'cmsis-nn' = 'reference'): string | null {
+  const lib = join(tree, 'gen', `${TFLM_GEN[arch]}${kernels === 'cmsis-nn' ? '_cmsis_nn' : ''}_gcc`, 'lib/libtensorflow-microlite.a');
+  return existsSync(lib) ? lib : null;
 }
 
 /** Include paths of TFLM and its downloads (TFLM's Makefile INCLUDES). */
