@@ -153,7 +153,8 @@ describe.skipIf(!hasOracle || !hasTools)('the CMSIS-NN C port (host gcc and Cort
       dirs.push(dir);
       writeProject(project, dir);
       make(dir, 'host', ['HOST_OPT=-O1']);
-      make(dir, 'cortex-m7');
+      const size = (make(dir, 'cortex-m7').trim().split('\n').pop() ?? '').trim().split(/\s+/);
+      console.log(`${c.name} (${c.registry.cpu}): arena ${project.summary.arenaBytes} B (plan peak ${pm.plan.peakBytes} B), cortex-m7 text ${size[0]} B, bss ${size[2]} B`);
       const inputs = c.row !== undefined ? seedFiles(c.row, 'input') : randomInputs(model.graph, 1);
       built.set(c.name, { c, pm, dir, inputs });
     }
