@@ -7,7 +7,7 @@
 // scratch, in plain C); the files name it. Pure: returns file texts; writing them is the CLI's job.
 import type { Graph, Issue, Model } from '../ir/index.ts';
 import type { PlannedModel } from '../optimizer/index.ts';
-import { byteSize, InternalError, ModelError, UsageError } from '../ir/index.ts';
+import { byteSize, InternalError, ModelError, PlanError, readPlanKernels, UsageError } from '../ir/index.ts';
 import type { StorageDevice } from '../sim/index.ts';
 import { describeKernels, kernelSpecOf, REFERENCE_KERNELS } from '../kernels/index.ts';
 import type { KernelRegistry } from '../kernels/index.ts';
@@ -102,7 +102,26 @@ export function generateCProject(model: Model, options: CodegenOptions = {}): CP
   const issues = codegenIssues(model.graph, options.registry);
   if (issues.length) throw ModelError.fromIssues(issues);
   const storage = { ...(options.storage ? { storage: options.storage } : {}), ...(options.compress ? { compress: true } : {}) };
-  return emitCProject(preparePlannedModel(model, { planner, ...storage, ...(options.registry ? { registry: options.registry } : {}) }), options);
+  let pm: PlannedModel;
+  try {
+    pm = preparePlannedModel(model, { planner, ...storage, ...(options.registry ? { registry: options.registry } : {}) });
+  } catch (e) {
+    throw withPlanKernelsHint(e, model, options.registry ?? REFERENCE_KERNELS);
+  }
+  return emitCProject(pm, options);
+}
+
+/**
+ * A file's offline plan that overlaps buffers unsafely for the chosen kernels (E_PLAN_OVERLAP)
+ * while its metadata says it was made for another library: the same error, naming the flags
+ * that generate the port for the library it was planned for.
+ */
+function withPlanKernelsHint(e: unknown, model: Model, registry: KernelRegistry): unknown {
+  if (!(e instanceof PlanError) || e.code !== 'E_PLAN_OVERLAP') return e;
+  const k = readPlanKernels(model);
+  if (k.library === registry.library && k.cpu === registry.cpu) return e;
+  const flags = `--kernels ${k.library}${k.cpu === null ? '' : ` --cpu ${k.cpu}`}`;
+  return new PlanError('E_PLAN_OVERLAP', `${e.message}; the file was planned for ${k.library}${k.cpu === null ? '' : ` (${k.cpu})`} kernels: generate its port with ${flags}`);
 }
 
 /** The planned model's kernels must be `registry`'s specs: the files name that library. */

@@ -10,7 +10,7 @@ import type { Model } from '../../src/ir/index.ts';
 import { buildZooModel, exportTflite, importTflite, McusimError } from '../../src/ir/index.ts';
 import { kernelRegistry } from '../../src/kernels/index.ts';
 import { preparePlannedModel, runPipeline } from '../../src/optimizer/index.ts';
-import { ORACLE_MODELS } from '../oracle-paths.ts';
+import { ORACLE, ORACLE_MODELS } from '../oracle-paths.ts';
 import { hasTool, make, makeTempDir, removeDir, writeProject } from './codegen-helpers.ts';
 
 const hello = (): Model => importTflite(readFileSync(join(ORACLE_MODELS, 'hello_world_int8.tflite')));
@@ -112,6 +112,21 @@ describe('generated C project', () => {
     expect(p.files.find((f) => f.path === 'README.md')?.text).toContain('**Warning**: the plan is safe for the reference kernels only');
     expect(p.files.find((f) => f.path === 'src/model.c')?.text).toMatch(/^ \* WARNING: the plan is safe for the reference kernels only/m);
     expect(generateCProject(file).summary.planHazard).toBeUndefined();
+  });
+
+  it('refuses a file planned for cmsis-nn whose overlaps the reference kernels break, naming the flags it was planned for', () => {
+    const m7 = kernelRegistry('cmsis-nn', 'cortex-m7');
+    const resnet = importTflite(readFileSync(join(ORACLE, 'models-real', 'mlperf_ic_resnet8.tflite')));
+    const file = importTflite(exportTflite(runPipeline(resnet, ['dmo'], { flags: {}, registry: m7 }).model));
+    let err: unknown;
+    try {
+      generateCProject(file);
+    } catch (e) {
+      err = e;
+    }
+    expect(err instanceof McusimError ? err.code : String(err)).toBe('E_PLAN_OVERLAP');
+    expect((err as Error).message).toMatch(/the file was planned for cmsis-nn \(cortex-m7\) kernels: generate its port with --kernels cmsis-nn --cpu cortex-m7$/);
+    expect(generateCProject(file, { registry: m7 }).summary.planHazard).toBeUndefined();
   });
 
   it('rejects unknown targets and planners with E_USAGE', () => {
