@@ -1,10 +1,9 @@
-// `generateCProject`: a whole planned model as a self-contained C99 project (DESIGN.md §1
-// src/codegen, §9 `mcusim codegen`). Plans the arena exactly as `mcusim run` does (buffer requests
-// honouring OfflineMemoryAllocation metadata -> named planner -> verifyPlan) and binds every op's
-// kernel at the planned offsets (Spill / Fetching ops through their planned I/O buffers and the
-// simulator's device layout), then emits the model C and the fixed driver, board and storage files. The
-// kernels are the chosen library's specs (reference or a CMSIS-NN code path: its loop order and
-// scratch, in plain C); the files name it. Pure: returns file texts; writing them is the CLI's job.
+// `generateCProject`: a whole planned model as a self-contained C99 project (DESIGN.md §1, §9). Plans
+// the arena as `mcusim run` does (buffer requests honouring OfflineMemoryAllocation metadata -> named
+// planner -> verifyPlan), binds every op's kernel at the planned offsets (Spill / Fetching through
+// their planned I/O buffers and the simulator's device layout) and emits model C and the fixed driver,
+// board and storage files. Kernels come from the chosen library's specs (reference or a CMSIS-NN code
+// path, plain C); the files name it. Pure: returns file texts; writing them is the CLI's job.
 import type { Graph, Issue, Model } from '../ir/index.ts';
 import type { PlannedModel } from '../optimizer/index.ts';
 import { byteSize, InternalError, ModelError, PlanError, readPlanKernels, UsageError } from '../ir/index.ts';
