@@ -123,6 +123,9 @@ const DSP_PATHS: readonly string[] = [
   'transposeConv:reverse', 'transposeConv:rows', 'fullyConnected', 'averagePool2d', 'maxPool2d', 'add', 'mul', 'softmax',
 ];
 
+/** The MVE-only paths the synthetic model takes on cortex-m55: conv 1xN, depthwise opt (MVE) and depthwise-as-conv. */
+const MVE_PATHS: readonly string[] = [`conv2d:${CONV_PATH.oneByNMve}`, `depthwiseConv2d:${DW_PATH.optMve}`, `depthwiseConv2d:${DW_PATH.toConv}`];
+
 function pathsOf(pm: PlannedModel): string[] {
   return pm.runtime.instances.map((inst) => {
     const kind = pm.graph.ops[inst.opIndex]?.kind ?? '?';
@@ -143,8 +146,10 @@ describe.skipIf(!hasOracle || !hasTools)('the CMSIS-NN C port (host gcc and Cort
   const dirs: string[] = [];
   afterAll(() => dirs.forEach(removeDir));
 
-  // Every project is generated and built first (host and cortex-m7), then each case compares.
-  beforeAll(() => {
+  // Every project is generated and built first (host and cortex-m7), then each case compares. A
+  // macrotask turn between steps answers vitest's worker RPC (test/yield-between-tests.ts says why).
+  beforeAll(async () => {
+    const turn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
     for (const c of CASES) {
       const model = c.model();
       const pm = preparePlannedModel(model, { registry: c.registry });
@@ -152,17 +157,22 @@ describe.skipIf(!hasOracle || !hasTools)('the CMSIS-NN C port (host gcc and Cort
       const dir = makeTempDir('cg-cmsis');
       dirs.push(dir);
       writeProject(project, dir);
+      await turn();
       make(dir, 'host', ['HOST_OPT=-O1']);
+      await turn();
       const size = (make(dir, 'cortex-m7').trim().split('\n').pop() ?? '').trim().split(/\s+/);
+      await turn();
       console.log(`${c.name} (${c.registry.cpu}): arena ${project.summary.arenaBytes} B (plan peak ${pm.plan.peakBytes} B), cortex-m7 text ${size[0]} B, bss ${size[2]} B`);
       const inputs = c.row !== undefined ? seedFiles(c.row, 'input') : randomInputs(model.graph, 1);
       built.set(c.name, { c, pm, dir, inputs });
     }
   });
 
-  it('the default cases take every DSP code path of the cmsis-nn specs', () => {
+  it('the default cases take every DSP code path of the cmsis-nn specs, and the MVE-only ones on cortex-m55', () => {
     const taken = new Set([...built.values()].filter((b) => b.c.registry === M7).flatMap((b) => pathsOf(b.pm)));
     expect(DSP_PATHS.filter((p) => !taken.has(p))).toEqual([]);
+    const mve = new Set([...built.values()].filter((b) => b.c.registry.cpu === 'cortex-m55').flatMap((b) => pathsOf(b.pm)));
+    expect(MVE_PATHS.filter((p) => !mve.has(p))).toEqual([]);
   });
 
   for (const c of CASES) {
