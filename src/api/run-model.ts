@@ -73,11 +73,16 @@ export interface OptimizeOptions {
   /** The TFLM build whose whole arena (planned + persistent) the passes minimize (default cortex-m). */
   readonly arch?: PassOptions['arch'];
   readonly log?: (line: string) => void;
+  /** Kernel library planned for (its scratch, persistent data and access order; default reference)
+   * and, for cmsis-nn, the CPU picking its path (default cortex-m7): as runModel's. */
+  readonly kernels?: 'reference' | 'cmsis-nn';
+  readonly cpu?: string;
 }
 
 /** Run the named passes in order (see passNames()); the result carries its plan offline. */
 export function optimizeModel(model: Model, passes: readonly string[], options: OptimizeOptions = {}): PipelineResult {
-  return runPipeline(model, passes, { ...options, flags: options.flags ?? {} });
+  const { kernels, cpu, ...rest } = options;
+  return runPipeline(model, passes, { ...rest, flags: options.flags ?? {}, registry: kernelRegistry(kernels ?? 'reference', cpu) });
 }
 
 export interface EstimateLatencyOptions {

@@ -4,7 +4,7 @@
 // compared and every trace violation and storage round-trip fault is reported. `mcusim verify`
 // prints this report.
 import type { Model } from '../ir/index.ts';
-import { InternalError, PlanError, UsageError, readPlanKernels } from '../ir/index.ts';
+import { InternalError, PlanError, UsageError, readOfflinePlan, readPlanKernels } from '../ir/index.ts';
 import type { SharedWasmLowering } from '../kernels/index.ts';
 import { WasmLowerings, isCortexMCpu, kernelRegistry } from '../kernels/index.ts';
 import type { ArenaTotals, PlannedModel } from '../optimizer/index.ts';
@@ -61,7 +61,8 @@ export interface VerifyReport {
   readonly kernels: string;
   readonly cpu: string | null;
   /** The library the optimized file's offline plan was made for (its mcusim_plan_kernels metadata;
-   * reference without it), and whether it differs from `kernels` / `cpu` (then the plan is checked
+   * reference without it), and whether it differs from `kernels` / `cpu` (never for a file without an
+   * offline plan, which TFLM plans itself; else the plan is checked
    * here against a library it was not proven for: the trace and outputs decide). */
   readonly plannedFor: { readonly kernels: string; readonly cpu: string | null };
   readonly plannedForMismatch: boolean;
@@ -227,7 +228,8 @@ export function openVerifySession(original: Model, optimized: Model, so: VerifyS
       kernels: registry.library,
       cpu: registry.cpu,
       plannedFor: { kernels: planned.library, cpu: planned.cpu },
-      plannedForMismatch: planned.library !== registry.library || !samePath,
+      // Without an offline plan TFLM plans the file itself: no library's overlaps are assumed.
+      plannedForMismatch: readOfflinePlan(optimized) !== null && (planned.library !== registry.library || !samePath),
       planError,
       originalPeakBytes: base.plan.peakBytes,
       optimizedPeakBytes: pm.plan.peakBytes,

@@ -36,9 +36,9 @@ export function graphArena(
   return wholeArena(graph, plannedBytes, getTflmArch(arch), offline, runtime, registry).report;
 }
 
-/** RAM beside the plan (persistent + outside the arena) when `graph` runs on mcusim's C runtime. */
-export function mcusimTailBytes(graph: Graph, arch: TflmArchName = DEFAULT_TFLM_ARCH, target: ArenaRuntimeTarget = 'mcusim'): number {
-  const r = target === 'tflm' ? tflmGeneratedArena(graph, 0, getTflmArch(arch)) : wholeArena(graph, 0, getTflmArch(arch), null, 'mcusim').report;
+/** RAM beside the plan (persistent + outside the arena) when `graph` runs on mcusim's C runtime with `registry`'s kernels. */
+export function mcusimTailBytes(graph: Graph, arch: TflmArchName = DEFAULT_TFLM_ARCH, target: ArenaRuntimeTarget = 'mcusim', registry?: KernelRegistry): number {
+  const r = target === 'tflm' ? tflmGeneratedArena(graph, 0, getTflmArch(arch), null, registry) : wholeArena(graph, 0, getTflmArch(arch), null, 'mcusim', registry).report;
   return r.persistentBytes + r.outsideArenaBytes;
 }
 

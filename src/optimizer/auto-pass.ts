@@ -7,7 +7,9 @@
 // the CLI). Without a target, or when none meets it ("no pipeline meets the target"), the lowest
 // whole arena wins (the lowest planned part under objective=planned), and no pipeline whose whole
 // arena exceeds the original's is ever chosen, whatever the objective. Time-boxed: pipelines left
-// when the budget runs out are reported as skipped. Shared prefixes run once.
+// when the budget runs out are reported as skipped. Shared prefixes run once. Every pipeline runs
+// and is scored for the caller's kernel library and runtime (PassOptions.registry, .runtime): its
+// scratch, persistent data and, in dmo and replacement, its access order's O_s.
 import type { Model } from '../ir/index.ts';
 import { McusimError, UsageError } from '../ir/index.ts';
 import { DEFAULT_TARGET_NAME, estimateLatency, getTarget } from '../sim/index.ts';
@@ -100,12 +102,13 @@ export function runAuto(model: Model, options: PassOptions): PassResult {
   const storage = options.storage ?? 'internal';
   const latencyTarget = getTarget(typeof options.flags['latency-target'] === 'string' ? options.flags['latency-target'] : DEFAULT_TARGET_NAME);
   const latencyOf = (m: Model): number => estimateLatency(m.graph, { target: latencyTarget, storage }).totalMs;
-  const before = currentPeakBytes(model);
+  const registry = options.registry;
+  const before = currentPeakBytes(model, registry);
   const arch = options.arch ?? DEFAULT_TFLM_ARCH;
   const objective = objectiveOf(options);
   const measure = targetMeasureOf(objective);
   const score = (e: Evaluated): number => objectiveScore(e.totals, objective);
-  const totalsBefore = candidateTotals(model, arch, undefined, options.runtime);
+  const totalsBefore = candidateTotals(model, arch, registry, options.runtime);
   const totalBefore = ramBytes(totalsBefore);
   const meets = (t: ArenaTotals): boolean => target !== undefined && t[measure] <= target;
   // Results by pipeline label, so X,dmo reuses X's model.
@@ -134,12 +137,15 @@ export function runAuto(model: Model, options: PassOptions): PassResult {
       if (pass === undefined) throw new UsageError(`auto: unknown pass '${last}'`);
       // Tiling searches get half of what is left; the other passes are fast.
       const flags = { ...options.flags, 'time-budget-ms': Math.max(1, Math.floor(remaining / 2)) };
-      const sub: PassOptions = { flags, storage, arch, ...(target !== undefined ? { targetBytes: target } : {}), ...(options.evaluator !== undefined ? { evaluator: options.evaluator } : {}) };
+      const sub: PassOptions = {
+        flags, storage, arch, ...(target !== undefined ? { targetBytes: target } : {}), ...(options.evaluator !== undefined ? { evaluator: options.evaluator } : {}),
+        ...(registry !== undefined ? { registry } : {}), ...(options.runtime !== undefined ? { runtime: options.runtime } : {}),
+      };
       try {
         options.log?.(`auto: trying ${key}`);
         const r = pass.run(prefix.model, sub);
-        const totals = candidateTotals(r.model, arch, undefined, options.runtime);
-        ev = { names, model: r.model, reports: [...prefix.reports, r.report], peakBytes: currentPeakBytes(r.model), totalBytes: ramBytes(totals), totals, latencyMs: latencyOf(r.model) };
+        const totals = candidateTotals(r.model, arch, registry, options.runtime);
+        ev = { names, model: r.model, reports: [...prefix.reports, r.report], peakBytes: currentPeakBytes(r.model, registry), totalBytes: ramBytes(totals), totals, latencyMs: latencyOf(r.model) };
       } catch (e) {
         if (!(e instanceof McusimError) || e.code === 'E_INTERNAL') throw e;
         done.set(key, null);

@@ -4,7 +4,8 @@
 // timeline (TinySeg §5.2), and the partial-spilling sweep when the passes include tinyseg
 // (TinySeg Figure 14), the whole arena on the board's Cortex-M build (planned + TFLM's persistent
 // tail, or mcusim's runtime for custom ops) and whether it fits the board. Verification runs in
-// the caller (it owns the seeds and the progress).
+// the caller (it owns the seeds and the progress). The kernel libraries section (kernel-libraries.ts)
+// puts the reference and CMSIS-NN builds of the model side by side.
 import type { KernelRegistry } from '../kernels/index.ts';
 import type { Model } from '../ir/index.ts';
 import { byteSize, exportTflite, readOfflinePlan } from '../ir/index.ts';
@@ -17,6 +18,8 @@ import {
 import type { KernelLibrary, LatencyReport, TargetProfile } from '../sim/index.ts';
 import { CORTEX_M, DEFAULT_KERNEL_LIBRARY, boardFit, niclaVision, wholeArena } from '../sim/index.ts';
 import type { ArenaTotals, BoardFit } from './arena-totals.ts';
+import { collectKernelLibraries } from './kernel-libraries.ts';
+import type { KernelLibrariesSection } from './kernel-libraries.ts';
 
 export interface ReportOptions {
   /** The model as the user named it (path or zoo:name). */
@@ -83,6 +86,8 @@ export interface ReportData {
   readonly overlaps: readonly OpOverlapRow[];
   readonly latency: { readonly before: LatencyReport; readonly after: LatencyReport };
   readonly sweep: SpillSweepResult | null;
+  /** The model as given on the reference and the CMSIS-NN build, side by side. */
+  readonly kernelLibraries: KernelLibrariesSection;
 }
 
 function summarize(model: Model): ModelSummary {
@@ -152,6 +157,12 @@ export function collectReport(model: Model, opts: ReportOptions): ReportData {
   const after = layoutOf(result.model, reg);
   log('report: safe overlap O_s per op');
   const overlaps = opOverlaps(model, before.requests, reg);
+  log('report: reference and cmsis-nn side by side');
+  const chosenOs: (number | null)[] = model.graph.ops.map(() => null);
+  for (const o of overlaps) chosenOs[o.op] = o.algorithmicBytes;
+  // A leading dmo pass ran on the model as given for the chosen library (runPipeline: default arch cortex-m).
+  const leadingDmo = opts.passes[0] === 'dmo' ? result.reports[0] : undefined;
+  const kernelLibraries = collectKernelLibraries(model, target, reg, chosenOs, leadingDmo);
   const whole = { before: wholeArenaOf(model, before, target, reg), after: wholeArenaOf(result.model, after, target, reg) };
   log(`report: latency on ${target.name}`);
   const latencyOf = (m: Model): LatencyReport => estimateModelLatency(m, { target, library, storage: 'internal', asyncErase: true, compress: false });
@@ -163,6 +174,7 @@ export function collectReport(model: Model, opts: ReportOptions): ReportData {
       target, library, storage: 'internal', asyncErase: true, steps,
       onProgress: (row, i, n) => log(`report: spill sweep ${i + 1}/${n} (${row.requestedPercent}%)`),
       ...(opts.evaluator !== undefined ? { evaluator: opts.evaluator } : {}),
+      ...(reg === undefined ? {} : { registry: reg }),
     });
   }
   return {
@@ -184,5 +196,6 @@ export function collectReport(model: Model, opts: ReportOptions): ReportData {
     overlaps,
     latency,
     sweep,
+    kernelLibraries,
   };
 }

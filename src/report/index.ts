@@ -4,3 +4,4 @@
 export * from './arena-totals.ts';
 export * from './collect-report.ts';
 export * from './render-report-html.ts';
+export * from './kernel-libraries.ts';

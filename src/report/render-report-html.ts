@@ -1,13 +1,15 @@
 // The report as one self-contained HTML page: inline CSS and inline SVG pictures, no script, no
 // external font, image or link, so it reads the same offline. Sections: summary, plans before and
 // after on one byte scale (peak step marked, live bytes per step beside each), buffer tables,
-// per-op O_s, passes, latency with the two-core timeline, the spill sweep, verification.
+// per-op O_s, kernel libraries side by side, passes, latency with the two-core timeline, the spill
+// sweep, verification.
 // Every picture names its buffers in a table or on hover; long names are elided from the start.
 import { formatBytes, renderPlanSvg, renderSpillSweepSvg } from '../optimizer/index.ts';
 import { elideStart, escapeXml, renderTimelineSvg } from '../sim/index.ts';
 import type { ArenaRow } from './arena-totals.ts';
 import { arenaTotalsRows } from './arena-totals.ts';
 import type { ModelSummary, ReportData, ReportLayout } from './collect-report.ts';
+import type { LibraryColumn } from './kernel-libraries.ts';
 import type { LatencyReport } from '../sim/index.ts';
 
 /** The verification of the optimized model against the original, as the report states it. */
@@ -127,6 +129,36 @@ ${scrollTable(['op', 'kind', 'output', 'output B', 'O_s analytic B', 'O_s algori
 </section>`;
 }
 
+/** Reference and CMSIS-NN builds of the model as given, side by side (kernel-libraries.ts). */
+function librariesSection(d: ReportData): string {
+  const k = d.kernelLibraries;
+  const cols = [k.reference, k.cmsisNn];
+  const b = (n: number): string => `${n.toLocaleString('en-US')} B`;
+  const row = (label: string, f: (c: LibraryColumn) => string): string[] => [esc(label), ...cols.map((c) => esc(f(c)))];
+  const dmo = (c: LibraryColumn): string => {
+    if (c.dmo === null) return `failed: ${c.dmoError ?? ''}`;
+    const saved = c.dmo.totalBefore - c.dmo.totalAfter;
+    return c.dmo.applied ? `${b(c.dmo.totalAfter)} (-${b(saved)}, ${pct(c.dmo.totalBefore, c.dmo.totalAfter)}); planned ${b(c.dmo.peakBefore)} → ${b(c.dmo.peakAfter)}` : 'no safe overlap lowers the arena';
+  };
+  const rows = [
+    row('planned arena', (c) => b(c.arena.plannedBytes)),
+    row('persistent', (c) => b(c.arena.persistentBytes)),
+    row('total arena (arena_used_bytes)', (c) => b(c.arena.totalBytes)),
+    row('scratch the kernels request', (c) => (c.scratch.buffers === 0 ? 'none' : `${b(c.scratch.bytes)} in ${c.scratch.buffers} buffer${c.scratch.buffers === 1 ? '' : 's'} (largest ${b(c.scratch.largestBytes)})`)),
+    row('after the dmo pass (total arena)', dmo),
+    row(`latency on ${d.target}`, (c) => `${c.latencyMs.toFixed(1)} ms`),
+  ];
+  const v = (x: number | null): string => (x === null ? 'n/a' : x.toLocaleString('en-US'));
+  const diffs = k.osDifferences.length === 0
+    ? `<p>O<sub>s</sub> is the same for both libraries on all ${k.opsCompared} ops.</p>`
+    : `<p>${k.osDifferences.length} of ${k.opsCompared} ops have another O<sub>s</sub> with CMSIS-NN's access order:</p>${scrollTable(['op', 'kind', 'O_s reference B', `O_s ${k.cmsisNn.label} B`], k.osDifferences.map((o) => [o.op, esc(o.kind), v(o.referenceBytes), v(o.cmsisNnBytes)]), [true, false, true, true])}`;
+  return `<section id="libraries"><h2>Kernel libraries</h2>
+<p class="sub">The model as given, on a Cortex-M build linking TFLM's reference kernels and one linking CMSIS-NN (<code>inspect --kernels reference|cmsis-nn --arch cortex-m</code>). DMO plans with each library's own safe overlaps; a plan made for one library is unproven on the other (verify --kernels checks it). This report's passes plan for ${esc(d.cpu === null ? d.kernels : `${d.kernels} (${d.cpu})`)}.</p>
+${table(['', esc(k.reference.label), esc(k.cmsisNn.label)], rows)}
+${diffs}
+</section>`;
+}
+
 function passesSection(d: ReportData): string {
   const items = d.passReports.map((r) => {
     const notes = r.notes.length ? `<ul>${r.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>` : '<p class="sub">no notes</p>';
@@ -187,8 +219,8 @@ ${table(['check', 'result'], [
 }
 
 export function renderReportHtml(d: ReportData, verification: ReportVerification | null): string {
-  const sections = [summarySection(d), plansSection(d), overlapSection(d), passesSection(d), latencySection(d), sweepSection(d), verificationSection(verification)];
-  const nav = [['summary', 'Summary'], ['plans', 'Plans'], ['overlap', 'O_s per op'], ['passes', 'Passes'], ['latency', 'Latency'],
+  const sections = [summarySection(d), plansSection(d), overlapSection(d), librariesSection(d), passesSection(d), latencySection(d), sweepSection(d), verificationSection(verification)];
+  const nav = [['summary', 'Summary'], ['plans', 'Plans'], ['overlap', 'O_s per op'], ['libraries', 'Kernel libraries'], ['passes', 'Passes'], ['latency', 'Latency'],
     ...(d.sweep ? [['sweep', 'Spill sweep']] : []), ['verification', 'Verification']].map(([id, t]) => `<a href="#${id}">${t}</a>`).join('');
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">

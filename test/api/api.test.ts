@@ -2,9 +2,12 @@
 // latency agree with the layers they wrap, and the O_s entry points (safeOverlap,
 // checkOverlapFormula) hold their contract: exact formula = tight and safe, exact + 1 = unsafe
 // with a clobber wherever the arena can show one, bad formulas and kinds refused with codes.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ORACLE } from '../oracle-paths.ts';
 import {
-  arenaTotals, buildSingleOpGraph, checkOverlapFormula, estimateLatency, loadModel, optimizeModel, planModel, preparePlannedModel, runModel,
+  arenaTotals, buildSingleOpGraph, checkOverlapFormula, estimateLatency, kernelRegistry, loadModel, optimizeModel, planModel, preparePlannedModel, runModel,
   runPlanned, safeOverlap, saveModel, verify, zooModel,
 } from '../../src/index.ts';
 import type { OverlapOp } from '../../src/index.ts';
@@ -51,6 +54,20 @@ describe('models, plans, runs', () => {
       expect(w.arena.optimized.totalBytes).toBe(w.optimizedPeakBytes + w.arena.optimized.persistentBytes);
       expect(w.arena.optimized.persistentBytes).toBeGreaterThan(0);
     }
+  });
+
+  it('optimizeModel takes the kernel library: a cmsis-nn DMO plan records it, arenaTotals match, verify with cmsis-nn passes', () => {
+    const cm = kernelRegistry('cmsis-nn', 'cortex-m7');
+    const resnet = loadModel(readFileSync(join(ORACLE, 'models-real', 'mlperf_ic_resnet8.tflite')));
+    const { model: optimized, reports } = optimizeModel(resnet, ['dmo'], { kernels: 'cmsis-nn', cpu: 'cortex-m7' });
+    expect(reports[0]?.applied).toBe(true);
+    expect(reports[0]?.arena?.after).toEqual(arenaTotals(optimized, 'cortex-m', cm));
+    const v = verify(resnet, optimized, { seeds: 1, kernels: 'cmsis-nn', cpu: 'cortex-m7' });
+    expect(v).toMatchObject({ passed: true, plannedFor: { kernels: 'cmsis-nn', cpu: 'cortex-m7' }, plannedForMismatch: false });
+    expect(verify(resnet, optimized, { seeds: 1 }).plannedForMismatch).toBe(true);
+    // A file without an offline plan is planned by TFLM itself: no library is assumed.
+    expect(verify(resnet, resnet, { seeds: 1, kernels: 'cmsis-nn' }).plannedForMismatch).toBe(false);
+    expect(() => optimizeModel(model, ['dmo'], { kernels: 'reference', cpu: 'cortex-m7' })).toThrow(expect.objectContaining({ code: 'E_USAGE' }));
   });
 
   it('estimateLatency takes a board name or profile; unknown boards are E_USAGE', () => {

@@ -2,4 +2,4 @@
 // says what is checked. Skips when chromium is absent.
 import { describeReportInChromium } from './report-chromium-helpers.ts';
 
-describeReportInChromium({ name: 'tiny-unet', model: 'zoo:tiny-unet', passes: 'tinyseg', seeds: '2', sections: ['summary', 'plans', 'overlap', 'passes', 'latency', 'sweep', 'verification'] });
+describeReportInChromium({ name: 'tiny-unet', model: 'zoo:tiny-unet', passes: 'tinyseg', seeds: '2', sections: ['summary', 'plans', 'overlap', 'libraries', 'passes', 'latency', 'sweep', 'verification'] });

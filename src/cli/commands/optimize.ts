@@ -4,13 +4,16 @@
 // A missed --target-bytes still writes the best model but exits 1 with the gap on stderr.
 // `--target BYTES` is the old spelling of --target-bytes (a hidden alias).
 // --jobs N: tiling and auto candidates are evaluated in worker threads (worker-pool.ts).
+// --time-budget-ms MS: the searches' time budget (tiling's, auto's); a search its budget cuts short
+// depends on the machine's speed, one that ends inside it does not.
 // --kernels / --cpu: the library planned for (dmo and replacement use its access order's O_s; every
-// pass scores its scratch and persistent data); another library than reference evaluates serially.
+// pass and search candidate scores its scratch and persistent data, in worker threads too).
 import type { Command } from 'commander';
 import { UsageError, exportTflite } from '../../ir/index.ts';
 import type { ArenaTotals, BufferRequest, PassOptions, PassReport, Plan, TargetResult } from '../../optimizer/index.ts';
 import { arenaTotals, computeModelBufferRequests, currentPeakBytes, describePlanSource, getPass, passNames, planGreedy, renderPlanSvg, runPipeline } from '../../optimizer/index.ts';
 import type { Model } from '../../ir/index.ts';
+import type { KernelRegistry } from '../../kernels/index.ts';
 import { DEFAULT_TFLM_ARCH, TFLM_ARCH_NAMES, getTflmArch } from '../../sim/index.ts';
 import { addHiddenOption, aliased, checkOutputFile, progressLog, refuseFlag } from '../cli-options.ts';
 import { bytesAndKb, renderTable } from '../format.ts';
@@ -38,6 +41,7 @@ interface OptimizeOptions extends KernelCliOptions {
   readonly runtime?: string;
   readonly quiet?: boolean;
   readonly jobs?: string;
+  readonly timeBudgetMs?: string;
 }
 
 /** The whole-arena report (issue 12): planned head, persistent tail, their total, RAM beside it. */
@@ -97,6 +101,13 @@ function parsePercent(s: string | undefined): number | undefined {
   return n;
 }
 
+function parseBudget(s: string | undefined): number | undefined {
+  if (s === undefined) return undefined;
+  const n = Number(s);
+  if (s.trim() === '' || !Number.isFinite(n) || n <= 0) throw new UsageError(`--time-budget-ms must be a positive number of milliseconds, got '${s}'`);
+  return n;
+}
+
 function parseStorage(s: string | undefined): PassOptions['storage'] {
   if (s === undefined) return undefined;
   if (s !== 'internal' && s !== 'external' && s !== 'remote') throw new UsageError(`--storage must be internal, external or remote, got '${s}'`);
@@ -104,16 +115,16 @@ function parseStorage(s: string | undefined): PassOptions['storage'] {
 }
 
 /** The model's current layout (tflm-greedy honouring its offline plan). */
-function layoutOf(model: Model): { readonly requests: readonly BufferRequest[]; readonly plan: Plan } {
-  const requests = computeModelBufferRequests(model);
+function layoutOf(model: Model, registry: KernelRegistry): { readonly requests: readonly BufferRequest[]; readonly plan: Plan } {
+  const requests = computeModelBufferRequests(model, registry);
   return { requests, plan: planGreedy(requests) };
 }
 
 /** Before and after drawn on one byte scale, so their widths compare. */
-function writePlanSvgs(opts: OptimizeOptions, modelArg: string, names: readonly string[], before: Model, after: Model): void {
+function writePlanSvgs(opts: OptimizeOptions, modelArg: string, names: readonly string[], before: Model, after: Model, registry: KernelRegistry): void {
   if (opts.svgBefore === undefined && opts.svgAfter === undefined) return;
-  const a = layoutOf(before);
-  const b = layoutOf(after);
+  const a = layoutOf(before, registry);
+  const b = layoutOf(after, registry);
   const scaleBytes = Math.max(a.plan.peakBytes, b.plan.peakBytes);
   const title = (l: typeof a, when: string): string => `${modelArg} ${when} (${describePlanSource(l.requests, l.plan.planner)})`;
   if (opts.svgBefore !== undefined) writeOutputFile(opts.svgBefore, renderPlanSvg(a.requests, a.plan, { title: title(a, 'before'), scaleBytes }));
@@ -143,16 +154,16 @@ export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
   checkOutputFile(opts.svgAfter, '--svg-after');
   const storage = parseStorage(opts.storage);
   const spillPercent = parsePercent(opts.spillPercent);
+  const budget = parseBudget(opts.timeBudgetMs);
   const arch = getTflmArch(opts.arch ?? DEFAULT_TFLM_ARCH).name;
   if (opts.runtime !== undefined && opts.runtime !== 'tflm' && opts.runtime !== 'mcusim') throw new UsageError(`--runtime must be tflm or mcusim, got '${opts.runtime}'`);
   const runtime = opts.runtime === 'tflm' ? 'tflm' : undefined;
   const registry = resolveKernels(opts);
-  // Worker threads rebuild the reference registry only: another library's candidates are scored here.
-  const jobs = registry.library === 'reference' ? parseJobs(opts.jobs) : 1;
+  const jobs = parseJobs(opts.jobs);
   // A model run refuses (an op without a kernel) cannot be optimized and proven bit-exact.
   const model = loadRunnableModel(modelArg);
   const options: PassOptions = {
-    flags: { ...tinysegScratchFlags(opts), ...(spillPercent !== undefined ? { spillPercent } : {}) },
+    flags: { ...tinysegScratchFlags(opts), ...(spillPercent !== undefined ? { spillPercent } : {}), ...(budget !== undefined ? { 'time-budget-ms': budget } : {}) },
     ...(targetBytes !== undefined ? { targetBytes } : {}),
     ...(storage !== undefined ? { storage } : {}),
     arch,
@@ -170,7 +181,7 @@ export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
   }
   const after = currentPeakBytes(result.model, registry);
   writeOutputFile(opts.output, exportTflite(result.model));
-  writePlanSvgs(opts, modelArg, names, model, result.model);
+  writePlanSvgs(opts, modelArg, names, model, result.model, registry);
   const report: OptimizeReport = {
     ...kernelsJson(registry),
     before: { peakBytes: before, arena: arenaTotals(model, arch, registry, runtime) },
@@ -204,6 +215,7 @@ export function registerOptimize(program: Command, setExit: (code: number) => vo
     .option('--runtime <runtime>', "whose arena the passes minimize and report: mcusim (default) or tflm (TFLM with the kernels of codegen --tflm)")
     .option('--arch <arch>', `TFLM build whose whole arena the passes minimize and report (${TFLM_ARCH_NAMES.join(', ')}; default ${DEFAULT_TFLM_ARCH})`)
     .option('--jobs <n>', 'threads evaluating tiling / auto candidates (default: the number of cores); the result is the same for any N')
+    .option('--time-budget-ms <ms>', 'time budget of the searches (tiling: 20000, auto: 60000); a search it cuts short depends on the machine')
     .option('--json', 'print one JSON document')
     .option('--svg-before <file>', 'write the plan before the passes as an SVG picture')
     .option('--svg-after <file>', 'write the plan after the passes as an SVG picture')

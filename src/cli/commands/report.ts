@@ -4,7 +4,8 @@
 // and the verification of the optimized model on N seeds (default 2). --jobs: the verification's
 // runs and the passes' and sweep's candidates on N threads, as in verify, optimize and sweep (the
 // page is the same for any N). --kernels / --cpu: the library the passes plan for and the arena, O_s,
-// latency and verification are for (another library than reference evaluates candidates serially).
+// latency and verification are for (worker threads rebuild it by name); the page also puts both
+// libraries side by side (arena, DMO saving, O_s that differ).
 // Progress on stderr.
 import type { Command } from 'commander';
 import { UsageError } from '../../ir/index.ts';
@@ -76,8 +77,7 @@ export async function runReport(modelArg: string, opts: ReportCliOptions): Promi
   let data: ReturnType<typeof collectReport>;
   let verification: ReportVerification | null = null;
   try {
-    // Worker threads rebuild the reference registry only: another library's candidates are scored here.
-    const pool = openEvaluatorPool(registry.library === 'reference' ? jobs : 1);
+    const pool = openEvaluatorPool(jobs);
     try {
       data = collectReport(model, { modelLabel: modelArg, passes, target, log, evaluator: pool.evaluator, registry });
     } finally {

@@ -2,6 +2,9 @@
 // [--svg FILE] [--json] [--jobs N]`: TinySeg Figure 14 (§6.2.2), the tinyseg pass at spill percentages 0..100
 // with the peak and the latency (Figure 13 breakdown) of each point, as a table, JSON or an SVG plot.
 // Progress goes to stderr, one line per point. --jobs N: points run in worker threads (worker-pool.ts).
+// --kernels / --cpu: the pass plans every point for that library (its scratch and persistent data)
+// and the latency is for it; without them the points are planned for the reference kernels and the
+// latency is cmsis-nn's, as `latency` defaults.
 import type { Command } from 'commander';
 import { UsageError } from '../../ir/index.ts';
 import type { SpillSweepResult, SpillSweepRow } from '../../optimizer/index.ts';
@@ -15,8 +18,10 @@ import type { TargetCliOptions } from '../latency-options.ts';
 import { addPayloadInputOptions, addTargetOptions, payloadInputsOf, resolveTarget } from '../latency-options.ts';
 import { tinysegScratchFlags } from './optimize.ts';
 import { openEvaluatorPool, parseJobs } from '../worker-pool.ts';
+import { addKernelOptions, kernelsJson, resolveKernels } from '../kernel-options.ts';
+import type { KernelCliOptions } from '../kernel-options.ts';
 
-interface SweepCliOptions extends TargetCliOptions {
+interface SweepCliOptions extends TargetCliOptions, KernelCliOptions {
   readonly storage: string;
   readonly asyncErase?: boolean;
   readonly compress?: boolean;
@@ -87,6 +92,7 @@ export function runSweep(modelArg: string, opts: SweepCliOptions): number {
   checkOutputFile(opts.svg, '--svg');
   const log = progressLog(opts);
   const jobs = parseJobs(opts.jobs);
+  const registry = opts.kernels === undefined && opts.cpu === undefined ? undefined : resolveKernels(opts);
   const model = loadRunnableModel(modelArg);
   const pool = openEvaluatorPool(jobs);
   let result: SpillSweepResult;
@@ -102,6 +108,7 @@ export function runSweep(modelArg: string, opts: SweepCliOptions): number {
       onProgress: (row, i, n) => log(
         `sweep ${i + 1}/${n}: ${pct(row.requestedPercent)} -> ${splitCell(row)}, peak ${row.peakBytes} B, ${row.latencyMs.toFixed(1)} ms`),
       evaluator: pool.evaluator,
+      ...(registry === undefined ? {} : { registry }),
     });
   } finally {
     void pool.close();
@@ -109,7 +116,8 @@ export function runSweep(modelArg: string, opts: SweepCliOptions): number {
   if (opts.svg !== undefined) {
     writeOutputFile(opts.svg, renderSpillSweepSvg(result, { modelLabel: modelArg }));
   }
-  process.stdout.write(opts.json ? `${JSON.stringify({ model: modelArg, ...result })}\n` : textReport(modelArg, result));
+  const kernels = registry === undefined ? { kernels: 'reference', cpu: null } : kernelsJson(registry);
+  process.stdout.write(opts.json ? `${JSON.stringify({ model: modelArg, ...kernels, ...result })}\n` : textReport(modelArg, result));
   return 0;
 }
 
@@ -129,6 +137,7 @@ export function registerSweep(program: Command, setExit: (code: number) => void)
     .option('--svg <file>', 'write the sweep as an SVG plot like Figure 14')
     .option('--jobs <n>', 'threads evaluating the points (default: the number of cores); the result is the same for any N')
     .option('--json', 'print one JSON document');
+  addKernelOptions(cmd);
   addQuietOption(cmd)
     .action((model: string, opts: SweepCliOptions) => setExit(runSweep(model, opts)));
 }

@@ -10,7 +10,9 @@
 // whole arena for --arch (planned + TFLM's persistent tail, issue 12: every tensor and op a tiling
 // adds costs persistent bytes); a tiling that raises the total is declined, saying why (guardTotal,
 // the rule every pass ends with). The flag `objective=planned` scores the planned part alone (the
-// paper's objective; transform studies); a byte target is compared on the same measure.
+// paper's objective; transform studies); a byte target is compared on the same measure. Every
+// candidate is planned with the chosen kernel library's scratch requests and persistent data
+// (PassOptions.registry, carried by name in the evaluation context: issue 46 item 5).
 import { McusimError, UsageError, readOfflinePlan, withOfflinePlan } from '../../ir/index.ts';
 import type { Graph, Model } from '../../ir/index.ts';
 import { computeBufferRequests, computeModelBufferRequests, planExact, planGreedy } from '../planners/index.ts';
@@ -24,7 +26,9 @@ import { DEFAULT_TFLM_ARCH } from '../../sim/index.ts';
 import type { TflmArchName } from '../../sim/index.ts';
 import { scheduleAndReorder } from '../schedule/index.ts';
 import type { CandidateEvaluator } from '../evaluator.ts';
-import { serialEvaluator } from '../evaluator.ts';
+import { kernelNamesOf, registryOfNames, serialEvaluator } from '../evaluator.ts';
+import type { KernelNames } from '../evaluator.ts';
+import type { KernelRegistry } from '../../kernels/index.ts';
 import { criticalTensors, graphMacs, proposeFdt, proposeFfmt } from './tiling-paths.ts';
 import type { TilingCandidate } from './tiling-paths.ts';
 
@@ -83,17 +87,20 @@ export interface TilingSearchOptions {
   readonly objective?: TilingObjective;
   /** Scores each step's candidates (default serialEvaluator, in order on this thread). */
   readonly evaluator?: CandidateEvaluator;
+  /** The kernel library whose scratch and persistent data are planned (default reference). */
+  readonly kernels?: KernelNames;
 }
 
 export const DEFAULT_TILING_BUDGET_MS = 20_000;
 const DEFAULT_SCHEDULE_BUDGET_MS = 100;
 
 /** Layout size of a graph as the search sees it: best of its order and the scheduled order (greedy layout). */
-export function evaluateGraph(graph: Graph, scheduleBudgetMs = DEFAULT_SCHEDULE_BUDGET_MS): { readonly graph: Graph; readonly peakBytes: number } {
-  const peak = planGreedy(computeBufferRequests(graph)).peakBytes;
+export function evaluateGraph(graph: Graph, scheduleBudgetMs = DEFAULT_SCHEDULE_BUDGET_MS, registry?: KernelRegistry): { readonly graph: Graph; readonly peakBytes: number } {
+  const reg = registry === undefined ? {} : { registry };
+  const peak = planGreedy(computeBufferRequests(graph, reg)).peakBytes;
   if (scheduleBudgetMs <= 0) return { graph, peakBytes: peak };
   const s = scheduleAndReorder(graph, { timeBudgetMs: scheduleBudgetMs });
-  const sPeak = planGreedy(computeBufferRequests(s.graph)).peakBytes;
+  const sPeak = planGreedy(computeBufferRequests(s.graph, reg)).peakBytes;
   return sPeak < peak ? { graph: s.graph, peakBytes: sPeak } : { graph, peakBytes: peak };
 }
 
@@ -120,6 +127,8 @@ export interface TilingEvalContext {
   readonly model: Model;
   readonly arch: TflmArchName;
   readonly runtime?: ArenaRuntimeTarget;
+  /** The kernel library planned for, by name (a registry does not cross to a worker thread). */
+  readonly kernels?: KernelNames;
 }
 
 /**
@@ -134,8 +143,9 @@ export function evaluateTilingCandidate(ctx: TilingEvalContext, c: TilingCandida
     if (e instanceof McusimError && e.code === 'E_PLAN_INFEASIBLE') return { status: 'infeasible' };
     throw e;
   }
-  const ev = evaluateGraph(tiled.graph, 0);
-  return { status: 'ok', peakBytes: ev.peakBytes, totals: totalsOf(ev.graph, ev.peakBytes, tiled, ctx.arch, ctx.runtime), macs: graphMacs(ev.graph) };
+  const registry = registryOfNames(ctx.kernels);
+  const ev = evaluateGraph(tiled.graph, 0, registry);
+  return { status: 'ok', peakBytes: ev.peakBytes, totals: totalsOf(ev.graph, ev.peakBytes, tiled, ctx.arch, ctx.runtime, registry), macs: graphMacs(ev.graph) };
 }
 
 /** Figure 3's loop for the given methods. */
@@ -145,7 +155,8 @@ export function searchTiling(input: Model, methods: readonly TilingMethod[], opt
   const arch = options.arch ?? DEFAULT_TFLM_ARCH;
   const objective = options.objective ?? 'total';
   const evaluator = options.evaluator ?? serialEvaluator;
-  const totalsBefore = candidateTotals(input, arch, undefined, options.runtime);
+  const registry = registryOfNames(options.kernels);
+  const totalsBefore = candidateTotals(input, arch, registry, options.runtime);
   const peakBytesBefore = totalsBefore.plannedBytes;
   const macsBefore = graphMacs(input.graph);
   const scoreOf = (t: ArenaTotals): number => objectiveScore(t, objective);
@@ -159,10 +170,10 @@ export function searchTiling(input: Model, methods: readonly TilingMethod[], opt
   const applied: AppliedTiling[] = [];
   search: for (;;) {
     if (options.targetBytes !== undefined && totals[measure] <= options.targetBytes) break;
-    const requests = computeModelBufferRequests(model);
+    const requests = computeModelBufferRequests(model, registry);
     const crit = criticalTensors(model.graph, requests, planGreedy(requests));
     declined = null;
-    const ctx: TilingEvalContext = { model, arch, ...(options.runtime ? { runtime: options.runtime } : {}) };
+    const ctx: TilingEvalContext = { model, arch, ...(options.runtime ? { runtime: options.runtime } : {}), ...(options.kernels ? { kernels: options.kernels } : {}) };
     for (const t of crit) {
       const cands: TilingCandidate[] = [
         ...(methods.includes('fdt') ? proposeFdt(model.graph, t).map((path) => ({ method: 'fdt' as const, path })) : []),
@@ -197,8 +208,8 @@ export function searchTiling(input: Model, methods: readonly TilingMethod[], opt
         best = { model: applyCandidate(model, bc), peak: bsc.peakBytes, totals: bsc.totals, macs: bsc.macs, c: bc };
       }
       if (best !== null) {
-        const ev = evaluateGraph(best.model.graph, sb);
-        best = { ...best, model: { ...best.model, graph: ev.graph }, peak: ev.peakBytes, totals: totalsOf(ev.graph, ev.peakBytes, best.model, arch) };
+        const ev = evaluateGraph(best.model.graph, sb, registry);
+        best = { ...best, model: { ...best.model, graph: ev.graph }, peak: ev.peakBytes, totals: totalsOf(ev.graph, ev.peakBytes, best.model, arch, options.runtime, registry) };
       }
       if (best !== null && scoreOf(best.totals) < scoreOf(totals)) {
         const entry: AppliedTiling = {
@@ -229,15 +240,15 @@ export function searchTiling(input: Model, methods: readonly TilingMethod[], opt
 }
 
 /** Totals of a candidate whose (possibly reordered) graph plans to `plannedBytes`. */
-function totalsOf(graph: Graph, plannedBytes: number, model: Model, arch: TflmArchName, runtime?: ArenaRuntimeTarget): ArenaTotals {
-  const r = graphArena(graph, plannedBytes, arch, readOfflinePlan(model), undefined, runtime);
+function totalsOf(graph: Graph, plannedBytes: number, model: Model, arch: TflmArchName, runtime?: ArenaRuntimeTarget, registry?: KernelRegistry): ArenaTotals {
+  const r = graphArena(graph, plannedBytes, arch, readOfflinePlan(model), registry, runtime);
   return { plannedBytes, persistentBytes: r.persistentBytes, totalBytes: r.totalBytes, outsideArenaBytes: r.outsideArenaBytes };
 }
 
 /** Lays the tiled model out with the exact planner; kept as an offline plan when it beats greedy. */
-function finalLayout(r: TilingSearchResult, budgetMs: number): { model: Model; peakBytes: number; proven: boolean } {
+function finalLayout(r: TilingSearchResult, budgetMs: number, registry?: KernelRegistry): { model: Model; peakBytes: number; proven: boolean } {
   if (r.applied.length === 0) return { model: r.model, peakBytes: r.peakBytesAfter, proven: false };
-  const requests = computeModelBufferRequests(r.model);
+  const requests = computeModelBufferRequests(r.model, registry);
   const greedy = planGreedy(requests).peakBytes;
   const exact = planExact(requests, { timeBudgetMs: budgetMs });
   if (exact.peakBytes >= greedy) return { model: r.model, peakBytes: greedy, proven: exact.proven };
@@ -290,6 +301,7 @@ function runTiling(name: string, methods: readonly (readonly TilingMethod[])[], 
   const arch = options.arch ?? DEFAULT_TFLM_ARCH;
   const objective = objectiveOf(options);
   const score = (t: ArenaTotals): number => objectiveScore(t, objective);
+  const kernels = kernelNamesOf(options.registry);
   const searches = methods.map((m) =>
     searchTiling(model, m, {
       arch,
@@ -299,6 +311,7 @@ function runTiling(name: string, methods: readonly (readonly TilingMethod[])[], 
       ...(options.targetBytes !== undefined ? { targetBytes: options.targetBytes } : {}),
       ...(options.log ? { log: options.log } : {}),
       ...(options.evaluator ? { evaluator: options.evaluator } : {}),
+      ...(kernels ? { kernels } : {}),
     }),
   );
   const best = searches.reduce((a, b) => {
@@ -306,8 +319,8 @@ function runTiling(name: string, methods: readonly (readonly TilingMethod[])[], 
     const sb = score(b.totalsAfter);
     return sb < sa || (sb === sa && b.macsAfter < a.macsAfter) ? b : a;
   });
-  const layout = finalLayout(best, budget * 0.15);
-  const after = best.applied.length > 0 ? candidateTotals(layout.model, arch, undefined, options.runtime) : best.totalsBefore;
+  const layout = finalLayout(best, budget * 0.15, options.registry);
+  const after = best.applied.length > 0 ? candidateTotals(layout.model, arch, options.registry, options.runtime) : best.totalsBefore;
   const notes = [...searches.flatMap((r) => notesOf(r, objective)), ...(searches.length > 1 ? [`chosen: ${best.methods.join('+')}`] : [])];
   const details = {
     arch,

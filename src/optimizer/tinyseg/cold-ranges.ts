@@ -1,9 +1,11 @@
 // TinySeg cold-range analysis (paper §4.1, Algorithm 2) and the peak facts the graph transformer
 // needs (Algorithm 3 line 2): the TFLM-greedy peak of a graph and the activation tensors live at
 // the step where the plan reaches it. Op ids are op indices; graph inputs are defined at id -1.
+// Peaks are planned with a kernel library's scratch requests (default: the reference kernels).
 import type { Graph, Model } from '../../ir/index.ts';
 import { OFFLINE_PLAN_METADATA_NAME } from '../../ir/index.ts';
 import { computeBufferRequests, planGreedy } from '../planners/index.ts';
+import type { KernelRegistry } from '../../kernels/index.ts';
 
 export interface ColdRange {
   /** Op id at the start of the longest cold range (where the tensor is last touched before it). */
@@ -46,8 +48,8 @@ export interface PeakInfo {
 }
 
 /** TFLM-greedy peak of `graph` and the tensors live where the plan reaches it (largest live sum among those steps). */
-export function analyzePeak(graph: Graph): PeakInfo {
-  const requests = computeBufferRequests(graph);
+export function analyzePeak(graph: Graph, registry?: KernelRegistry): PeakInfo {
+  const requests = computeBufferRequests(graph, registry === undefined ? {} : { registry });
   const plan = planGreedy(requests);
   const top = requests.filter((r, i) => (plan.offsets[i] ?? 0) + r.sizeBytes === plan.peakBytes);
   let best = { step: 0, live: -1 };
@@ -61,8 +63,8 @@ export function analyzePeak(graph: Graph): PeakInfo {
   return { peakBytes: plan.peakBytes, step: best.step, tensors };
 }
 
-export function greedyPeakBytes(graph: Graph): number {
-  return planGreedy(computeBufferRequests(graph)).peakBytes;
+export function greedyPeakBytes(graph: Graph, registry?: KernelRegistry): number {
+  return planGreedy(computeBufferRequests(graph, registry === undefined ? {} : { registry })).peakBytes;
 }
 
 /** The model with a new graph and no offline plan (tensor indices changed). */

@@ -4,6 +4,8 @@
 // pass with its spilling step skipped: the scratch step as the pass flags select, no Spill/Fetching,
 // so nothing to fuse (the model as given if that does not lower the peak). Points that round to a
 // split already measured reuse that measurement and name it (`sameAsPercent`) rather than merging.
+// With a kernel registry the pass plans each point with that library's scratch and persistent data
+// (carried by name in the context, so pooled points rebuild the same registry).
 import type { Model } from '../../ir/index.ts';
 import { InternalError, UsageError } from '../../ir/index.ts';
 import type { KernelLibrary, LatencyBreakdown, StorageKind, TargetProfile } from '../../sim/index.ts';
@@ -12,7 +14,9 @@ import type { PayloadInputs } from '../model-latency.ts';
 import { DEFAULT_PAYLOAD_INPUTS, estimateModelLatency } from '../model-latency.ts';
 import type { PassOptions, PassResult } from '../pass.ts';
 import type { CandidateEvaluator } from '../evaluator.ts';
-import { serialEvaluator } from '../evaluator.ts';
+import { kernelNamesOf, registryOfNames, serialEvaluator } from '../evaluator.ts';
+import type { KernelNames } from '../evaluator.ts';
+import type { KernelRegistry } from '../../kernels/index.ts';
 import type { TinySegDetails } from './tinyseg-pass.ts';
 import { runTinySeg } from './tinyseg-pass.ts';
 
@@ -35,6 +39,8 @@ export interface SpillSweepOptions {
   readonly onProgress?: (row: SpillSweepRow, index: number, count: number) => void;
   /** Runs the points (default serialEvaluator, in order on this thread); the CLI injects a pooled one. */
   readonly evaluator?: CandidateEvaluator;
+  /** The kernel library the pass plans for (default reference); also the latency's library when `library` is not given. */
+  readonly registry?: KernelRegistry;
 }
 
 export interface SpillSweepRow {
@@ -94,6 +100,8 @@ export interface SweepEvalContext {
   readonly asyncErase: boolean;
   readonly compress: boolean;
   readonly payloadInputs: PayloadInputs | undefined;
+  /** The kernel library the pass plans for, by name (absent: reference). */
+  readonly kernels?: KernelNames;
 }
 
 /** The split the tinyseg pass makes at one percentage (evaluateSweepSplit). */
@@ -105,7 +113,8 @@ export interface SweepSplit {
 }
 
 function tinysegAt(ctx: SweepEvalContext, percent: number): PassResult {
-  return runTinySeg(ctx.model, { flags: { ...ctx.passFlags, spillPercent: percent } });
+  const registry = registryOfNames(ctx.kernels);
+  return runTinySeg(ctx.model, { flags: { ...ctx.passFlags, spillPercent: percent }, ...(registry === undefined ? {} : { registry }) });
 }
 
 /** Pure: the tinyseg pass at `percent`, as the split it made and the peaks. */
@@ -151,15 +160,18 @@ export function sweepPartialSpill(model: Model, options: SpillSweepOptions = {})
   const target = options.target ?? getTarget(DEFAULT_TARGET_NAME);
   const percents = sweepPercents(options.steps);
   const evaluator = options.evaluator ?? serialEvaluator;
+  const kernels = kernelNamesOf(options.registry);
+  const library = options.library ?? options.registry?.library ?? DEFAULT_KERNEL_LIBRARY;
   const ctx: SweepEvalContext = {
     model,
     passFlags: options.passFlags ?? {},
     target,
-    library: options.library ?? DEFAULT_KERNEL_LIBRARY,
+    library,
     storage: options.storage ?? 'internal',
     asyncErase: options.asyncErase === true,
     compress: options.compress === true,
     payloadInputs: options.payloadInputs,
+    ...(kernels === undefined ? {} : { kernels }),
   };
   const splits = evaluator.map('sweep-split', evaluateSweepSplit, ctx, percents);
   const keyOf = (s: SweepSplit): string => (s.spill === null ? 'none' : `${s.spill.tensor}:${s.spill.channels}`);
@@ -198,7 +210,7 @@ export function sweepPartialSpill(model: Model, options: SpillSweepOptions = {})
   const spillingHelps = rows.some((r) => r.spilledChannels > 0);
   return {
     target: target.name,
-    library: options.library ?? DEFAULT_KERNEL_LIBRARY,
+    library,
     storage: options.storage ?? 'internal',
     asyncErase: options.asyncErase === true,
     compress: options.compress === true,

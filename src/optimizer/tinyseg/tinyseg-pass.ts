@@ -11,7 +11,8 @@
 // only when it lowers the planned part and the whole arena on --arch (guardTotal; the planned part
 // alone under objective=planned): compared with the input's current layout, offline plan included.
 // A byte target is on the whole arena: the spilled graph runs on mcusim's C runtime, so the planned
-// part must reach the target less that runtime's tail.
+// part must reach the target less that runtime's tail. Every peak and total is planned with the
+// chosen kernel library (PassOptions.registry: its scratch requests and persistent data).
 import type { Graph, Model } from '../../ir/index.ts';
 import { byteSize, withScratchModeMetadata } from '../../ir/index.ts';
 import { analyzePeak, coldRangeLength, computeColdRanges, greedyPeakBytes, withGraph } from './cold-ranges.ts';
@@ -24,6 +25,7 @@ import { DEFAULT_TFLM_ARCH } from '../../sim/index.ts';
 import type { ScratchBound } from './scratch-quant.ts';
 import { quantizeScratch } from './scratch-quant.ts';
 import { spillTensor } from './spill-transform.ts';
+import type { KernelRegistry } from '../../kernels/index.ts';
 
 export interface TinySegStep {
   readonly step: 'scratch quantization' | 'spilling' | 'fused fetching';
@@ -69,7 +71,7 @@ interface SpillTry {
 }
 
 /** One Algorithm 3 transform on the victim `v`; null when it cannot apply. */
-function trySpill(graph: Graph, v: number, start: number, end: number, reductionBytes: number, percent: number | undefined): SpillTry | null {
+function trySpill(graph: Graph, v: number, start: number, end: number, reductionBytes: number, percent: number | undefined, registry?: KernelRegistry): SpillTry | null {
   const t = graph.tensors[v];
   if (t === undefined) return null;
   const c = t.shape[t.shape.length - 1] ?? 0;
@@ -85,7 +87,7 @@ function trySpill(graph: Graph, v: number, start: number, end: number, reduction
   }
   const spilled = spillTensor(g, victim, s, e);
   const fused = fuseFetchingChain(spilled.graph, spilled.fetchingOp, ['concatenation']);
-  const peakBytes = greedyPeakBytes(fused.graph);
+  const peakBytes = greedyPeakBytes(fused.graph, registry);
   const spilledBytes = channels === c ? bytes : (bytes / c) * channels;
   return { graph: fused.graph, peakBytes, decision: { tensor: t.name, slot: spilled.slot, bytes: spilledBytes, channels, ofChannels: c, coldRange: [start, end], peakBytes } };
 }
@@ -95,9 +97,9 @@ function spillLoop(graph: Graph, options: PassOptions, percent: number | undefin
   let g = graph;
   const spills: SpillDecision[] = [];
   for (let it = 0; it < MAX_ITERATIONS; it++) {
-    const peak = analyzePeak(g);
+    const peak = analyzePeak(g, options.registry);
     // The target on the planned part: the target less the tail of the runtime a spilled graph needs.
-    const tail = options.targetBytes !== undefined && objectiveOf(options) === 'total' ? mcusimTailBytes(g, options.arch ?? DEFAULT_TFLM_ARCH, options.runtime) : 0;
+    const tail = options.targetBytes !== undefined && objectiveOf(options) === 'total' ? mcusimTailBytes(g, options.arch ?? DEFAULT_TFLM_ARCH, options.runtime, options.registry) : 0;
     const plannedTarget = options.targetBytes !== undefined ? options.targetBytes - tail : undefined;
     if (plannedTarget !== undefined && peak.peakBytes <= plannedTarget) break;
     const reduction = plannedTarget !== undefined ? peak.peakBytes - plannedTarget : Number.POSITIVE_INFINITY;
@@ -109,7 +111,7 @@ function spillLoop(graph: Graph, options: PassOptions, percent: number | undefin
     for (const v of candidates) {
       const r = cr[v];
       if (r === null || r === undefined) continue;
-      const attempt = trySpill(g, v, r.start, r.end, reduction, percent);
+      const attempt = trySpill(g, v, r.start, r.end, reduction, percent, options.registry);
       if (attempt !== null && attempt.peakBytes < peak.peakBytes) {
         accepted = attempt;
         break;
@@ -131,14 +133,14 @@ function spillLoop(graph: Graph, options: PassOptions, percent: number | undefin
 }
 
 /** Fuse every Fetching into a following Conv2D where that does not raise the peak. */
-function fuseConvs(graph: Graph, fusions: string[]): Graph {
+function fuseConvs(graph: Graph, fusions: string[], registry?: KernelRegistry): Graph {
   let g = graph;
-  let peak = greedyPeakBytes(g);
+  let peak = greedyPeakBytes(g, registry);
   for (let f = 0; f < g.ops.length; f++) {
     if (g.ops[f]?.kind !== 'fetching') continue;
     const r = fuseFetchingChain(g, f, ['conv2d']);
     if (r.fused.length === 0) continue;
-    const p = greedyPeakBytes(r.graph);
+    const p = greedyPeakBytes(r.graph, registry);
     if (p > peak) continue;
     const op = r.graph.ops[f];
     const slot = op?.kind === 'fetchingConv2d' ? `; slot ${op.options.victim} is streamed row by row into a ${rowWindowBytes(r.graph, f)} B row window (MFV-decoded under --compress)` : '';
@@ -159,7 +161,8 @@ function scratchNote(b: ScratchBound): string {
 
 export function runTinySeg(model: Model, options: PassOptions): PassResult {
   const notes: string[] = [];
-  const before = candidateTotals(model, options.arch ?? DEFAULT_TFLM_ARCH, undefined, options.runtime);
+  const reg = options.registry;
+  const before = candidateTotals(model, options.arch ?? DEFAULT_TFLM_ARCH, reg, options.runtime);
   // The input's current layout (its offline plan honoured: a DMO plan may already beat greedy).
   const original = before.plannedBytes;
   const pct = (p: number): number => Math.round((1000 * (original - p)) / Math.max(1, original)) / 10;
@@ -176,14 +179,14 @@ export function runTinySeg(model: Model, options: PassOptions): PassResult {
     g = q.graph;
     for (const b of bounds) notes.push(scratchNote(b));
   }
-  steps.push({ step: 'scratch quantization', peakBytes: greedyPeakBytes(g), reductionPct: pct(greedyPeakBytes(g)) });
+  steps.push({ step: 'scratch quantization', peakBytes: greedyPeakBytes(g, reg), reductionPct: pct(greedyPeakBytes(g, reg)) });
   const spilled = percent === 0 ? { graph: g, spills: [] } : spillLoop(g, options, percent, notes);
   g = spilled.graph;
-  steps.push({ step: 'spilling', peakBytes: greedyPeakBytes(g), reductionPct: pct(greedyPeakBytes(g)) });
+  steps.push({ step: 'spilling', peakBytes: greedyPeakBytes(g, reg), reductionPct: pct(greedyPeakBytes(g, reg)) });
   const fusions: string[] = [];
-  if (flag(options, 'fusedFetching', 'fused-fetching') !== false) g = fuseConvs(g, fusions);
+  if (flag(options, 'fusedFetching', 'fused-fetching') !== false) g = fuseConvs(g, fusions, reg);
   notes.push(...fusions);
-  const final = greedyPeakBytes(g);
+  const final = greedyPeakBytes(g, reg);
   steps.push({ step: 'fused fetching', peakBytes: final, reductionPct: pct(final) });
   // Under objective=planned the planned part decides here; otherwise guardTotal compares totals.
   const applied = objectiveOf(options) === 'planned' ? final < original : g !== model.graph;

@@ -140,6 +140,12 @@ export function cmsisNnDepthwiseConv2dSpec(f: CmsisNnFeatures): KernelSpec<'dept
     tflmPersistent: { ...stock(TFLITE_DEPTHWISE_CONV_PARAMS, OP_DATA_CMSIS_CONV), prepareBuffers: (c) => perChannelArrays(dim(c.input(1), 3)) },
     constraints: [
       ...depthwiseConv2dSpec.constraints,
+      // arm_depthwise_conv_s8_opt (MVE) hands arm_nn_depthwise_conv_nt_t_s8 `bias + block_offset`: with
+      // no bias, the second 124-channel block gets a non-NULL pointer and reads its bias at address 496.
+      constraint('depthwiseConv2d.cmsis-nn-mve-no-bias', 'CMSIS-NN MVE arm_depthwise_conv_s8_opt with more than 124 channels, no bias and at least 4 output pixels reads the bias of channels 124 on from address 496 (NULL + 124): give the op a bias or use --kernels reference', (c) => {
+        const s = depthwiseConv2dSpec.prepare(c).scalars;
+        return c.input(2) !== null || cmsisDepthwisePath(s, f).path !== DW_PATH.optMve || (s.inD ?? 0) <= CH_IN_BLOCK_MVE || (s.outH ?? 0) * (s.outW ?? 0) < 4;
+      }),
       constraint('depthwiseConv2d.cmsis-nn-mve-1xn', 'CMSIS-NN MVE depthwise-as-conv through arm_convolve_1_x_n_s8 is not modelled yet: use --kernels reference', (c) => {
         const s = depthwiseConv2dSpec.prepare(c).scalars;
         return cmsisDepthwisePath(s, f).path !== DW_PATH.toConv || cmsisConvPath(s, f).path !== CONV_PATH.oneByNMve;

@@ -100,13 +100,58 @@ function maxGroup(w: number, o: string, i: string, n: string): Nest {
   ];
 }
 
+/** One memcpy chunk: `n` bytes from `at` loaded, then stored (an LDR/STR, LDRH/STRH, VLDRB/VSTRB pair). */
+function copyChunk(n: number, at: string): Nest {
+  return [
+    ...range(n).map((k) => Val(`c${k}`, `input[inBase + ${at} + ${k}]`)),
+    ...range(n).map((k) => Store('output', `outBase + ${at} + ${k}`, `c${k}`)),
+  ];
+}
+
+/**
+ * arm_memcpy_s8 of the first tap (depth bytes), chunk by chunk: what an overlapping copy clobbers
+ * depends on it. MVE: CMSIS-NN's own loop of 16-byte vectors, the last one predicated. DSP and plain
+ * C: memcpy, newlib's memcpy-armv7m (the arm-none-eabi toolchain's, disassembled from the linked
+ * harness): misaligned and of 4 to 7 bytes one byte at a time; else (from 8 bytes, when source
+ * and destination are both misaligned) 1 then 2 bytes up to an aligned destination, then 4-byte
+ * words, then 1 and 2 tail bytes (under 4 bytes only these). Alignment is the index's modulo 4: tensors start at multiples of 4 (TFLM and mcusim plans
+ * align them to 16).
+ */
+function memcpyNest(w: number): Nest {
+  if (w === 16) {
+    return [
+      For('vi', '0', 'depth / 16', [Let('v', 'vi * 16'), ...copyChunk(16, 'v')]),
+      If('depth % 16 > 0', [
+        Let('v', 'depth - depth % 16'),
+        ...loadLanes(16, 'c', (k) => `input[inBase + v + ${k}]`, 'depth % 16'),
+        ...range(16).flatMap((k) => onLane(16, k, 'depth % 16', [Store('output', `outBase + v + ${k}`, `c${k}`)])),
+      ]),
+    ];
+  }
+  return [
+    Let('srcMis', '(inBase % 4) != 0'),
+    Let('dstMis', '(outBase % 4) != 0'),
+    If('(srcMis || dstMis) && depth >= 4 && depth < 8', [For('ch', '0', 'depth', copyChunk(1, 'ch'))], [
+      // From 8 bytes, when both are misaligned: 1 and 2 bytes up to an aligned destination first.
+      Let('head', 'min(depth / 8, 1) * min(inBase % 4, 1) * min(outBase % 4, 1) * (4 - outBase % 4)'),
+      If('head % 2 == 1', copyChunk(1, '0')),
+      If('head >= 2', copyChunk(2, 'head % 2')),
+      Let('rest', 'depth - head'),
+      For('wi', '0', 'rest / 4', [Let('at', 'head + wi * 4'), ...copyChunk(4, 'at')]),
+      Let('tail', 'depth - rest % 4'),
+      If('rest % 2 == 1', copyChunk(1, 'tail')),
+      If('rest % 4 >= 2', copyChunk(2, 'tail + rest % 2')),
+    ]),
+  ];
+}
+
 /** arm_memcpy_s8 for the first tap, compare_and_replace_if_larger_q7 for the others. */
 function maxTap(w: number): Nest {
   const tail: Nest = w === 16
     ? [If('depth % 16 > 0', [Let('g', 'depth - depth % 16'), ...maxGroup(16, 'outBase + g', 'inBase + g', 'depth % 16')])]
     : [For('t', 'depth - depth % 4', 'depth', [Val('x', 'input[inBase + t]'), Store('output', 'outBase + t', 'max(x, output[outBase + t])')])];
   return [
-    If('first', [For('ch', '0', 'depth', [Store('output', 'outBase + ch', 'input[inBase + ch]')])], [
+    If('first', memcpyNest(w), [
       For('gi', '0', `depth / ${w}`, [Let('g', `gi * ${w}`), ...maxGroup(w, 'outBase + g', 'inBase + g', String(w))]),
       ...tail,
     ]),
