@@ -16,6 +16,7 @@ export const EXPECTED_SECONDS: Readonly<Record<string, number>> = {
   'test/ir/fuzz.test.ts': 112,
   'test/kernels/property.test.ts': 100,
   'test/pack-install.test.ts': 83,
+  'test/codegen/cmsis-nn-port.test.ts': 60,
   'test/codegen/host-compressed.test.ts': 54,
   'test/codegen/cortex-m7.test.ts': 35,
   'test/optimizer/total-guard.test.ts': 30,

@@ -27,6 +27,10 @@ export interface ModelSourceInput {
   readonly instances: readonly KernelInstance[];
   /** Spill / Fetching device layout and I/O buffers; null when the graph has no storage ops. */
   readonly storage: StorageLayout | null;
+  /** The kernel library and code path whose specs the kernels follow (`cmsis-nn (cortex-m7: DSP)`). */
+  readonly kernels: string;
+  /** The plan is safe for another library's access order only (plan.libraryHazard). */
+  readonly planHazard?: string;
 }
 
 export interface ModelSources {
@@ -104,6 +108,13 @@ function decodeIntoCall(graph: Graph, inst: KernelInstance, slotIndex: number): 
     return v * w;
   };
   return `model_decode_into(&model_slots[${slotIndex}], arena + ${out.offsetBytes + scalar(`off${nth}`)}, ${scalar(`copy${nth}`)}u, ${scalar('outRow')}u)`;
+}
+
+/** Comment lines naming the kernels' library and, for a plan unsafe with it, the hazard. */
+function kernelsNote(input: ModelSourceInput): string {
+  const lines = [` * Kernels: ${input.kernels} (the specs' loop order and scratch, as plain C).`];
+  if (input.planHazard !== undefined) lines.push(` * WARNING: ${commentText(input.planHazard)}`, ' * The outputs are what that build computes, corrupted (as `mcusim run` reproduces them).');
+  return lines.join('\n');
 }
 
 function arenaMap(input: ModelSourceInput): string {
@@ -187,11 +198,15 @@ export function emitModelSources(input: ModelSourceInput): ModelSources {
   const arenaBytes = Math.max(input.arenaBytes, C_ARENA_ALIGNMENT_BYTES);
   const list = (xs: readonly IoEntry[], f: (e: IoEntry) => string): string => (xs.length ? xs.map((e) => `  ${f(e)}, /* ${e.note} */`).join('\n') : '  0');
   const header = `/* ${GENERATED}
- * Model '${commentText(input.modelName)}': ${graph.ops.length} ops, planner ${input.planner}. */
+ * Model '${commentText(input.modelName)}': ${graph.ops.length} ops, planner ${input.planner}.
+${kernelsNote(input)} */
 #ifndef MCUSIM_MODEL_H
 #define MCUSIM_MODEL_H
 #include <stdint.h>
 #include "mcusim_storage.h"
+
+/* The kernel library (and CMSIS-NN code path) whose loop order, arithmetic and scratch the kernels follow. */
+#define MODEL_KERNELS "${input.kernels}"
 
 /* Plan peak (activation arena) and the static arena (peak + variable tensors, at least ${C_ARENA_ALIGNMENT_BYTES}). */
 #define MODEL_PLAN_PEAK_BYTES ${input.peakBytes}u
@@ -218,7 +233,8 @@ ${input.storage !== null ? '/* The device Spill / Fetching blocks go to; set bef
 `;
   const externs = constIds.map((t) => `extern const uint8_t ${constName(t)}[];\n`).join('');
   const model = `/* ${GENERATED}
- * Model '${commentText(input.modelName)}': ${graph.ops.length} ops, ${unit.functionNames.length ? new Set(unit.functionNames).size : 0} kernel functions, planner ${input.planner}. */
+ * Model '${commentText(input.modelName)}': ${graph.ops.length} ops, ${unit.functionNames.length ? new Set(unit.functionNames).size : 0} kernel functions, planner ${input.planner}.
+${kernelsNote(input)} */
 #include "model.h"
 ${kernelSource}
 /* Constant tensors (flash), defined in model_data.c. */

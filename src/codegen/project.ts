@@ -1,14 +1,14 @@
-// `generateCProject`: a whole planned model as a self-contained C99 project (DESIGN.md §1
-// src/codegen, §9 `mcusim codegen`). Plans the arena exactly as `mcusim run` does (buffer requests
-// honouring OfflineMemoryAllocation metadata -> named planner -> verifyPlan) and binds every op's
-// kernel at the planned offsets (Spill / Fetching ops through their planned I/O buffers and the
-// simulator's device layout), then emits the model C and the fixed driver, board and storage files. Pure:
-// returns file texts; writing them is the CLI's job. Same model -> same bytes.
+// `generateCProject`: a whole planned model as a self-contained C99 project (DESIGN.md §1, §9). Plans
+// the arena as `mcusim run` does (buffer requests honouring OfflineMemoryAllocation metadata -> named
+// planner -> verifyPlan), binds every op's kernel at the planned offsets (Spill / Fetching through
+// their planned I/O buffers and the simulator's device layout) and emits model C and the fixed driver,
+// board and storage files. Kernels come from the chosen library's specs (reference or a CMSIS-NN code
+// path, plain C); the files name it. Pure: returns file texts; writing them is the CLI's job.
 import type { Graph, Issue, Model } from '../ir/index.ts';
 import type { PlannedModel } from '../optimizer/index.ts';
-import { byteSize, ModelError, UsageError } from '../ir/index.ts';
+import { byteSize, InternalError, ModelError, PlanError, readPlanKernels, UsageError } from '../ir/index.ts';
 import type { StorageDevice } from '../sim/index.ts';
-import { kernelSpecOf } from '../kernels/index.ts';
+import { describeKernels, kernelSpecOf, REFERENCE_KERNELS } from '../kernels/index.ts';
 import type { KernelRegistry } from '../kernels/index.ts';
 import { DEFAULT_PLANNER, getPlanner, preparePlannedModel } from '../optimizer/index.ts';
 import { MPS2_AN500_LD, PLATFORM_SEMIHOST_C, SEMIHOST_H, STARTUP_CORTEX_M7_C } from './board-files.ts';
@@ -58,6 +58,16 @@ export interface CodegenSummary {
   readonly storageBlocks: readonly { readonly slot: number; readonly addr: number; readonly sizeBytes: number }[];
   /** Bytes per transfer through a storage op's planned I/O buffer (0 without storage ops). */
   readonly ioUnitBytes: number;
+  /** The kernel library whose specs the C follows, and the CPU picking its CMSIS-NN code path (null: reference). */
+  readonly kernels: string;
+  readonly cpu: string | null;
+  /** How the files name it: `reference` or `cmsis-nn (cortex-m7: DSP)`. */
+  readonly kernelsDescription: string;
+  /**
+   * Set when the file's plan is safe for another library's access order only (plan.libraryHazard):
+   * the port computes what that build computes, corrupted, as `mcusim run` does.
+   */
+  readonly planHazard?: string;
 }
 
 export interface CProject {
@@ -91,15 +101,49 @@ export function generateCProject(model: Model, options: CodegenOptions = {}): CP
   const issues = codegenIssues(model.graph, options.registry);
   if (issues.length) throw ModelError.fromIssues(issues);
   const storage = { ...(options.storage ? { storage: options.storage } : {}), ...(options.compress ? { compress: true } : {}) };
-  return emitCProject(preparePlannedModel(model, { planner, ...storage, ...(options.registry ? { registry: options.registry } : {}) }), options);
+  let pm: PlannedModel;
+  try {
+    pm = preparePlannedModel(model, { planner, ...storage, ...(options.registry ? { registry: options.registry } : {}) });
+  } catch (e) {
+    throw withPlanKernelsHint(e, model, options.registry ?? REFERENCE_KERNELS);
+  }
+  return emitCProject(pm, options);
+}
+
+/**
+ * A file's offline plan that overlaps buffers unsafely for the chosen kernels (E_PLAN_OVERLAP)
+ * while its metadata says it was made for another library: the same error, naming the flags
+ * that generate the port for the library it was planned for.
+ */
+function withPlanKernelsHint(e: unknown, model: Model, registry: KernelRegistry): unknown {
+  if (!(e instanceof PlanError) || e.code !== 'E_PLAN_OVERLAP') return e;
+  const k = readPlanKernels(model);
+  if (k.library === registry.library && k.cpu === registry.cpu) return e;
+  const flags = `--kernels ${k.library}${k.cpu === null ? '' : ` --cpu ${k.cpu}`}`;
+  return new PlanError('E_PLAN_OVERLAP', `${e.message}; the file was planned for ${k.library}${k.cpu === null ? '' : ` (${k.cpu})`} kernels: generate its port with ${flags}`);
+}
+
+/** The planned model's kernels must be `registry`'s specs: the files name that library. */
+function checkRegistry(pm: PlannedModel, registry: KernelRegistry): void {
+  for (const p of pm.runtime.prepared) {
+    const kind = pm.graph.ops[p.opIndex]?.kind;
+    if (kind === undefined || kind === 'custom' || kernelSpecOf(kind, registry) !== p.spec) {
+      throw new InternalError(`op ${p.opIndex} (${kind ?? '?'}) was prepared with another kernel library than ${describeKernels(registry)}`);
+    }
+  }
 }
 
 /** The C project of an already planned model (the same plan the simulator runs). */
-export function emitCProject(pm: PlannedModel, options: Omit<CodegenOptions, 'planner' | 'storage' | 'compress' | 'registry'> = {}): CProject {
+/** `options.registry` names the library `pm` was prepared with (default reference; checked). */
+export function emitCProject(pm: PlannedModel, options: Omit<CodegenOptions, 'planner' | 'storage' | 'compress'> = {}): CProject {
   const target = options.target ?? 'host';
   const { graph } = pm;
-  const issues = codegenIssues(graph);
+  const registry = options.registry ?? REFERENCE_KERNELS;
+  const issues = codegenIssues(graph, registry);
   if (issues.length) throw ModelError.fromIssues(issues);
+  checkRegistry(pm, registry);
+  const kernels = describeKernels(registry);
+  const hazard = pm.plan.libraryHazard;
   const modelName = options.modelName ?? (graph.name || 'model');
   const storage = pm.runtime.spillStore === null ? null : storageLayout(graph, pm.runtime.spillStore, pm.scratchOffsets);
   const src = emitModelSources({
@@ -111,13 +155,18 @@ export function emitCProject(pm: PlannedModel, options: Omit<CodegenOptions, 'pl
     tensorOffsets: pm.tensorOffsets,
     instances: pm.runtime.instances,
     storage,
+    kernels,
+    ...(hazard !== undefined ? { planHazard: hazard } : {}),
   });
   const arenaBytes = Math.max(pm.arenaBytes, 16);
   const files: GeneratedFile[] = [
     { path: 'Makefile', text: emitMakefile(target) },
     {
       path: 'README.md',
-      text: emitReadme({ modelName, planner: pm.plan.planner, peakBytes: pm.plan.peakBytes, arenaBytes, inputs: graph.inputs.length, outputs: graph.outputs.length }),
+      text: emitReadme({
+        modelName, planner: pm.plan.planner, peakBytes: pm.plan.peakBytes, arenaBytes, inputs: graph.inputs.length, outputs: graph.outputs.length,
+        kernels, library: registry.library, cpu: registry.cpu, ...(hazard !== undefined ? { planHazard: hazard } : {}),
+      }),
     },
     { path: 'src/model.h', text: src.header },
     { path: 'src/model.c', text: src.model },
@@ -156,6 +205,10 @@ export function emitCProject(pm: PlannedModel, options: Omit<CodegenOptions, 'pl
       storageSlots: storage?.slots.length ?? 0,
       storageBlocks: (storage?.slots ?? []).map((b) => ({ slot: b.slot, addr: b.addr, sizeBytes: b.sizeBytes })),
       ioUnitBytes: storage?.ioUnitBytes ?? 0,
+      kernels: registry.library,
+      cpu: registry.cpu,
+      kernelsDescription: kernels,
+      ...(hazard !== undefined ? { planHazard: hazard } : {}),
     },
   };
 }

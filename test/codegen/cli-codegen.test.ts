@@ -1,6 +1,7 @@
 // Spawns the real bin for `mcusim codegen`: one JSON document with --json, the project files on
 // disk (regenerating into a second folder gives identical bytes), exit 2 with a coded message
-// for a bad target, a bad planner or a missing -o.
+// for a bad target, a bad planner or a missing -o; --kernels cmsis-nn names the library and warns
+// about a file planned for the reference kernels.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -27,6 +28,24 @@ describe('mcusim codegen', () => {
     const b = (await mcusim('codegen', HELLO, '-o', join(tmp, 'b'), '--target', 'cortex-m7'));
     expect(b.code).toBe(0);
     for (const f of doc.files as string[]) expect(readFileSync(join(tmp, 'b', f)).equals(readFileSync(join(tmp, 'a', f))), f).toBe(true);
+  });
+
+  it('--kernels cmsis-nn names the library in the JSON and text; a file planned for the reference kernels gets run\'s warning', async () => {
+    const dmo = join(tmp, 'kws-dmo.tflite');
+    expect((await mcusim('optimize', 'zoo:ds-cnn-kws', '--passes', 'dmo', '-o', dmo, '--quiet')).code).toBe(0);
+    const r = await mcusim('codegen', dmo, '--kernels', 'cmsis-nn', '--cpu', 'cortex-m7', '--out-dir', join(tmp, 'kws-cmsis'), '--json', '--quiet');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^warning: the plan is safe for the reference kernels only; with cmsis-nn \(cortex-m7\) kernels/);
+    const doc = JSON.parse(r.stdout);
+    expect(doc).toMatchObject({ kernels: 'cmsis-nn', cpu: 'cortex-m7', kernelsDescription: 'cmsis-nn (cortex-m7: DSP)' });
+    expect(doc.planHazard).toMatch(/safe for the reference kernels only/);
+    const text = await mcusim('codegen', 'zoo:ds-cnn-kws', '--kernels', 'cmsis-nn', '--out-dir', join(tmp, 'kws-text'), '--quiet');
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stderr).toBe('');
+    expect(text.stdout).toContain('kernels: cmsis-nn (cortex-m7: DSP)');
+    const ref = await mcusim('codegen', dmo, '--out-dir', join(tmp, 'kws-ref'), '--json', '--quiet');
+    expect(ref.stderr).toBe('');
+    expect(JSON.parse(ref.stdout).planHazard).toBeUndefined();
   });
 
   it('exits 2 with a coded message for bad arguments', async () => {

@@ -1,6 +1,6 @@
 // The generated project itself: the emitted C of hello_world_int8 (and the storage side of a
 // tinyseg model, raw and MFV-compressed) is kept as reviewable file snapshots, regenerating gives identical bytes, unsupported ops and targets fail with codes,
-// and the host storage device enforces the simulator's erase/program rules (its C self-test).
+// the files name their kernel library (and a plan's hazard with it), and the host storage device enforces the simulator's erase/program rules (its C self-test).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,8 +8,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { codegenIssues, emitCProject, generateCProject, parseCodegenTarget } from '../../src/codegen/index.ts';
 import type { Model } from '../../src/ir/index.ts';
 import { buildZooModel, exportTflite, importTflite, McusimError } from '../../src/ir/index.ts';
+import { kernelRegistry } from '../../src/kernels/index.ts';
 import { preparePlannedModel, runPipeline } from '../../src/optimizer/index.ts';
-import { ORACLE_MODELS } from '../oracle-paths.ts';
+import { ORACLE, ORACLE_MODELS } from '../oracle-paths.ts';
 import { hasTool, make, makeTempDir, removeDir, writeProject } from './codegen-helpers.ts';
 
 const hello = (): Model => importTflite(readFileSync(join(ORACLE_MODELS, 'hello_world_int8.tflite')));
@@ -89,6 +90,43 @@ describe('generated C project', () => {
     const bad: Model = { ...m, graph: { ...m.graph, ops } };
     expect(codegenIssues(bad.graph).map((i) => i.opIndex)).toEqual([1]);
     expect(codeOf(() => generateCProject(bad))).toBe('E_MODEL_UNSUPPORTED_OP');
+  });
+
+  it('names the kernel library and code path in README, model.h and the summary; refuses a registry the plan was not prepared with', () => {
+    const m7 = kernelRegistry('cmsis-nn', 'cortex-m7');
+    const p = generateCProject(buildZooModel('ds-cnn-kws'), { registry: m7 });
+    const text = (path: string): string => p.files.find((f) => f.path === path)?.text ?? '';
+    expect(p.summary).toMatchObject({ kernels: 'cmsis-nn', cpu: 'cortex-m7', kernelsDescription: 'cmsis-nn (cortex-m7: DSP)' });
+    expect(p.summary.planHazard).toBeUndefined();
+    expect(text('src/model.h')).toContain('#define MODEL_KERNELS "cmsis-nn (cortex-m7: DSP)"');
+    expect(text('README.md')).toContain('mcusim run MODEL --kernels cmsis-nn --cpu cortex-m7');
+    expect(generateCProject(hello()).summary).toMatchObject({ kernels: 'reference', cpu: null, kernelsDescription: 'reference' });
+    // The reference plan's kernels emitted under the cmsis-nn name would be mislabelled: refused.
+    expect(codeOf(() => emitCProject(preparePlannedModel(buildZooModel('ds-cnn-kws')), { registry: m7 }))).toBe('E_INTERNAL');
+  });
+
+  it('carries plan.libraryHazard of a file planned for the reference kernels into the summary, README and model.c', () => {
+    const file = importTflite(exportTflite(runPipeline(buildZooModel('ds-cnn-kws'), ['dmo'], { flags: {} }).model));
+    const p = generateCProject(file, { registry: kernelRegistry('cmsis-nn', 'cortex-m7') });
+    expect(p.summary.planHazard).toMatch(/safe for the reference kernels only/);
+    expect(p.files.find((f) => f.path === 'README.md')?.text).toContain('**Warning**: the plan is safe for the reference kernels only');
+    expect(p.files.find((f) => f.path === 'src/model.c')?.text).toMatch(/^ \* WARNING: the plan is safe for the reference kernels only/m);
+    expect(generateCProject(file).summary.planHazard).toBeUndefined();
+  });
+
+  it('refuses a file planned for cmsis-nn whose overlaps the reference kernels break, naming the flags it was planned for', () => {
+    const m7 = kernelRegistry('cmsis-nn', 'cortex-m7');
+    const resnet = importTflite(readFileSync(join(ORACLE, 'models-real', 'mlperf_ic_resnet8.tflite')));
+    const file = importTflite(exportTflite(runPipeline(resnet, ['dmo'], { flags: {}, registry: m7 }).model));
+    let err: unknown;
+    try {
+      generateCProject(file);
+    } catch (e) {
+      err = e;
+    }
+    expect(err instanceof McusimError ? err.code : String(err)).toBe('E_PLAN_OVERLAP');
+    expect((err as Error).message).toMatch(/the file was planned for cmsis-nn \(cortex-m7\) kernels: generate its port with --kernels cmsis-nn --cpu cortex-m7$/);
+    expect(generateCProject(file, { registry: m7 }).summary.planHazard).toBeUndefined();
   });
 
   it('rejects unknown targets and planners with E_USAGE', () => {

@@ -3,7 +3,8 @@
 // slots on the chosen nicla-vision flash, MFV-compressed with --compress) and writes a self-contained C99 project to DIR
 // (codegen/generateCProject); `make -C DIR host` / `make -C DIR cortex-m7` build it. Prints the
 // arena report of the generated runtime (mcusim's C runtime, for the goal's word size) like
-// inspect/optimize. --kernels / --cpu: the library whose specs (loop order, scratch) are emitted.
+// inspect/optimize. --kernels / --cpu: the library whose specs (loop order, scratch) are emitted; a
+// file planned for another library gets run's warning (plan.libraryHazard; JSON planHazard).
 // With --tflm it writes TFLM kernels for the model's mcusim ops instead (flat in DIR: mcusim_ops.h
 // with AddMcusimOps, codegen/generateTflmKernels) and prints the arena TFLM will use with them
 // linked (= inspect --runtime tflm; with --kernels cmsis-nn, the sites' kernels from the cmsis-nn
@@ -122,6 +123,9 @@ export function runCodegen(modelArg: string, opts: CodegenCliOptions): number {
   for (const f of project.files) writeProjectFile(dir, f.path, f.text);
   const s = project.summary;
   const arena = wholeArena(model.graph, s.peakBytes, getTflmArch(GOAL_ARCH[target]), readOfflinePlan(model), 'mcusim', registry).report;
+  if (s.planHazard !== undefined) {
+    process.stderr.write(`warning: ${s.planHazard}\n  the port computes what that build computes, corrupted; \`mcusim verify ORIGINAL FILE --kernels ${registry.library}\` names the clobber\n`);
+  }
   if (opts.json) {
     process.stdout.write(`${JSON.stringify({ ...kernelsJson(registry), dir, ...s, arena, files: project.files.map((f) => f.path) })}\n`);
     return 0;
@@ -130,7 +134,7 @@ export function runCodegen(modelArg: string, opts: CodegenCliOptions): number {
     `wrote ${project.files.length} files to ${dir}: ${s.ops} ops, ${s.kernelFunctions} kernel functions, ` +
       `${s.constantBytes} B constants, arena ${s.arenaBytes} B (plan peak ${s.peakBytes} B, ${s.planner})` +
       `${s.storageSlots > 0 ? `, ${s.storageSlots} spill slot(s), I/O unit ${s.ioUnitBytes} B inside the arena` : ''}\n` +
-      `${registry.cpu === null ? '' : `kernels: ${registry.library} (${registry.cpu})\n`}${arenaLines(arena, s.arenaBytes)}\n` +
+      `kernels: ${s.kernelsDescription}\n${arenaLines(arena, s.arenaBytes)}\n` +
       `build: make -C ${dir} ${s.target}\n`,
   );
   return 0;
