@@ -83,8 +83,6 @@ if (skipCmsis !== null && skipM7 === null) console.warn(`\n*** SKIPPING the real
 /**
  * The issue's CMSIS-NN acceptance: files made with --kernels cmsis-nn --cpu cortex-m7, each with mcusim
  * custom ops (checked: with --runtime tflm, fdt and tiling keep these two models builtin-only).
- * mcunet_detection + auto is missing: the auto pass fails on it with --kernels cmsis-nn (E_INTERNAL,
- * E_PLAN_OVERLAP in the pass's own output check; also on main), so there is no file to run.
  */
 const cmsis = (name: string, original: () => Model, passes: readonly string[]): Case => ({ name: `${name} (--kernels cmsis-nn)`, original, passes, flags: {}, kernels: 'cmsis-nn' });
 const CASES_CMSIS: readonly Case[] = [
@@ -92,6 +90,7 @@ const CASES_CMSIS: readonly Case[] = [
   { ...cmsis('zoo:tiny-unet + auto, internal flash', tinyUnet, ['auto']), storage: 'internal' },
   cmsis('mcunet_detection + fdt (MergeAccumulators)', mcunetDet, ['fdt']),
   cmsis('mcunet_detection + tiling', mcunetDet, ['tiling']),
+  cmsis('mcunet_detection + auto', mcunetDet, ['auto']),
   cmsis('mltk_kws_mobilenetv2 + fdt (MergeAccumulators)', kws, ['fdt']),
   cmsis('mltk_kws_mobilenetv2 + auto', kws, ['auto']),
   cmsis('mltk_kws_mobilenetv2 + tiling', kws, ['tiling']),
