@@ -15,29 +15,13 @@ import {
 } from '../../src/optimizer/index.ts';
 import { getTarget, DEFAULT_TARGET_NAME } from '../../src/sim/index.ts';
 import { openEvaluatorPool } from '../../src/cli/worker-pool.ts';
+import { bothWays, breathe } from './pool-helpers.ts';
 import { runMcusim, testTempDir } from './bin-helpers.ts';
 import { ORACLE } from '../oracle-paths.ts';
 
 const CMSIS = { library: 'cmsis-nn', cpu: 'cortex-m7' } as const;
 const tmp = testTempDir('mcusim-pool-kernels-');
 
-const breathe = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-/** `run` with the serial evaluator and with a 2-thread pool sharing every batch (JSON of each). */
-async function bothWays(run: (evaluator: CandidateEvaluator) => unknown): Promise<{ serial: string; pooled: string }> {
-  const serial = JSON.stringify(run(serialEvaluator));
-  await breathe();
-  const pool = openEvaluatorPool(2, { shareAlways: true });
-  try {
-    pool.waitReady();
-    await breathe();
-    const pooled = JSON.stringify(run(pool.evaluator));
-    expect(pool.stats().workerItems).toBeGreaterThan(0);
-    return { serial, pooled };
-  } finally {
-    void pool.close();
-  }
-}
 
 describe('pooled evaluation with the cmsis-nn kernels', () => {
   it('tiling candidates of cifar10-cnn: workers score the cmsis-nn build, as this thread does', async () => {

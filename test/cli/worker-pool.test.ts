@@ -11,29 +11,11 @@ import { KernelError, buildZooModel } from '../../src/ir/index.ts';
 import type { CandidateEvaluator } from '../../src/optimizer/index.ts';
 import { autoPass, serialEvaluator, sweepPartialSpill, tilingPass } from '../../src/optimizer/index.ts';
 import { SHARE_COLD_FACTOR, SHARE_MIN_MS, START_AFTER_MS, openEvaluatorPool, worthSharing } from '../../src/cli/worker-pool.ts';
+import { bothWays, breathe } from './pool-helpers.ts';
 import { runMcusim } from './bin-helpers.ts';
 
 const BIG = 3_600_000;
 
-/** Back to the event loop between long synchronous runs (vitest's RPC times out otherwise). */
-const breathe = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-/** The JSON of `run` with the serial evaluator and with a 2-thread pool. */
-async function bothWays(run: (evaluator: CandidateEvaluator) => unknown): Promise<{ serial: string; pooled: string }> {
-  const serial = JSON.stringify(run(serialEvaluator));
-  await breathe();
-  const pool = openEvaluatorPool(2, { shareAlways: true });
-  try {
-    pool.waitReady();
-    await breathe();
-    const pooled = JSON.stringify(run(pool.evaluator));
-    // The worker took part: some candidates came back from it.
-    expect(pool.stats().workerItems).toBeGreaterThan(0);
-    return { serial, pooled };
-  } finally {
-    void pool.close();
-  }
-}
 
 describe('pooled candidate evaluation: the serial result, in the same order', () => {
   it('tiling on cifar10-cnn (applies a tiling)', async () => {
