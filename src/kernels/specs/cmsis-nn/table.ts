@@ -14,6 +14,9 @@ import { cmsisNnFullyConnectedSpec } from './fully-connected.ts';
 import { cmsisNnAveragePool2dSpec, cmsisNnMaxPool2dSpec } from './pooling.ts';
 import { cmsisNnSvdfSpec } from './svdf.ts';
 import { cmsisNnUnidirectionalSequenceLstmSpec } from './lstm.ts';
+import { cmsisNnMaximumSpec, cmsisNnMinimumSpec } from './maximum-minimum.ts';
+import { cmsisNnPadSpec } from './pad.ts';
+import { cmsisNnTransposeSpec } from './transpose.ts';
 
 export function cmsisNnTable(reference: KernelTable, f: CmsisNnFeatures): KernelTable {
   return {
@@ -28,5 +31,9 @@ export function cmsisNnTable(reference: KernelTable, f: CmsisNnFeatures): Kernel
     mul: cmsisNnMulSpec(f),
     svdf: cmsisNnSvdfSpec(f),
     unidirectionalSequenceLstm: cmsisNnUnidirectionalSequenceLstmSpec(f),
+    pad: cmsisNnPadSpec(f),
+    transpose: cmsisNnTransposeSpec(f),
+    maximum: cmsisNnMaximumSpec(f),
+    minimum: cmsisNnMinimumSpec(f),
   };
 }
