@@ -6,7 +6,6 @@
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
 import type { Graph } from '../../../src/ir/index.ts';
-import { byteSize } from '../../../src/ir/index.ts';
 import type { KernelRegistry, KernelSpec } from '../../../src/kernels/index.ts';
 import { KERNELS, checkConstraints, kernelRegistry, makeOpContext } from '../../../src/kernels/index.ts';
 import { armPadNest } from '../../../src/kernels/specs/cmsis-nn/pad.ts';
@@ -14,8 +13,9 @@ import { TRANSPOSE_PATH } from '../../../src/kernels/specs/cmsis-nn/transpose.ts
 import { MAX_MIN_LEVEL } from '../../../src/kernels/specs/cmsis-nn/maximum-minimum.ts';
 import { buildSingleOpGraph, safeOverlap } from '../../../src/optimizer/index.ts';
 import type { SingleOpSpec } from '../../../src/optimizer/index.ts';
-import type { OpCase, Rng } from './helpers.ts';
+import type { OpCase } from './helpers.ts';
 import { int, runSpec } from './helpers.ts';
+import { opCase, shuffled } from './data-op-cases.ts';
 
 const SEED = 'cmsis-nn-data-ops';
 const PATHS: readonly [string, KernelRegistry][] = [
@@ -24,25 +24,6 @@ const PATHS: readonly [string, KernelRegistry][] = [
   ['MVE (m55)', kernelRegistry('cmsis-nn', 'cortex-m55')],
 ];
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
-
-/** One-op case of `s` with seeded random bytes for every non-constant input. */
-export function opCase(r: Rng, s: SingleOpSpec): OpCase {
-  const graph: Graph = buildSingleOpGraph(s);
-  const inputs = new Map(graph.inputs.map((t) => {
-    const x = graph.tensors[t]!;
-    return [t, Uint8Array.from({ length: byteSize(x.dtype, x.shape) }, () => int(r, 0, 255))] as const;
-  }));
-  return { graph, inputs, output: graph.outputs[0]! };
-}
-
-function shuffled(r: Rng, n: number): number[] {
-  const p = Array.from({ length: n }, (_, k) => k);
-  for (let i = n - 1; i > 0; i--) {
-    const j = int(r, 0, i);
-    [p[i], p[j]] = [p[j]!, p[i]!];
-  }
-  return p;
-}
 
 const isIdentity = (p: readonly number[]): boolean => p.every((d, k) => d === k);
 const flag = (spec: KernelSpec, c: OpCase, name: string): number => spec.prepare(makeOpContext(c.graph, 0)).flags?.[name] ?? -1;
