@@ -14,7 +14,8 @@ import { MAX_MIN_LEVEL } from '../../../src/kernels/specs/cmsis-nn/maximum-minim
 import { buildSingleOpGraph, safeOverlap } from '../../../src/optimizer/index.ts';
 import type { SingleOpSpec } from '../../../src/optimizer/index.ts';
 import type { OpCase } from './helpers.ts';
-import { int, runSpec } from './helpers.ts';
+import { int, runSpec, runSpecsC } from './helpers.ts';
+import { hasGcc } from '../replay-helpers.ts';
 import { opCase, shuffled } from './data-op-cases.ts';
 
 const SEED = 'cmsis-nn-data-ops';
@@ -199,5 +200,25 @@ describe('CMSIS-NN maximum / minimum access order', () => {
     const os = safeOverlap(g, 0, { method: 'algorithmic', registry: mve });
     expect(os).toBe(safeOverlap(g, 0, { method: 'trace', registry: mve }));
     expect(os).toBe(safeOverlap(g, 0, { method: 'algorithmic' }));
+  });
+});
+
+describe.skipIf(!hasGcc)('C port of the CMSIS-NN data-op specs (codegen --kernels cmsis-nn)', () => {
+  it('the emitted C gives the simulator bytes on every path and every nest shape', () => {
+    const r = seedrandom(`${SEED}-c`);
+    const ops = [
+      { kind: 'transpose', input: [23], perm: [0] }, { kind: 'transpose', input: [5, 7], perm: [1, 0] },
+      { kind: 'transpose', input: [3, 4, 5], perm: [2, 0, 1] }, { kind: 'transpose', input: [2, 3, 9, 4], perm: [0, 1, 3, 2] },
+      { kind: 'transpose', input: [2, 3, 4, 5], perm: [3, 1, 0, 2] },
+      { kind: 'pad', input: [1, 3, 4, 19], pads: [0, 0, 1, 2, 2, 1, 0, 0] }, { kind: 'pad', input: [2, 3, 4, 5], pads: [1, 0, 0, 1, 1, 0, 2, 1] },
+      { kind: 'maximum', input: [1, 3, 4, 21] }, { kind: 'minimum', input: [2, 3, 4, 5], second: [1] },
+      { kind: 'maximum', input: [2, 3, 4, 5], second: [3, 1, 5] }, { kind: 'minimum', input: [2, 3, 4, 5], second: [4, 1] },
+      { kind: 'maximum', input: [2, 3, 4, 5], second: [1, 4, 5] },
+    ] as const;
+    const runs = PATHS.flatMap(([, reg]) => ops.map((s) => {
+      const c = opCase(r, s);
+      return [reg.specs[s.kind] as KernelSpec, c] as const;
+    }));
+    expect(runSpecsC(runs)).toEqual(runs.map(([spec, c]) => hex(runSpec(spec, c).output)));
   });
 });

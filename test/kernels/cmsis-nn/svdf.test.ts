@@ -11,7 +11,8 @@ import { KERNELS, kernelRegistry } from '../../../src/kernels/index.ts';
 import { buildSingleOpGraph, safeOverlap } from '../../../src/optimizer/index.ts';
 import { svdfCase } from '../stateful-generators.ts';
 import type { OpCase } from './helpers.ts';
-import { runSpec } from './helpers.ts';
+import { runSpec, runSpecsC } from './helpers.ts';
+import { hasGcc } from '../replay-helpers.ts';
 
 const SEED = 'cmsis-nn-svdf';
 const CPUS = ['cortex-m3', 'cortex-m7', 'cortex-m55'] as const;
@@ -58,5 +59,13 @@ describe('CMSIS-NN svdf access order', () => {
     const filtersTimesBatches = (c.graph.tensors[c.graph.ops[0]!.inputs[1]!]!.shape[0] ?? 0) * (c.graph.tensors[c.graph.ops[0]!.inputs[0]!]!.shape[0] ?? 0);
     expect(scratchStores(KERNELS.svdf as KernelSpec)).toBe(filtersTimesBatches);
     expect(scratchStores(kernelRegistry('cmsis-nn', 'cortex-m7').specs.svdf as KernelSpec)).toBe(2 * filtersTimesBatches);
+  });
+});
+
+describe.skipIf(!hasGcc)('C port of the CMSIS-NN svdf spec', () => {
+  it('the emitted C gives the simulator bytes on every path (int16 and int8 states)', () => {
+    const r = seedrandom(`${SEED}-c`);
+    const runs = CPUS.flatMap((cpu) => Array.from({ length: 6 }, () => [kernelRegistry('cmsis-nn', cpu).specs.svdf as KernelSpec, caseOf(r).c] as const));
+    expect(runSpecsC(runs)).toEqual(runs.map(([spec, c]) => hex(runSpec(spec, c).output)));
   });
 });

@@ -47,7 +47,8 @@ function nhcw(f: CmsisNnFeatures): Nest {
     ])]
     // The C path (rank 2 only: n = h = 1) restarts each output column at `output`, not output_h.
     : [For('row', '0', 'rows', [For('x', '0', 'cols', [Store('output', 'row + x * rows', 'input[inBase + row * cols + x]')])])];
-  return [For('i', '0', 'nn', [For('y', '0', 'hh', [Let('inBase', '(i * hh + y) * rows * cols'), Let('outBase', 'i * os0 + y * os1'), ...inner])])];
+  const outBase = f.mve ? [Let('outBase', 'i * os0 + y * os1')] : [];
+  return [For('i', '0', 'nn', [For('y', '0', 'hh', [Let('inBase', '(i * hh + y) * rows * cols'), ...outBase, ...inner])])];
 }
 
 /** arm_transpose_s8_default: the input in order, each byte stored at its permuted output offset. */
