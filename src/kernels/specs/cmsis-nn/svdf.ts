@@ -1,16 +1,10 @@
-// SVDF, int8, as TFLM 90b983c's cmsis_nn/svdf.cc runs it: arm_svdf_state_s16_s8 (int16 weights_time
-// and state) or arm_svdf_s8 (int8), CMSIS-NN 4ab83cc3. Memory: CmsisNnOpDataSvdf (the reference
-// OpDataSvdf plus a kernel_sums pointer: the same 48 B block on Cortex-M), the same two scratch
-// requests, and on MVE the kernel sums (arm_svdf_s8_get_buffer_size = num_filters x int32) as a
-// persistent buffer (KERNELS_OPTIMIZED_FOR_SPEED, TFLM's default). Order: memmove of the state
-// (MVE: arm_memcpy_s8, 16-byte vectors), the feature mat-vec in row groups (plain C 3 rows, DSP 2
-// with 4-column words, MVE 3 (int16 state) or 4 (int8) rows of 16-column vectors), each group's
-// state stores after its sums; the time dot products (DSP: 4 int8 / 2 int16 of weights, then of
-// state) into scratch 0 after a zero store; bias + rank sums straight into scratch 1 (rank 1: a + b);
-// requantized output (MVE: 4 int32 loads, then 4 byte stores). Arithmetic: the state carries no zero
-// point (stored without it, multiplied raw), the feature result is clamped to the int16 range before
-// the store (an int8 state wraps where the reference saturates), and arm_svdf_s8 on MVE starts each
-// row at its kernel sum, which adds memory x state zp x input zp (when the input zp is not 0).
+// SVDF, int8, as TFLM 90b983c's cmsis_nn/svdf.cc runs it: arm_svdf_state_s16_s8 (int16 state) or
+// arm_svdf_s8 (int8), CMSIS-NN 4ab83cc3. Memory: CmsisNnOpDataSvdf (48 B like OpDataSvdf), the same
+// two scratch requests, on MVE the kernel sums (num_filters x int32) persistent. Order: state memmove
+// (MVE: 16-byte vectors), feature mat-vec in row groups, each group's state stores after its sums;
+// time sums after a zero store; bias + rank sums written once; output (MVE: 4 at a time). Values:
+// the state carries no zero point, the feature result is clamped to int16 (an int8 state wraps where
+// the reference saturates), MVE's kernel sums add memory x state zp x input zp (input zp != 0).
 import type { Nest } from '../../nest.ts';
 import { For, If, Let, Set, Store, Val } from '../../nest.ts';
 import type { KernelSpec, Prepared } from '../../spec.ts';
