@@ -11,7 +11,8 @@ import { KERNELS, checkConstraints, kernelRegistry, makeOpContext } from '../../
 import { armPadNest } from '../../../src/kernels/specs/cmsis-nn/pad.ts';
 import { TRANSPOSE_PATH } from '../../../src/kernels/specs/cmsis-nn/transpose.ts';
 import { MAX_MIN_LEVEL } from '../../../src/kernels/specs/cmsis-nn/maximum-minimum.ts';
-import { buildSingleOpGraph, safeOverlap } from '../../../src/optimizer/index.ts';
+import { buildSingleOpGraph, layoutOp, runLayout, safeOverlap, singleOpGraph } from '../../../src/optimizer/index.ts';
+import { Tracer } from '../../../src/sim/index.ts';
 import type { SingleOpSpec } from '../../../src/optimizer/index.ts';
 import type { OpCase } from './helpers.ts';
 import { int, runSpec, runSpecsC } from './helpers.ts';
@@ -220,5 +221,22 @@ describe.skipIf(!hasGcc)('C port of the CMSIS-NN data-op specs (codegen --kernel
       return [reg.specs[s.kind] as KernelSpec, c] as const;
     }));
     expect(runSpecsC(runs)).toEqual(runs.map(([spec, c]) => hex(runSpec(spec, c).output)));
+  });
+});
+
+describe('CMSIS-NN data-op and svdf specs under the tracer', () => {
+  it.each(PATHS)('%s: clean traces (no read of unwritten bytes, variable state checked)', (_name, registry) => {
+    const ops = [
+      { kind: 'transpose', input: [2, 3, 5, 4], perm: [0, 1, 3, 2] }, { kind: 'transpose', input: [3, 4, 5], perm: [1, 2, 0] },
+      { kind: 'pad', input: [1, 3, 4, 19], pads: [0, 0, 1, 0, 2, 1, 1, 2] }, { kind: 'maximum', input: [2, 3, 4, 5], second: [3, 1, 5] },
+      { kind: 'minimum', input: [1, 3, 4, 21], second: [1] }, { kind: 'svdf', input: [2, 9], outChannels: 5, filter: [2, 4] },
+    ] as const;
+    for (const s of ops) {
+      const l = layoutOp(singleOpGraph(buildSingleOpGraph(s), 0), null, { registry });
+      const tracer = new Tracer({ graph: l.graph, tensorOffsets: l.tensorOffsets, scratchOffsets: l.scratchOffsets, arenaBytes: l.arenaBytes, registry });
+      runLayout(l, 1, [tracer.sink]);
+      tracer.finish();
+      expect(tracer.violations(), JSON.stringify(s)).toEqual([]);
+    }
   });
 });
