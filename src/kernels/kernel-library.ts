@@ -1,7 +1,7 @@
 // The kernel library a build links, as a registry of specs: TFLM's reference kernels, or TFLM with
 // OPTIMIZED_KERNEL_DIR=cmsis_nn, whose kernels/cmsis_nn/*.cc replace add, mul, conv, depthwise conv,
-// fully connected, pooling, softmax, svdf, lstm, transpose, pad, maximum/minimum, batch_matmul and
-// transpose conv; every other op keeps its reference kernel, as in TFLM. CMSIS-NN's code path is a
+// fully connected, pooling, softmax, svdf, lstm, transpose, pad, maximum/minimum, batch_matmul (no op
+// kind in mcusim: refused at import) and transpose conv; every other op keeps its reference kernel. CMSIS-NN's code path is a
 // compile-time choice (arm_nn_math_types.h: ARM_MATH_DSP from __ARM_FEATURE_DSP, ARM_MATH_MVEI from
 // __ARM_FEATURE_MVE), so the CPU picks it: DSP on M4/M7/M33, MVE (Helium) on M55/M85, plain C else.
 import { UsageError } from '../ir/index.ts';
