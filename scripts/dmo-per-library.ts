@@ -28,5 +28,6 @@ function cell(model: Model, kernels: 'reference' | 'cmsis-nn'): string {
 console.log(`| model | reference | cmsis-nn (${cpu}) |\n| --- | --- | --- |`);
 for (const r of rows) {
   const model = r.model.startsWith('zoo:') ? zooModel(r.model.slice(4)) : loadModel(readFileSync(join(root, r.model)), r.model);
-  console.log(`| ${r.model.replace(/^.*\//, '').replace(/\.tflite$/, '')} | ${cell(model, 'reference')} | ${cell(model, 'cmsis-nn')} |`);
+  const label = r.name.replace(/^orig_zoo_/, 'zoo:').replace(/^orig_[a-z]+_/, '');
+  console.log(`| ${label} | ${cell(model, 'reference')} | ${cell(model, 'cmsis-nn')} |`);
 }
