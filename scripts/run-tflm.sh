@@ -74,10 +74,11 @@ predicted=$(mcusim inspect "$file" --runtime tflm --arch "$arch" "${kflags[@]}" 
 
 dl="$T/tensorflow/lite/micro/tools/make/downloads"
 inc=(-I"$T" -I"$dl" -I"$dl/gemmlowp" -I"$dl/flatbuffers/include" -I"$dl/ruy")
-# run_tflm MODEL KERNEL_DIR OUT_DIR: builds the runner with KERNEL_DIR's generated kernels, runs MODEL,
-# sets `out` to its last line (`arena_used_bytes N`) and `store` to its storage line.
+# run_tflm MODEL KERNEL_DIR OUT_DIR ARENA_PREDICTION: builds the runner with KERNEL_DIR's generated
+# kernels, runs MODEL in an arena of twice the prediction plus 64 KB, sets `out` to its last line
+# (`arena_used_bytes N`) and `store` to its storage line.
 run_tflm() {
-  local m="$1" k="$2" o="$3" b="$w/build-$(basename "$3")" raw
+  local m="$1" k="$2" o="$3" pred="$4" b="$w/build-$(basename "$3")" raw
   mkdir -p "$b"
   # --storage only for a file that spills (codegen refuses it otherwise).
   local slots
@@ -88,7 +89,7 @@ run_tflm() {
     for c in mcusim_kernels mcusim_storage_ram; do cc -std=c99 -O2 -fno-strict-aliasing -c "$k/$c.c" -o "$b/$c.o"; done
     g++ "${flags[@]}" -I"$k" "${inc[@]}" "$root/test/codegen/tflm/runner.cc" "$k/mcusim_ops.cc" "$b/mcusim_kernels.o" "$b/mcusim_storage_ram.o" "$lib" -o "$b/runner" \
       || { echo "run-tflm: cannot build the runner" >&2; exit 2; }
-    raw=$("$b/runner" "$m" $((predicted * 2 + 65536)) "$o" "${ins[@]}") || { echo "$m: the TFLM runner failed" >&2; exit 1; }
+    raw=$("$b/runner" "$m" $((pred * 2 + 65536)) "$o" "${ins[@]}") || { echo "$m: the TFLM runner failed" >&2; exit 1; }
   else
     # The flags of TFLM's cortex_m_generic cortex-m7+fp build that change code or types (its Makefile).
     local cpu=(-mcpu=cortex-m7 -mfpu=auto -mfloat-abi=hard -mthumb -mlittle-endian -funsigned-char)
@@ -101,7 +102,7 @@ run_tflm() {
     arm-none-eabi-g++ "${flags[@]}" -I"$k" "${inc[@]}" -nostartfiles --specs=rdimon.specs -T "$root/test/codegen/tflm/mps2_an500.ld" -Wl,--gc-sections \
       "$b/startup_m7.o" "$root/test/codegen/tflm/runner.cc" "$k/mcusim_ops.cc" "$b/mcusim_kernels.o" "$b/mcusim_storage_ram.o" "$lib" -lm -o "$b/runner.elf" \
       || { echo "run-tflm: cannot build the Cortex-M7 runner" >&2; exit 2; }
-    local args="arg=runner,arg=$m,arg=$((predicted * 2 + 65536)),arg=$o" f
+    local args="arg=runner,arg=$m,arg=$((pred * 2 + 65536)),arg=$o" f
     for f in "${ins[@]}"; do args="$args,arg=$f"; done
     raw=$(timeout 1800 qemu-system-arm -M mps2-an500 -nographic -monitor none -semihosting-config "enable=on,target=native,$args" -kernel "$b/runner.elf" </dev/null) \
       || { echo "$m: the TFLM runner failed under QEMU: $raw" >&2; exit 1; }
@@ -112,7 +113,7 @@ run_tflm() {
   [ -n "$out" ] || { echo "$m: the TFLM runner printed no arena_used_bytes" >&2; exit 1; }
 }
 
-run_tflm "$file" "$w/k" "$w/tflm"
+run_tflm "$file" "$w/k" "$w/tflm" "$predicted"
 used=${out##* }
 device=""
 if [ -n "$store" ]; then
@@ -123,7 +124,8 @@ real_orig=""
 if [ -n "$orig" ] && [ "$klib" = cmsis-nn ]; then
   orig_file="$orig"
   if [[ "$orig" == zoo:* ]]; then orig_file="$w/original.tflite"; mcusim zoo export "${orig#zoo:}" -o "$orig_file" > /dev/null; fi
-  run_tflm "$orig_file" "$w/k-orig" "$w/tflm-orig"
+  # The original's own prediction sizes its arena (an optimized file's can be far smaller).
+  run_tflm "$orig_file" "$w/k-orig" "$w/tflm-orig" "$(mcusim inspect "$orig_file" --runtime tflm --arch "$arch" "${kflags[@]}" --json -q | json)"
   real_orig=", original's arena_used_bytes ${out##* } on this build"
 fi
 
