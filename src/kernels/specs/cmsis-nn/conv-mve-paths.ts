@@ -7,7 +7,7 @@
 import type { Nest, Stmt } from '../../nest.ts';
 import { For, If, Let, Set, Store, Val } from '../../nest.ts';
 import type { Im2colTaps } from './conv-paths.ts';
-import { PLAIN_TAPS, biasInit, storeRequantized } from './conv-paths.ts';
+import { PLAIN_TAPS, biasInit, im2colWindow, storeRequantized } from './conv-paths.ts';
 
 const lanes = (n: number): number[] => Array.from({ length: n }, (_, j) => j);
 
@@ -72,20 +72,7 @@ export function im2colConvMve(t: Im2colTaps): Nest {
         For('outX', '0', 'outW', [
           Let('inXOrigin', t.inXOrigin),
           Let('pix', 'outY * outW + outX'),
-          Let('col', '(pix % 4) * aligned'),
-          For('fy', '0', 'fH', [
-            Let('inY', 'inYOrigin + dilH * fy'),
-            For('fx', '0', 'fW', [
-              Let('inX', 'inXOrigin + dilW * fx'),
-              Let('sBase', 'col + (fy * fW + fx) * inD'),
-              If(t.inside, [
-                Let('inBase', t.inBase),
-                For('ic', '0', 'inD', [Store('scratch', 'sBase + ic', 'input[inBase + ic]')]),
-              ], [
-                For('ic', '0', 'inD', [Store('scratch', 'sBase + ic', '0 - inputOffset')]),
-              ]),
-            ]),
-          ]),
+          ...im2colWindow(t, 4, 'input[inBase + ic]', '0 - inputOffset'),
           If('pix % 4 == 3', [
             Let('o0', '(b * outH * outW + pix - 3) * outD'),
             ...ntMve('scratch', '4', (k) => `(${k}) * aligned`, (k) => `o0 + (${k}) * outD`, 'rhsCols', 'F'),

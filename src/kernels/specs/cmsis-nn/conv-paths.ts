@@ -153,6 +153,31 @@ export interface Im2colTaps {
 }
 
 /**
+ * The im2col fill of one output pixel's window (outY, outX, pix and the origins bound): column
+ * (pix % `block`) of the scratch, `aligned` bytes apart, gets `value` per input channel of a tap
+ * inside the input (inBase bound) and `pad` for a tap outside, taps in filter order. DSP / plain C
+ * store the input widened with its offset (block 2), MVE stores the int8 input (block 4).
+ */
+export function im2colWindow(t: Im2colTaps, block: number, value: string, pad: string): Nest {
+  return [
+    Let('col', `(pix % ${block}) * aligned`),
+    For('fy', '0', 'fH', [
+      Let('inY', 'inYOrigin + dilH * fy'),
+      For('fx', '0', 'fW', [
+        Let('inX', 'inXOrigin + dilW * fx'),
+        Let('sBase', 'col + (fy * fW + fx) * inD'),
+        If(t.inside, [
+          Let('inBase', t.inBase),
+          For('ic', '0', 'inD', [Store('scratch', 'sBase + ic', value)]),
+        ], [
+          For('ic', '0', 'inD', [Store('scratch', 'sBase + ic', pad)]),
+        ]),
+      ]),
+    ]),
+  ];
+}
+
+/**
  * arm_convolve_s8 (groups 1), DSP / plain C: per output pixel, im2col of its window into int16
  * column (pixel % 2) as input + inputOffset (0 for taps outside); after every second pixel of a
  * batch the mat-mult kernel writes both; an odd last pixel is finished alone. The C code stages the
@@ -168,20 +193,7 @@ export function im2colConv(t: Im2colTaps): Nest {
         For('outX', '0', 'outW', [
           Let('inXOrigin', t.inXOrigin),
           Let('pix', 'outY * outW + outX'),
-          Let('col', '(pix % 2) * aligned'),
-          For('fy', '0', 'fH', [
-            Let('inY', 'inYOrigin + dilH * fy'),
-            For('fx', '0', 'fW', [
-              Let('inX', 'inXOrigin + dilW * fx'),
-              Let('sBase', 'col + (fy * fW + fx) * inD'),
-              If(t.inside, [
-                Let('inBase', t.inBase),
-                For('ic', '0', 'inD', [Store('scratch', 'sBase + ic', 'input[inBase + ic] + inputOffset')]),
-              ], [
-                For('ic', '0', 'inD', [Store('scratch', 'sBase + ic', '0')]),
-              ]),
-            ]),
-          ]),
+          ...im2colWindow(t, 2, 'input[inBase + ic] + inputOffset', '0'),
           If('pix % 2 == 1', [
             Let('o0', '(b * outH * outW + pix - 1) * outD'),
             Let('o1', 'o0 + outD'),
