@@ -712,7 +712,15 @@ export function lowerWasm(inst: KernelInstance, mode: 'fast' | 'traced'): Lowere
     memory: { module: 'm', field: 'mem', minPages: 1 },
     funcs: [{ type: { params: ['i32'], results: [] }, locals: g.locals, code, export: 'run' }],
   });
-  return { bytes, key: Buffer.from(bytes).toString('latin1'), slots: g.slots, imports };
+  return { bytes, key: latin1(bytes), slots: g.slots, imports };
+}
+
+/** The bytes as a string of char codes 0-255 (as Node's latin1 decoding; no Buffer, so it runs in a
+ * browser too), in chunks that stay under the engine's argument limit. */
+function latin1(bytes: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 8192) s += String.fromCharCode(...bytes.subarray(i, i + 8192));
+  return s;
 }
 
 /** What lowerWasm is a function of: the mode and the instance without its placement (offsets,

@@ -60,7 +60,7 @@ function section(out: number[], id: number, body: readonly number[]): void {
 }
 
 function name(s: string): number[] {
-  const bytes = [...Buffer.from(s, 'utf8')];
+  const bytes = [...new TextEncoder().encode(s)];
   const out: number[] = [];
   uleb(out, bytes.length);
   return out.concat(bytes);

@@ -6,12 +6,11 @@
 // when the library runs its own spec for the op).
 import type { Command } from 'commander';
 import type { BuiltinKind, Graph, Padding } from '../../ir/index.ts';
-import { UsageError, byteSize, elementCount } from '../../ir/index.ts';
+import { UsageError, elementCount } from '../../ir/index.ts';
 import { KERNELS, REFERENCE_KERNELS, countMacs } from '../../kernels/index.ts';
 import type { KernelRegistry } from '../../kernels/index.ts';
 import type { OverlapMethod, SingleOpSpec } from '../../optimizer/index.ts';
-import { OVERLAP_METHODS, analyticApplies, buildSingleOpGraph, layoutOp, runLayout, safeOverlapReport, singleOpGraph } from '../../optimizer/index.ts';
-import { TracePlot, renderTraceSvg } from '../../sim/index.ts';
+import { OVERLAP_METHODS, analyticApplies, buildSingleOpGraph, renderOpTraceSvg, safeOverlapReport } from '../../optimizer/index.ts';
 import { addQuietOption, checkOutputFile, refuseFlag } from '../cli-options.ts';
 import { renderTable } from '../format.ts';
 import { writeOutputFile } from '../output-file.ts';
@@ -129,7 +128,7 @@ export function runOverlap(opts: OverlapCliOptions): number {
   const ref = registry === REFERENCE_KERNELS ? null : measure(REFERENCE_KERNELS, methods, ' (reference)');
   if (opts.svg !== undefined) {
     progress.phase(`tracing ${opText} again for the plot ${opts.svg}`);
-    writeSvg(opts.svg, opts, graph, lib.os, registry);
+    writeOutputFile(opts.svg, renderOpTraceSvg(graph, 0, lib.os, registry, `${opts.op} ${opts.input}`));
   }
   const out = { ...kernelsJson(registry), inputBytes: lib.inputBytes, outputBytes: lib.outputBytes, os: lib.os, ...(ref === null ? {} : { referenceOs: ref.os }) };
   if (opts.json) {
@@ -172,24 +171,6 @@ function specOf(opts: OverlapCliOptions, padding: Padding): SingleOpSpec {
     ...(opts.outChannels !== undefined ? { outChannels: positive(opts.outChannels, '--out-channels') } : {}),
     ...(opts.depthMultiplier !== undefined ? { depthMultiplier: positive(opts.depthMultiplier, '--depth-multiplier') } : {}),
   };
-}
-
-/** The op's trace with output at [0, OB) and input after it; each method's O_s marks where the input may start (OB - O_s). */
-function writeSvg(file: string, opts: OverlapCliOptions, graph: Graph, os: Readonly<Record<string, number>>, registry: KernelRegistry): void {
-  const l = layoutOp(singleOpGraph(graph, 0), null, { registry });
-  const t = graph.tensors[l.input];
-  const out = graph.tensors[l.output];
-  const outputBytes = out ? byteSize(out.dtype, out.shape) : 0;
-  const end = l.inputOffset + (t ? byteSize(t.dtype, t.shape) : 0);
-  const plot = new TracePlot({ arenaBytes: l.arenaBytes, addressRange: [0, Math.max(1, end)], graph: l.graph, tensorOffsets: l.tensorOffsets });
-  runLayout(l, 1, [plot.sink]);
-  // Methods giving the same O_s share one marker.
-  const byValue = new Map<number, string[]>();
-  for (const [m, v] of Object.entries(os)) byValue.set(v, [...(byValue.get(v) ?? []), m]);
-  const markers = [...byValue.entries()].map(([v, ms]) => ({ address: outputBytes - v, spanTo: outputBytes, label: `input may start here: O_s (${ms.join(' = ')}) ${v} B` }));
-  const osText = Object.entries(os).map(([m, v]) => `${m} ${v} B`).join(', ');
-  const title = `${opts.op} ${opts.input}: output at [0, ${outputBytes}), input at ${l.inputOffset} (no overlap); safe overlap O_s: ${osText}; the input may start O_s bytes before the output's end (dashed line, shaded O_s)`;
-  writeOutputFile(file, renderTraceSvg(plot.data(), title, { markers }));
 }
 
 export function registerOverlap(program: Command, setExit: (code: number) => void): void {

@@ -6,3 +6,4 @@ export * from './single-op-graph.ts';
 export * from './safe-overlap-analytic.ts';
 export * from './safe-overlap.ts';
 export * from './overlap-pairs.ts';
+export * from './op-trace-svg.ts';
