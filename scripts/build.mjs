@@ -28,7 +28,7 @@ const bundleDir = join(dist, 'cli', 'bundle');
 const sourceOf = (file) => join(root, 'src', relative(dist, file).replace(/\.d\.ts$|\.js$/, '.ts'));
 for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true })) {
   const file = join(entry.parentPath ?? entry.path, entry.name);
-  if (entry.isFile() && !file.startsWith(bundleDir) && /\.(d\.ts|js)$/.test(entry.name) && !existsSync(sourceOf(file))) rmSync(file);
+  if (entry.isFile() && !file.startsWith(bundleDir) && !file.startsWith(join(dist, 'web')) && /\.(d\.ts|js)$/.test(entry.name) && !existsSync(sourceOf(file))) rmSync(file);
 }
 
 // Built next to the old bundle, then swapped in unless it is the same bundle: `npm pack` (prepack)
@@ -83,6 +83,51 @@ if (same) {
   makeCaches(next);
   rmSync(bundleDir, { recursive: true, force: true });
   renameSync(next, bundleDir);
+}
+
+await buildWebPage();
+
+/**
+ * The web page (`mcusim web`, src/web): dist/web/ holds index.html, style.css and ES modules for
+ * the browser: main.js (the UI thread, no library code), engine-worker.js and verify-worker.js
+ * (module workers running the library) and the chunks they share (esbuild splitting), minified.
+ * The choices the page offers come from the library's tables (src/web/catalog.ts, run here once)
+ * compiled into main.js. The library's two Node built-ins are replaced by the page's stand-ins
+ * (src/web/platform/): createHash of an O_s memo key and V8's compile flags. Built beside the old
+ * page and swapped in, as the CLI bundle, so a server started meanwhile never sees half a page.
+ */
+async function buildWebPage() {
+  const webSrc = join(root, 'src', 'web');
+  const webDir = join(dist, 'web');
+  const webNext = `${webDir}.next`;
+  rmSync(webNext, { recursive: true, force: true });
+  const catalogOut = await build({ entryPoints: [join(webSrc, 'catalog.ts')], bundle: true, format: 'esm', platform: 'node', write: false, logLevel: 'warning' });
+  const catalogFile = join(dist, `web-catalog-${process.pid}.mjs`);
+  writeFileSync(catalogFile, catalogOut.outputFiles[0].text);
+  let catalog;
+  try {
+    catalog = (await import(pathToFileURL(catalogFile).href)).pageCatalog();
+  } finally {
+    rmSync(catalogFile, { force: true });
+  }
+  const browserBuiltins = {
+    name: 'browser-builtins',
+    setup(b) {
+      b.onResolve({ filter: /^node:(crypto|v8)$/ }, (a) => ({ path: join(webSrc, 'platform', `node-${a.path.slice(5)}.ts`) }));
+      b.onResolve({ filter: /^node:/ }, (a) => ({ errors: [{ text: `the web page cannot use ${a.path} (imported by ${relative(root, a.importer)})` }] }));
+    },
+  };
+  const result = await build({
+    entryPoints: ['main', 'engine-worker', 'verify-worker'].map((n) => join(webSrc, `${n}.ts`)),
+    bundle: true, splitting: true, format: 'esm', platform: 'browser', target: 'es2022', minify: true,
+    outdir: webNext, chunkNames: 'chunk-[hash]', logLevel: 'warning', metafile: true, legalComments: 'none',
+    define: { MCUSIM_CATALOG: JSON.stringify(catalog) },
+    plugins: [browserBuiltins],
+  });
+  appendLicences(result);
+  for (const f of ['index.html', 'style.css']) writeFileSync(join(webNext, f), readFileSync(join(webSrc, f)));
+  rmSync(webDir, { recursive: true, force: true });
+  renameSync(webNext, webDir);
 }
 
 /** Appends to each output of an esbuild `result` the licence notices of the packages bundled into

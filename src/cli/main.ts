@@ -30,6 +30,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = Object.freeze({
   latency: { term: 'latency [options] [model]', summary: 'estimate one inference\'s latency on a board: compute, spill, fetch, codec, stall (TinySeg Table 5)', load: async () => (await import('./commands/latency.ts')).registerLatency },
   sweep: { term: 'sweep [options] <model>', summary: 'partial-spilling sweep: tinyseg at spill 0..100% with peak and latency per point (TinySeg Figure 14)', load: async () => (await import('./commands/sweep.ts')).registerSweep },
   report: { term: 'report [options] <model>', summary: 'one self-contained HTML page: summary, plans before/after, O_s, passes, latency, sweep, verification', load: async () => (await import('./commands/report.ts')).registerReport },
+  web: { term: 'web [options]', summary: 'serve the web page (drop a model, its arena on every board, optimize, verify, download) on 127.0.0.1', load: async () => (await import('./commands/web.ts')).registerWeb },
 });
 
 /** The command argv names (`mcusim help X` names X), or null for bare `--help` / `--version`. */

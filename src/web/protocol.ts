@@ -4,6 +4,8 @@
 // are all this file holds; the UI thread never loads the library itself.
 import type { VerifyReport, VerifySeedResult } from '../api/index.ts';
 
+export type VerifySeedResultData = VerifySeedResult;
+
 /** The build the page shows figures for: the CLI's --kernels / --cpu / --board / --engine. */
 export interface Build {
   readonly kernels: string;
@@ -161,9 +163,9 @@ export interface Download {
 
 /** What the engine worker answers, by request kind. */
 export interface EngineCalls {
-  catalog: { args: Record<string, never>; result: Catalog };
   load: { args: { readonly source: ModelSource }; result: { readonly label: string } };
   analyze: { args: { readonly build: Build }; result: Analysis };
+  latency: { args: { readonly board: string; readonly build: Build }; result: BoardLatency };
   optimize: { args: OptimizeRequest; result: Optimized };
   overlap: { args: { readonly opIndex: number; readonly build: Build }; result: Overlap };
   download: { args: { readonly kind: DownloadKind; readonly build: Build; readonly verification: VerifyReport | null }; result: Download };
@@ -207,3 +209,9 @@ export type VerifyFromWorker =
   | { readonly kind: 'seed'; readonly result: VerifySeedResult }
   | { readonly kind: 'report'; readonly report: VerifyReport }
   | { readonly kind: 'error'; readonly error: PageError };
+
+/** The part of a worker's global scope the workers use (the web page's tsconfig has the DOM types only). */
+export interface WorkerScope<In, Out> {
+  postMessage(message: Out, transfer?: Transferable[]): void;
+  addEventListener(type: 'message', listener: (e: MessageEvent<In>) => void): void;
+}
