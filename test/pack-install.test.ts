@@ -66,6 +66,8 @@ describe('npm pack -> install -> import mcusim', () => {
     }
     for (const f of ['verify-worker', 'pool-worker']) expect(files).toContain(`package/dist/cli/bundle/${f}.js`);
     expect(files).toContain('package/docs/api.md');
+    // The web page `mcusim web` serves (scripts/build.mjs, src/web).
+    for (const f of ['index.html', 'style.css', 'main.js', 'engine-worker.js', 'verify-worker.js']) expect(files).toContain(`package/dist/web/${f}`);
     expect(files.filter((f) => f.startsWith('package/src/') || f.startsWith('package/test/') || f.endsWith('.tsbuildinfo'))).toEqual([]);
   });
 
