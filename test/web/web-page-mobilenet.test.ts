@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { runMcusim } from '../cli/bin-helpers.ts';
-import { boardRows, cliJson, describeInChromium, expectOptimizeEqualsCli, expectSummaryEqualsCli, idle, linkBytes, metric, selectAndWait, usePage } from './web-helpers.ts';
+import { boardRows, cliJson, describeInChromium, expectOptimizeEqualsCli, expectSummaryEqualsCli, idle, linkBytes, metric, selectAndWait, usePage, verifyOnPage } from './web-helpers.ts';
 
 const MODEL = 'zoo:mobilenet-v1-0.25-128';
 
@@ -82,6 +82,21 @@ describeInChromium('web page: zoo:mobilenet-v1-0.25-128', () => {
 
   it('auto: figures, file and verdict equal the CLI', async () => {
     await expectOptimizeEqualsCli(session(), MODEL, 'auto', 2, { board: 'nicla-vision', kernels: 'reference' });
+  });
+
+  it('verify runs off the UI thread: the page answers while seeds run, Cancel stops them, the page verifies again after', async () => {
+    const { page, errors } = session();
+    await page.$eval('input[data-control="seeds"]', (e) => { (e as unknown as { value: string }).value = '400'; });
+    await page.click('button[data-action="verify"]');
+    await page.waitForFunction('Number(document.getElementById("verify-progress").value) >= 1');
+    // The UI thread is free: an animation frame runs and the page reports itself busy meanwhile.
+    expect(await page.evaluate('new Promise((ok) => requestAnimationFrame(() => ok(document.body.dataset.busy)))')).toBe('true');
+    await page.click('button[data-action="cancel-verify"]');
+    await idle(page);
+    expect(await page.$eval('[data-metric="verify"]', (e) => [e.textContent, (e as unknown as { dataset: Record<string, string | undefined> }).dataset['value'] ?? null])).toEqual(['cancelled', null]);
+    expect(await page.$$('[data-error]')).toEqual([]);
+    expect(await verifyOnPage(page, 1)).toBe('VERIFIED');
+    expect(errors).toEqual([]);
   });
 
   it('another build (cmsis-nn on a Cortex-M55, ek-ra8d1) recomputes every figure as the CLI does', async () => {
