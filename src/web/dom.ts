@@ -48,6 +48,11 @@ export function bytesText(n: number): string {
 
 export const intText = group;
 
+/** "349.8 KB" (a table cell; the exact bytes go in its title). */
+export function kbText(n: number): string {
+  return `${(n / 1024).toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} KB`;
+}
+
 export function msText(ms: number): string {
   return `${ms < 10 ? ms.toFixed(3) : ms.toFixed(2)} ms`;
 }

@@ -22,8 +22,8 @@ const select = (sel: string): HTMLSelectElement => document.querySelector<HTMLSe
 const input = (sel: string): HTMLInputElement => document.querySelector<HTMLInputElement>(sel) as HTMLInputElement;
 const button = (sel: string): HTMLButtonElement => document.querySelector<HTMLButtonElement>(sel) as HTMLButtonElement;
 
-function fillSelect(s: HTMLSelectElement, options: readonly { value: string; text: string }[], chosen: string): void {
-  s.append(...options.map((o) => el('option', { value: o.value, selected: o.value === chosen }, o.text)));
+function fillSelect(s: HTMLSelectElement, options: readonly { value: string; text: string; title?: string }[], chosen: string): void {
+  s.append(...options.map((o) => el('option', { value: o.value, selected: o.value === chosen, title: o.title }, o.text)));
 }
 
 interface PageState {
@@ -52,7 +52,7 @@ function start(catalog: Catalog): void {
   const optimizeButton = button('button[data-action="optimize"]');
   const verifyButton = button('button[data-action="verify"]');
   const cancelButton = button('button[data-action="cancel-verify"]');
-  fillSelect(zoo, catalog.zoo.map((z) => ({ value: `zoo:${z.name}`, text: `zoo:${z.name} — ${z.description}` })), '');
+  fillSelect(zoo, catalog.zoo.map((z) => ({ value: `zoo:${z.name}`, text: `zoo:${z.name}`, title: z.description })), '');
   fillSelect(kernels, catalog.kernels.map((k) => ({ value: k, text: k })), 'reference');
   fillSelect(cpu, catalog.cpus.map((c) => ({ value: c, text: c })), catalog.defaultCpu);
   fillSelect(board, catalog.boards.map((b) => ({ value: b.name, text: `${b.name} (${b.core})` })), catalog.defaultBoard);
@@ -111,10 +111,15 @@ function start(catalog: Catalog): void {
     renderBoardDetailFor(a);
   };
   const renderBoardDetailFor = (a: Analysis): void => renderBoardDetail(a.latency);
+  /** A board row opens that board's per-op breakdown (the chosen board, the select's, stays). */
   const chooseBoard = (name: string): void => {
-    if (board.value === name) return;
-    board.value = name;
-    board.dispatchEvent(new Event('change'));
+    const generation = state.generation;
+    void act(async () => {
+      const l = await engine.call('latency', { board: name, build: build() });
+      if (generation !== state.generation) return;
+      renderBoardDetail(l);
+      for (const r of document.querySelectorAll<HTMLTableRowElement>('tr[data-board]')) r.classList.toggle('opened', r.dataset.board === name);
+    });
   };
   const load = (source: ModelSource, transfer: Transferable[] = []): void => {
     void act(async () => {

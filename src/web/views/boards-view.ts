@@ -2,7 +2,7 @@
 // page contract reads them): core, whether the whole arena fits the arena RAM region (margin) and
 // the weights the flash, latency with a bar on one scale, the slowest op. Headers sort; a row opens
 // that board's per-op latency breakdown (`mcusim latency --board NAME`).
-import { byId, bytesText, el, intText, msText, row, table } from '../dom.ts';
+import { byId, bytesText, el, intText, kbText, msText, row, table } from '../dom.ts';
 import type { Analysis, BoardLatency, BoardRow } from '../protocol.ts';
 
 type SortKey = 'board' | 'core' | 'fits' | 'margin' | 'flash' | 'latency';
@@ -18,7 +18,7 @@ const KEYS: Readonly<Record<SortKey, (r: BoardRow) => number | string>> = {
 
 const HEADERS: readonly [string, SortKey | null, boolean][] = [
   ['board', 'board', false], ['core', 'core', false], ['fits RAM', 'fits', false], ['arena region', null, false],
-  ['RAM margin', 'margin', true], ['flash (weights)', 'flash', true], ['latency', 'latency', true], ['', null, false], ['slowest op', null, false],
+  ['RAM margin', 'margin', true], ['flash for weights', 'flash', true], ['latency', 'latency', true], ['', null, false], ['slowest op (share)', null, false],
 ];
 
 export interface BoardsState {
@@ -35,12 +35,12 @@ export function renderBoards(a: Analysis, state: BoardsState, chosen: string, on
   });
   const slowest = Math.max(...a.boards.map((b) => b.latencyMs), 1e-9);
   const rows = sorted.map((b) => {
-    const bar = el('span', { class: `bar${b.fits ? '' : ' over'}`, style: `width:${((200 * b.latencyMs) / slowest).toFixed(1)}px` });
-    const heavy = b.heaviestOp === null ? '-' : `op ${b.heaviestOp.index} ${b.heaviestOp.kind} (${(b.heaviestOp.share * 100).toFixed(1)}%)`;
+    const bar = el('span', { class: `bar${b.fits ? '' : ' over'}`, style: `width:${((140 * b.latencyMs) / slowest).toFixed(1)}px` });
+    const heavy = b.heaviestOp === null ? '-' : `${b.heaviestOp.index} ${b.heaviestOp.kind} ${(b.heaviestOp.share * 100).toFixed(1)}%`;
     const r = row([
-      b.board, `${b.core} ${b.clockMhz} MHz`, el('span', { class: `fits-${b.fits}` }, b.fits ? 'yes' : 'no'),
-      `${b.region} ${bytesText(b.ramBytes)}`, bytesText(b.marginBytes),
-      el('span', { class: `fits-${b.flashFits}` }, `${b.flashFits ? 'fits' : 'too big'}, ${bytesText(b.flashMarginBytes)} spare`),
+      b.board, `${b.core.replace('cortex-', '')} ${b.clockMhz} MHz`, el('span', { class: `fits-${b.fits}` }, b.fits ? 'yes' : 'no'),
+      `${b.region} ${kbText(b.ramBytes)}`, el('span', { title: `${b.neededBytes} B needed of ${b.ramBytes} B` }, kbText(b.marginBytes)),
+      el('span', { class: `fits-${b.flashFits}`, title: `weights ${b.flashBytes - b.flashMarginBytes} B of ${b.flashBytes} B flash` }, b.flashFits ? `${kbText(b.flashMarginBytes)} spare` : `${kbText(-b.flashMarginBytes)} short`),
       msText(b.latencyMs), bar, heavy,
     ], { 'data-board': b.board, 'data-latency-ms': b.latencyMs, 'data-fits': String(b.fits), 'data-flash-fits': String(b.flashFits), class: b.board === chosen ? 'chosen' : undefined });
     r.addEventListener('click', () => onChoose(b.board));
@@ -59,7 +59,7 @@ export function renderBoards(a: Analysis, state: BoardsState, chosen: string, on
       renderBoards(a, state, chosen, onChoose);
     });
   });
-  byId('board-table').replaceChildren(t, el('p', { class: 'hint' }, `${a.boards.length} boards; ${a.latency.library} kernels, engine ${a.latency.engine}; whole arena ${bytesText(a.summary.arenaBytes)} (${a.kernels}${a.cpu === null ? '' : `, ${a.cpu}`} build). Bars: latency on one scale, red where the arena does not fit.`));
+  byId('board-table').replaceChildren(el('div', { class: 'wide' }, t), el('p', { class: 'hint' }, `${a.boards.length} boards; ${a.latency.library} kernels, engine ${a.latency.engine}; whole arena ${bytesText(a.summary.arenaBytes)} (${a.kernels}${a.cpu === null ? '' : `, ${a.cpu}`} build). Bars: latency on one scale, red where the arena does not fit.`));
 }
 
 export function renderBoardDetail(l: BoardLatency): void {

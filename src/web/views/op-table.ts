@@ -23,7 +23,12 @@ export function lightOps(producer: number | null, consumer: number | null): void
     r.classList.toggle('lit', i === producer);
     r.classList.toggle('lit-consumer', i === consumer && i !== producer);
   }
-  if (producer !== null) document.querySelector(`#op-table tr[data-op="${producer}"]`)?.scrollIntoView({ block: 'nearest' });
+  // Scroll the table's own box to the lit row, never the page (the pointer is on the plan).
+  const lit = producer === null ? null : document.querySelector<HTMLTableRowElement>(`#op-table tr[data-op="${producer}"]`);
+  const box = lit?.closest<HTMLElement>('.scroll');
+  if (lit && box && (lit.offsetTop < box.scrollTop + 24 || lit.offsetTop + lit.offsetHeight > box.scrollTop + box.clientHeight)) {
+    box.scrollTop = Math.max(0, lit.offsetTop - box.clientHeight / 2);
+  }
 }
 
 export function renderOverlap(o: Overlap): void {
