@@ -28,7 +28,7 @@ const DOCS = readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).so
   .map((f) => ({ file: `docs/${f}`, text: withoutSpellingTable(readFileSync(join(ROOT, 'docs', f), 'utf8')) }));
 
 /** The CLI's subcommands (`zoo` has its own: `zoo list`, `zoo export`). */
-const SUBCOMMANDS = ['inspect', 'zoo', 'run', 'optimize', 'verify', 'overlap', 'conformance', 'codegen', 'latency', 'sweep', 'report', 'boards'];
+const SUBCOMMANDS = ['inspect', 'zoo', 'run', 'optimize', 'verify', 'overlap', 'conformance', 'codegen', 'latency', 'sweep', 'report', 'boards', 'web'];
 
 interface CommandLine {
   /** Subcommand words (`['zoo', 'export']`), or [] for a span of flags only (`--passes dmo --json`). */
