@@ -23,14 +23,9 @@ export function analyzeModel(model: Model, label: string, build: Build): Analysi
   const latency = latencyOn(model, build.board, build);
   const boards: BoardRow[] = listTargets().map((name) => {
     const target = getTarget(name);
-    const fit = boardFit(model.graph, report.arena, target);
+    const { board: _board, weightsBytes: _weights, ...fit } = boardFit(model.graph, report.arena, target);
     const r = name === build.board ? latency : latencyOn(model, name, build);
-    return {
-      board: name, core: target.core.family, clockMhz: target.mainCore.clockHz / 1e6,
-      fits: fit.fits, region: fit.region, ramBytes: fit.ramBytes, neededBytes: fit.neededBytes, marginBytes: fit.marginBytes,
-      flashFits: fit.flashFits, flashBytes: fit.flashBytes, flashMarginBytes: fit.flashMarginBytes,
-      latencyMs: r.totalMs, heaviestOp: heaviestOp(r),
-    };
+    return { ...fit, board: name, core: target.core.family, clockMhz: target.mainCore.clockHz / 1e6, latencyMs: r.totalMs, heaviestOp: heaviestOp(r) };
   });
   const opLatency = new Map(latency.ops.map((o) => [o.index, o]));
   const fit = report.fit;

@@ -3,6 +3,7 @@
 // workers (verify-worker.ts: one seed at a time). Plain structured-clonable data only, so the types
 // are all this file holds; the UI thread never loads the library itself.
 import type { VerifyReport, VerifySeedResult } from '../api/index.ts';
+import type { BoardFit } from '../sim/index.ts';
 
 export type VerifySeedResultData = VerifySeedResult;
 
@@ -51,18 +52,11 @@ export interface PlanBuffer {
   readonly last: number;
 }
 
-export interface BoardRow {
+/** A board's row: inspect's fit (`inspect --board NAME`) and latency's total and slowest op. */
+export interface BoardRow extends Omit<BoardFit, 'board' | 'weightsBytes'> {
   readonly board: string;
   readonly core: string;
   readonly clockMhz: number;
-  readonly fits: boolean;
-  readonly region: string;
-  readonly ramBytes: number;
-  readonly neededBytes: number;
-  readonly marginBytes: number;
-  readonly flashFits: boolean;
-  readonly flashBytes: number;
-  readonly flashMarginBytes: number;
   readonly latencyMs: number;
   readonly heaviestOp: { readonly index: number; readonly kind: string; readonly share: number } | null;
 }
