@@ -8,6 +8,8 @@ export { estimateLatency, optimizeModel, runModel } from './run-model.ts';
 export type { EstimateLatencyOptions, OptimizeOptions, RunModelOptions, RunModelResult } from './run-model.ts';
 export { checkSeeds, combineVerifyResults, joinSeedRuns, openVerifySession, verify, verifyModels, verifyPassed } from './verify.ts';
 export type { VerifyHeader, VerifyKernelFeed, VerifyKernels, VerifyReferencePart, VerifySeedResult, VerifySession, VerifyTracedPart, VerifyMismatch, VerifyOptions, VerifyReport, VerifyResult, VerifyStorageOptions, VerifyStorageReport, VerifyViolation } from './verify.ts';
+export { needsMcusimOps, optimizeWithReport } from './optimize.ts';
+export type { ArenaComparison, OptimizeReport, OptimizeRun, OptimizeRunOptions } from './optimize.ts';
 export { overlapReport, safeOverlap } from './overlap.ts';
 export type { GraphOp, SafeOverlapOptions } from './overlap.ts';
 export { checkOverlapFormula, describeOverlapOp, overlapFormulaKinds, randomOverlapSpec } from './overlap-formula.ts';

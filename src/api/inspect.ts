@@ -8,8 +8,8 @@ import { REFERENCE_KERNELS, countMacs, prepareGraph } from '../kernels/index.ts'
 import type { KernelLibraryName, KernelRegistry } from '../kernels/index.ts';
 import { DEFAULT_PLANNER, computeModelBufferRequests, lowerBoundBytes, planBuffers } from '../optimizer/index.ts';
 import type { BufferRequest, Plan, PlannerOptions } from '../optimizer/index.ts';
-import { DEFAULT_TFLM_ARCH, asStockTflm, boardFit, getTflmArch, mcusimKernelUses, tflmGeneratedArena, wholeArena } from '../sim/index.ts';
-import type { ArenaReport, BoardFit, TargetProfile, TflmArch } from '../sim/index.ts';
+import { ARENA_RUNTIMES, DEFAULT_ARENA_RUNTIME, DEFAULT_TFLM_ARCH, asStockTflm, boardFit, getTflmArch, isGeneratedCustomKind, mcusimKernelUses, runsGeneratedKernel, runtimeArena } from '../sim/index.ts';
+import type { ArenaReport, ArenaRuntime, BoardFit, TargetProfile, TflmArch } from '../sim/index.ts';
 
 export interface PlanBufferJson {
   readonly tensor: number | null;
@@ -60,13 +60,20 @@ export interface InspectReport {
     /** Why the file's plan clobbers with this kernel library (it was planned for the reference kernels). */
     readonly libraryHazard?: string;
   };
-  /** The whole arena (DESIGN.md §9): planned head + persistent tail for the chosen arch. */
+  /** The whole arena (DESIGN.md §9) on the chosen runtime: planned head + persistent tail for the chosen arch, and the size to declare. */
   readonly arena: ArenaReport;
   /**
-   * A builtin-only file whose savings need mcusim's own kernels (e.g. the scratch-free
-   * TransposeConv): stock TFLM's arena for the same file beside mcusim's, and which kernels differ.
+   * A file that needs mcusim's own ops (custom ops, or builtin ops in mcusim-only kernel variants
+   * such as the scratch-free TransposeConv): its arena on both runtimes (TFLM with the generated
+   * kernels, the C port), for a builtin-only file also on stock TFLM with TFLM's own kernels, and
+   * which ops need mcusim's kernels.
    */
-  readonly runtimes?: { readonly tflm: ArenaReport; readonly mcusim: ArenaReport; readonly mcusimKernels: readonly string[] };
+  readonly runtimes?: {
+    readonly tflm: ArenaReport;
+    readonly mcusim: ArenaReport;
+    readonly stockTflm?: ArenaReport;
+    readonly mcusimKernels: readonly string[];
+  };
   /** With --board: whether the arena fits the board's RAM region and the weights its flash. */
   readonly fit?: BoardFit;
   readonly totalMacs: number;
@@ -110,27 +117,13 @@ export function planModel(model: Model, options: PlanModelOptions = {}): Inspect
   return inspectModel(model, planner ?? DEFAULT_PLANNER, plannerOptions).report.plan;
 }
 
-/** Both runtimes when a builtin-only graph uses mcusim-only kernel variants, else undefined. */
-function runtimesOf(model: Model, plannedBytes: number, arch: TflmArch, offline: Int32Array | null, registry: KernelRegistry): InspectReport['runtimes'] {
-  const uses = mcusimKernelUses(model.graph, registry);
-  const mcusim = wholeArena(model.graph, plannedBytes, arch, offline, 'mcusim', registry).report;
-  if (uses.length === 0 || mcusim.nonStockOps.length > 0) return undefined;
-  const stockGraph = asStockTflm(model.graph, registry);
-  const stockPlan = planBuffers('tflm-greedy', computeModelBufferRequests({ ...model, graph: stockGraph }, registry), stockGraph, {});
-  return {
-    tflm: wholeArena(stockGraph, stockPlan.peakBytes, arch, offline, 'auto', registry).report,
-    mcusim,
-    mcusimKernels: uses.map((u) => `op ${u.opIndex} ${u.kind} (${u.options.join(', ')})`),
-  };
-}
-
 /**
- * Whose arena `arena` reports: `mcusim` (default) = stock TFLM when it runs every op, else mcusim's
- * C runtime; `tflm` = TFLM with mcusim's generated kernels linked (`codegen --tflm`), planned by
- * TFLM's GreedyMemoryPlanner whatever the planner shown.
+ * Whose arena `arena` reports: `tflm` (default) = TFLM's MicroInterpreter with the build's kernels
+ * (and mcusim's generated ones from `codegen --tflm` for ops stock TFLM lacks), planned by TFLM's
+ * GreedyMemoryPlanner whatever the planner shown; `mcusim` = mcusim's C port, with the plan shown.
  */
-export type InspectRuntime = 'tflm' | 'mcusim';
-export const INSPECT_RUNTIMES: readonly InspectRuntime[] = ['tflm', 'mcusim'];
+export type InspectRuntime = ArenaRuntime;
+export const INSPECT_RUNTIMES: readonly InspectRuntime[] = ARENA_RUNTIMES;
 
 export interface InspectTargets {
   readonly arch: TflmArch;
@@ -138,12 +131,46 @@ export interface InspectTargets {
   readonly runtime?: InspectRuntime;
   /** The kernel library linked (its scratch requests and persistent data; default reference). */
   readonly kernels?: KernelRegistry;
+  /** Alignment of the declared arena's start (default 16). */
+  readonly startAlignBytes?: number;
 }
 
-/** TFLM's arena with the generated kernels: its own greedy plan of the same requests (offline offsets honoured). */
-function generatedArena(graph: Graph, requests: readonly BufferRequest[], plan: Plan, arch: TflmArch, offline: Int32Array | null, registry: KernelRegistry): ArenaReport {
-  const peak = plan.planner === 'tflm-greedy' ? plan.peakBytes : planBuffers('tflm-greedy', requests, graph, {}, registry).peakBytes;
-  return tflmGeneratedArena(graph, peak, arch, offline, registry);
+/** The arena of `graph` on `runtime`: TFLM plans the requests with its greedy planner (offline offsets honoured). */
+function arenaOn(runtime: ArenaRuntime, graph: Graph, requests: readonly BufferRequest[], plan: Plan, targets: InspectTargets, offline: Int32Array | null, registry: KernelRegistry): ArenaReport {
+  const peak = runtime === 'mcusim' || plan.planner === 'tflm-greedy' ? plan.peakBytes : planBuffers('tflm-greedy', requests, graph, {}, registry).peakBytes;
+  return runtimeArena(graph, { plannedBytes: peak, bufferCount: requests.length }, targets.arch, runtime, {
+    offlineOffsets: offline, registry, ...(targets.startAlignBytes !== undefined ? { startAlignBytes: targets.startAlignBytes } : {}),
+  });
+}
+
+/** Both runtimes, and stock TFLM without the generated kernels, when the graph needs mcusim's ops; else undefined. */
+function runtimesOf(model: Model, requests: readonly BufferRequest[], plan: Plan, targets: InspectTargets, offline: Int32Array | null, registry: KernelRegistry): InspectReport['runtimes'] {
+  const graph = model.graph;
+  const needs = graph.ops.flatMap((op, i) => (runsGeneratedKernel(op, registry) ? [i] : []));
+  if (needs.length === 0) return undefined;
+  const uses = mcusimKernelUses(graph, registry);
+  const variants = new Map(uses.map((u) => [u.opIndex, u.options]));
+  const mcusimOps = needs.map((i) => {
+    const op = graph.ops[i];
+    const kind = op === undefined ? '?' : op.kind === 'custom' ? `custom:${op.customCode}` : op.kind;
+    const v = variants.get(i);
+    return `op ${i} ${kind}${v === undefined ? '' : ` (${v.join(', ')})`}`;
+  });
+  // A builtin-only file whose ops use mcusim's kernel variants also runs on stock TFLM, with TFLM's own kernels.
+  const builtinOnly = graph.ops.every((op) => op.kind !== 'custom' && !isGeneratedCustomKind(op.kind));
+  let stockTflm: ArenaReport | undefined;
+  if (builtinOnly && uses.length > 0) {
+    const stockGraph = asStockTflm(graph, registry);
+    const stockRequests = computeModelBufferRequests({ ...model, graph: stockGraph }, registry);
+    const stockPlan = planBuffers('tflm-greedy', stockRequests, stockGraph, {}, registry);
+    stockTflm = arenaOn('tflm', stockGraph, stockRequests, stockPlan, targets, offline, registry);
+  }
+  return {
+    tflm: arenaOn('tflm', graph, requests, plan, targets, offline, registry),
+    mcusim: arenaOn('mcusim', graph, requests, plan, targets, offline, registry),
+    ...(stockTflm !== undefined ? { stockTflm } : {}),
+    mcusimKernels: mcusimOps,
+  };
 }
 
 /** Ops (shapes, MACs), tensors, the verified plan of `plannerName` and the whole arena for `targets`. */
@@ -161,10 +188,9 @@ export function inspectModel(
   const requests = computeModelBufferRequests(model, registry);
   const plan = planBuffers(plannerName, requests, graph, options, registry);
   const offline = readOfflinePlan(model);
-  const runtimes = runtimesOf(model, plan.peakBytes, targets.arch, offline, registry);
-  const arena = targets.runtime === 'tflm'
-    ? generatedArena(graph, requests, plan, targets.arch, offline, registry)
-    : (runtimes?.mcusim ?? wholeArena(graph, plan.peakBytes, targets.arch, offline, 'auto', registry).report);
+  const runtime = targets.runtime ?? DEFAULT_ARENA_RUNTIME;
+  const runtimes = runtimesOf(model, requests, plan, targets, offline, registry);
+  const arena = runtimes?.[runtime] ?? arenaOn(runtime, graph, requests, plan, targets, offline, registry);
   const ops: OpJson[] = graph.ops.map((op, index) => ({
     index,
     kind: op.kind === 'custom' ? `custom:${op.customCode}` : op.kind,

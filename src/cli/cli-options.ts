@@ -97,3 +97,11 @@ export function progressLog(opts: { readonly quiet?: boolean }): (line: string) 
 export function addQuietOption(cmd: Command): Command {
   return cmd.option('-q, --quiet', 'no progress lines on stderr (errors and warnings still print)');
 }
+
+/** --arena-align BYTES: the declared tensor_arena's start alignment (a power of two, default 16). */
+export function parseArenaAlign(s: string | undefined): number {
+  if (s === undefined) return 16;
+  const n = Number(s);
+  if (!Number.isSafeInteger(n) || n < 1 || (n & (n - 1)) !== 0) throw new UsageError(`--arena-align must be a power of two (bytes), got '${s}'`);
+  return n;
+}

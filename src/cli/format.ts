@@ -35,3 +35,9 @@ export function truncate(s: string, max: number): string {
 }
 
 export { formatBytes };
+
+/** "TFLM (cortex-m, cmsis-nn kernels for cortex-m7)" / "mcusim C port (cortex-m, reference kernels)": whose arena a figure is. */
+export function describeRuntime(runtime: 'tflm' | 'mcusim', arch: string, kernels: string, cpu: string | null): string {
+  const who = runtime === 'tflm' ? 'TFLM' : 'mcusim C port';
+  return `${who} (${arch}, ${kernels} kernels${cpu === null ? '' : ` for ${cpu}`})`;
+}

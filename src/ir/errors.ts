@@ -20,6 +20,8 @@ export type ErrorCode =
   | 'E_PLAN_OVERLAP'
   | 'E_PLAN_INVALID'
   | 'E_PLAN_INFEASIBLE'
+  /** A file's plan, made for one kernel library, breaks with the one asked for (exit 1). */
+  | 'E_PLAN_LIBRARY'
   // kernels and simulation
   | 'E_KERNEL_CONSTRAINT'
   | 'E_SIM_ACCESS'

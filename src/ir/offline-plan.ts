@@ -81,8 +81,8 @@ export function withOfflinePlan(model: Model, offsets: readonly number[]): Model
 /**
  * Which kernel library an offline plan was made for: metadata "mcusim_plan_kernels" holding UTF-8
  * `<library>` or `<library> <cpu>` (TFLM ignores metadata it does not know). A plan's safe overlaps
- * hold for one library's access order; a file without the entry was planned for the reference
- * kernels (what every mcusim plan was before the library became a choice).
+ * hold for one library's access order. mcusim records it on every plan it writes; a file without
+ * the entry (written before, or by another tool) is taken as planned for the reference kernels.
  */
 export const PLAN_KERNELS_METADATA_NAME = 'mcusim_plan_kernels';
 
@@ -100,10 +100,14 @@ export function readPlanKernels(model: Model): PlanKernels {
   return { library, cpu: cpu ?? null };
 }
 
-/** `model` recording that its offline plan is for `k` (the reference kernels: no entry, as before). */
+/** Whether the model records the library its plan was made for (readPlanKernels assumes reference otherwise). */
+export function recordsPlanKernels(model: Model): boolean {
+  return model.metadata.some((m) => m.name === PLAN_KERNELS_METADATA_NAME);
+}
+
+/** `model` recording that its offline plan is for `k`. */
 export function withPlanKernels(model: Model, k: PlanKernels): Model {
   const others = model.metadata.filter((m) => m.name !== PLAN_KERNELS_METADATA_NAME);
-  if (k.library === 'reference') return others.length === model.metadata.length ? model : { ...model, metadata: others };
   const data = new TextEncoder().encode(k.cpu === null ? k.library : `${k.library} ${k.cpu}`);
   return { ...model, metadata: [...others, { name: PLAN_KERNELS_METADATA_NAME, data }] };
 }

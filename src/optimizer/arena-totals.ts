@@ -1,44 +1,40 @@
-// The whole arena a model needs, as the optimizer scores and reports it (issue 12): the planned head
-// (tflm-greedy honouring the model's offline plan, storage I/O buffers included) plus the persistent
-// tail of the runtime the model needs on `arch` (stock TFLM when every op and kernel variant is
-// TFLM's, mcusim's C runtime otherwise: wholeArena decides), plus any RAM outside the arena. The
-// figures as the simulator plans and runs a model (arenaTotals): prepared-totals.ts.
+// The whole arena a model needs, as the optimizer scores and reports it (issue 12, the like-with-like
+// issue): the planned head (tflm-greedy honouring the model's offline plan, storage I/O buffers
+// included) plus the persistent tail of the chosen runtime on `arch` (TFLM's MicroInterpreter by
+// default, with mcusim's generated kernels for the ops stock TFLM lacks; or mcusim's C port), the
+// arena size to declare and any RAM outside the arena. The figures as the simulator plans and runs
+// a model (arenaTotals): prepared-totals.ts.
 import type { Graph, Model } from '../ir/index.ts';
 import { readOfflinePlan } from '../ir/index.ts';
-import { DEFAULT_TFLM_ARCH, getTflmArch, mcusimKernelUses, tflmGeneratedArena, wholeArena } from '../sim/index.ts';
-import type { ArenaReport, TflmArchName } from '../sim/index.ts';
+import { DEFAULT_ARENA_RUNTIME, DEFAULT_TFLM_ARCH, getTflmArch, runtimeArena, tflmGeneratedArena, wholeArena } from '../sim/index.ts';
+import type { ArenaReport, ArenaRuntime, PlanSize, TflmArchName } from '../sim/index.ts';
 import type { KernelRegistry } from '../kernels/index.ts';
 import { computeModelBufferRequests, planGreedy } from './planners/index.ts';
 
-/** The four figures every memory report carries (DESIGN.md §9). */
-export interface ArenaTotals {
-  readonly plannedBytes: number;
-  readonly persistentBytes: number;
-  readonly totalBytes: number;
-  readonly outsideArenaBytes: number;
-}
+/** The figures every memory report carries (DESIGN.md §9), with the runtime and library they are for. */
+export type ArenaTotals = Omit<ArenaReport, 'arch' | 'nonStockOps'>;
 
-/**
- * Whose arena is scored: `mcusim` (default: stock TFLM when it runs every op, else mcusim's C
- * runtime) or `tflm` (TFLM with the kernels of `codegen --tflm`, docs/deploy-tflm.md).
- */
-export type ArenaRuntimeTarget = 'mcusim' | 'tflm';
+/** Whose arena is scored: TFLM's MicroInterpreter (default) or mcusim's C port (ArenaRuntime). */
+export type ArenaRuntimeTarget = ArenaRuntime;
 
-/**
- * The whole-arena report of `graph` planned at `plannedBytes` on `arch` with `registry`'s kernels,
- * for the runtime it needs (or TFLM's with `target` tflm).
- */
+/** The whole-arena report of `graph` planned as `plan` on `arch` with `registry`'s kernels, on `runtime`. */
 export function graphArena(
-  graph: Graph, plannedBytes: number, arch: TflmArchName = DEFAULT_TFLM_ARCH, offline: Int32Array | null = null, registry?: KernelRegistry, target: ArenaRuntimeTarget = 'mcusim',
+  graph: Graph, plan: PlanSize, arch: TflmArchName = DEFAULT_TFLM_ARCH, offline: Int32Array | null = null, registry?: KernelRegistry, runtime: ArenaRuntimeTarget = DEFAULT_ARENA_RUNTIME,
 ): ArenaReport {
-  if (target === 'tflm') return tflmGeneratedArena(graph, plannedBytes, getTflmArch(arch), offline, registry);
-  const runtime = mcusimKernelUses(graph, registry).length > 0 ? 'mcusim' : 'auto';
-  return wholeArena(graph, plannedBytes, getTflmArch(arch), offline, runtime, registry).report;
+  return runtimeArena(graph, plan, getTflmArch(arch), runtime, { offlineOffsets: offline, ...(registry !== undefined ? { registry } : {}) });
 }
 
-/** RAM beside the plan (persistent + outside the arena) when `graph` runs on mcusim's C runtime with `registry`'s kernels. */
-export function mcusimTailBytes(graph: Graph, arch: TflmArchName = DEFAULT_TFLM_ARCH, target: ArenaRuntimeTarget = 'mcusim', registry?: KernelRegistry): number {
-  const r = target === 'tflm' ? tflmGeneratedArena(graph, 0, getTflmArch(arch), null, registry) : wholeArena(graph, 0, getTflmArch(arch), null, 'mcusim', registry).report;
+/** The totals of an arena report (its figures, runtime and library). */
+export function totalsOfReport(r: ArenaReport): ArenaTotals {
+  return {
+    runtime: r.runtime, kernels: r.kernels, cpu: r.cpu, plannedBytes: r.plannedBytes, persistentBytes: r.persistentBytes,
+    totalBytes: r.totalBytes, declareBytes: r.declareBytes, outsideArenaBytes: r.outsideArenaBytes,
+  };
+}
+
+/** RAM beside the plan (persistent + outside the arena) when `graph` runs on `runtime` with `registry`'s kernels. */
+export function mcusimTailBytes(graph: Graph, arch: TflmArchName = DEFAULT_TFLM_ARCH, runtime: ArenaRuntimeTarget = DEFAULT_ARENA_RUNTIME, registry?: KernelRegistry): number {
+  const r = runtime === 'tflm' ? tflmGeneratedArena(graph, 0, getTflmArch(arch), null, registry) : wholeArena(graph, 0, getTflmArch(arch), null, 'mcusim', registry).report;
   return r.persistentBytes + r.outsideArenaBytes;
 }
 
@@ -47,11 +43,11 @@ export function ramBytes(a: ArenaTotals): number {
   return a.totalBytes + a.outsideArenaBytes;
 }
 
-/** Fast totals for a search candidate: greedy plan of the model's requests + its persistent tail. */
-export function candidateTotals(model: Model, arch: TflmArchName = DEFAULT_TFLM_ARCH, registry?: KernelRegistry, target: ArenaRuntimeTarget = 'mcusim'): ArenaTotals {
-  const planned = planGreedy(computeModelBufferRequests(model, registry)).peakBytes;
-  const r = graphArena(model.graph, planned, arch, readOfflinePlan(model), registry, target);
-  return { plannedBytes: r.plannedBytes, persistentBytes: r.persistentBytes, totalBytes: r.totalBytes, outsideArenaBytes: r.outsideArenaBytes };
+/** Fast totals for a search candidate: greedy plan of the model's requests + its runtime's tail. */
+export function candidateTotals(model: Model, arch: TflmArchName = DEFAULT_TFLM_ARCH, registry?: KernelRegistry, runtime: ArenaRuntimeTarget = DEFAULT_ARENA_RUNTIME): ArenaTotals {
+  const requests = computeModelBufferRequests(model, registry);
+  const plan = { plannedBytes: planGreedy(requests).peakBytes, bufferCount: requests.length };
+  return totalsOfReport(graphArena(model.graph, plan, arch, readOfflinePlan(model), registry, runtime));
 }
 
 /** "planned a -> b B, persistent c -> d B: total e -> f B" (pass notes). */

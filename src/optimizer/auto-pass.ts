@@ -6,8 +6,10 @@
 // --storage). The tiling searches inside take the caller's candidate evaluator (worker threads from
 // the CLI). Without a target, or when none meets it ("no pipeline meets the target"), the lowest
 // whole arena wins (the lowest planned part under objective=planned), and no pipeline whose whole
-// arena exceeds the original's is ever chosen, whatever the objective. Time-boxed: pipelines left
-// when the budget runs out are reported as skipped. Shared prefixes run once. Every pipeline runs
+// arena exceeds the original's is ever chosen, whatever the objective. Bounded by work (every
+// pipeline runs; the tiling searches inside stop on their candidate budget), so one command gives
+// the same file on every machine; an explicit time-budget-ms flag boxes it in wall-clock time
+// instead, and then pipelines left when it runs out are reported as skipped. Shared prefixes run once. Every pipeline runs
 // and is scored for the caller's kernel library and runtime (PassOptions.registry, .runtime): its
 // scratch, persistent data and, in dmo and replacement, its access order's O_s.
 import type { Model } from '../ir/index.ts';
@@ -37,7 +39,6 @@ export const AUTO_PIPELINES: readonly (readonly string[])[] = [
 
 const AUTO_PASSES: Readonly<Record<string, OptimizerPass>> = { dmo: dmoPass, replacement: replacementPass, tinyseg: tinysegPass, tiling: tilingPass, fdt: fdtPass, ffmt: ffmtPass };
 
-export const DEFAULT_AUTO_BUDGET_MS = 60_000;
 
 export interface AutoCandidate {
   /** Comma-joined pass names; 'none' for the unchanged model. */
@@ -77,8 +78,10 @@ interface Evaluated {
 
 const label = (names: readonly string[]): string => (names.length === 0 ? 'none' : names.join(','));
 
-function budgetOf(options: PassOptions): number {
-  const v = options.flags['auto-budget-ms'] ?? options.flags['time-budget-ms'] ?? DEFAULT_AUTO_BUDGET_MS;
+/** An explicit wall-clock budget (flags auto-budget-ms / time-budget-ms), or none. */
+function budgetOf(options: PassOptions): number | undefined {
+  const v = options.flags['auto-budget-ms'] ?? options.flags['time-budget-ms'];
+  if (v === undefined) return undefined;
   const n = Number(v);
   if (!Number.isFinite(n) || n <= 0) throw new UsageError(`auto time budget must be a positive number of ms, got '${String(v)}'`);
   return n;
@@ -97,7 +100,7 @@ function better(a: Evaluated, b: Evaluated, target: number | undefined, measure:
 
 export function runAuto(model: Model, options: PassOptions): PassResult {
   const budget = budgetOf(options);
-  const deadline = performance.now() + budget;
+  const deadline = budget === undefined ? Infinity : performance.now() + budget;
   const target = options.targetBytes;
   const storage = options.storage ?? 'internal';
   const latencyTarget = getTarget(typeof options.flags['latency-target'] === 'string' ? options.flags['latency-target'] : DEFAULT_TARGET_NAME);
@@ -135,8 +138,8 @@ export function runAuto(model: Model, options: PassOptions): PassResult {
       const last = names[names.length - 1] ?? '';
       const pass = AUTO_PASSES[last];
       if (pass === undefined) throw new UsageError(`auto: unknown pass '${last}'`);
-      // Tiling searches get half of what is left; the other passes are fast.
-      const flags = { ...options.flags, 'time-budget-ms': Math.max(1, Math.floor(remaining / 2)) };
+      // Under a wall-clock budget, tiling searches get half of what is left; the other passes are fast.
+      const flags = budget === undefined ? options.flags : { ...options.flags, 'time-budget-ms': Math.max(1, Math.floor(remaining / 2)) };
       const sub: PassOptions = {
         flags, storage, arch, ...(target !== undefined ? { targetBytes: target } : {}), ...(options.evaluator !== undefined ? { evaluator: options.evaluator } : {}),
         ...(registry !== undefined ? { registry } : {}), ...(options.runtime !== undefined ? { runtime: options.runtime } : {}),
@@ -175,7 +178,7 @@ export function runAuto(model: Model, options: PassOptions): PassResult {
       : targetMet
         ? `chose ${label(chosen.names)}: least latency (${chosen.latencyMs.toFixed(2)} ms) of those meeting ${target} B on the ${what}`
         : missed,
-    ...(timedOut ? [`time budget ${budget} ms reached: some pipelines were skipped`] : []),
+    ...(timedOut ? [`cut by the time budget of ${budget ?? 0} ms: some pipelines were skipped (another machine may choose another)`] : []),
   ];
   const details: AutoDetails = { targetBytes: target ?? null, targetMeasure: measure, storage, latencyTarget: latencyTarget.name, chosen: label(chosen.names), targetMet, candidates, reports: chosen.reports, timedOut };
   options.log?.(`auto: chose ${label(chosen.names)} (${chosen.peakBytes} B)`);

@@ -2,13 +2,13 @@
 // planners/planner-registry.ts plus the graph-aware dmo and replacement planners, which need the
 // techniques above the planners (safe overlaps, the passes' graph planning). Every plan handed out
 // goes through verifyPlan first.
-import { REFERENCE_KERNELS } from '../kernels/index.ts';
-import type { KernelRegistry } from '../kernels/index.ts';
-import { PlanError, UsageError } from '../ir/index.ts';
-import type { Graph } from '../ir/index.ts';
+import { KERNEL_LIBRARY_NAMES, REFERENCE_KERNELS, isCortexMCpu, kernelRegistry } from '../kernels/index.ts';
+import type { KernelLibraryName, KernelRegistry } from '../kernels/index.ts';
+import { PlanError, UsageError, VerificationError, readOfflinePlan, readPlanKernels, recordsPlanKernels } from '../ir/index.ts';
+import type { Graph, Model } from '../ir/index.ts';
 import { planDmoForGraph } from './dmo/index.ts';
 import { planOverlapPairs } from './overlap/index.ts';
-import { REQUEST_PLANNERS, verifyPlan, verifyPlanWithOverlaps } from './planners/index.ts';
+import { REQUEST_PLANNERS, computeModelBufferRequests, planGreedy, verifyPlan, verifyPlanWithOverlaps } from './planners/index.ts';
 import type { BufferRequest, Plan, PlannerInfo, PlannerOptions } from './planners/index.ts';
 import { planReplacementForGraph } from './replacement/index.ts';
 
@@ -66,5 +66,33 @@ export function checkPlan(requests: readonly BufferRequest[], plan: Plan, graph?
   } catch (e) {
     if (graph === undefined || !(e instanceof PlanError) || e.code !== 'E_PLAN_OVERLAP') throw e;
     verifyPlanWithOverlaps(requests, plan, planOverlapPairs(graph, requests, plan, registry));
+  }
+}
+
+/** Whether `library` on `cpu` runs the same specs (code path, hence access order) as `registry`. */
+function samePath(library: string, cpu: string | null, registry: KernelRegistry): boolean {
+  if (!(KERNEL_LIBRARY_NAMES as readonly string[]).includes(library) || (cpu !== null && !isCortexMCpu(cpu))) return false;
+  return kernelRegistry(library as KernelLibraryName, cpu ?? undefined).specs === registry.specs;
+}
+
+const describeKernels = (library: string, cpu: string | null): string => (cpu === null ? library : `${library} (${cpu})`);
+
+/**
+ * A file that records the kernel library its plan was made for, read with another library
+ * (`--kernels` naming it) whose access order the plan's overlaps break: a VerificationError
+ * (E_PLAN_LIBRARY, exit 1) naming the library the plan was made for and where it breaks (op,
+ * tensor, bytes). Nothing for files without the record (taken as reference, checked as before:
+ * plan.libraryHazard), without an offline plan, or whose plan holds for `registry` too.
+ */
+export function checkPlanLibrary(model: Model, registry: KernelRegistry, label = 'the file'): void {
+  if (!recordsPlanKernels(model) || readOfflinePlan(model) === null) return;
+  const planned = readPlanKernels(model);
+  if (planned.library === registry.library && (planned.cpu === registry.cpu || samePath(planned.library, planned.cpu, registry))) return;
+  const requests = computeModelBufferRequests(model, registry);
+  try {
+    checkPlan(requests, planGreedy(requests), model.graph, registry);
+  } catch (e) {
+    if (!(e instanceof PlanError) || e.code !== 'E_PLAN_OVERLAP') throw e;
+    throw new VerificationError('E_PLAN_LIBRARY', `${label}'s plan was made for the ${describeKernels(planned.library, planned.cpu)} kernels and breaks with ${describeKernels(registry.library, registry.cpu)}: ${e.message}; drop --kernels to read it with ${planned.library}, or optimize the original for ${registry.library}`);
   }
 }

@@ -4,10 +4,10 @@
 // candidates with candidateTotals, do not depend on the planned runner (and its planner table).
 import type { Model } from '../ir/index.ts';
 import { readOfflinePlan } from '../ir/index.ts';
-import { DEFAULT_TFLM_ARCH } from '../sim/index.ts';
-import type { TflmArchName } from '../sim/index.ts';
+import { DEFAULT_ARENA_RUNTIME, DEFAULT_TFLM_ARCH } from '../sim/index.ts';
+import type { PlanSize, TflmArchName } from '../sim/index.ts';
 import type { KernelRegistry } from '../kernels/index.ts';
-import { graphArena } from './arena-totals.ts';
+import { graphArena, totalsOfReport } from './arena-totals.ts';
 import type { ArenaRuntimeTarget, ArenaTotals } from './arena-totals.ts';
 import { planModel } from './run-planned.ts';
 
@@ -19,22 +19,22 @@ import { planModel } from './run-planned.ts';
  * mobilenet-v2-0.35-224 took 0.15 s of its 2.3 s). test/optimizer/arena-totals.test.ts checks the
  * two agree.
  */
-export function arenaTotals(model: Model, arch: TflmArchName = DEFAULT_TFLM_ARCH, registry?: KernelRegistry, target: ArenaRuntimeTarget = 'mcusim'): ArenaTotals {
-  return totalsOfPlan(model, planModel(model, registry === undefined ? {} : { registry }).plan.peakBytes, 0, arch, registry, target);
+export function arenaTotals(model: Model, arch: TflmArchName = DEFAULT_TFLM_ARCH, registry?: KernelRegistry, runtime: ArenaRuntimeTarget = DEFAULT_ARENA_RUNTIME): ArenaTotals {
+  const planned = planModel(model, registry === undefined ? {} : { registry });
+  return totalsOfPlan(model, { plannedBytes: planned.plan.peakBytes, bufferCount: planned.requests.length }, 0, arch, registry, runtime);
 }
 
 /** arenaTotals of a model already prepared by preparePlannedModel (no second plan), with its runtime's RAM outside the arena. */
 export function preparedArenaTotals(
-  model: Model, pm: { readonly plan: { readonly peakBytes: number }; readonly runtime: { readonly outsideArenaBytes: number } }, arch: TflmArchName = DEFAULT_TFLM_ARCH,
-  registry?: KernelRegistry,
+  model: Model, pm: { readonly plan: { readonly peakBytes: number }; readonly requests: readonly unknown[]; readonly runtime: { readonly outsideArenaBytes: number } },
+  arch: TflmArchName = DEFAULT_TFLM_ARCH, registry?: KernelRegistry, runtime: ArenaRuntimeTarget = DEFAULT_ARENA_RUNTIME,
 ): ArenaTotals {
-  return totalsOfPlan(model, pm.plan.peakBytes, pm.runtime.outsideArenaBytes, arch, registry);
+  return totalsOfPlan(model, { plannedBytes: pm.plan.peakBytes, bufferCount: pm.requests.length }, pm.runtime.outsideArenaBytes, arch, registry, runtime);
 }
 
 function totalsOfPlan(
-  model: Model, plannedPeakBytes: number, runtimeOutsideBytes: number, arch: TflmArchName, registry?: KernelRegistry, target: ArenaRuntimeTarget = 'mcusim',
+  model: Model, plan: PlanSize, runtimeOutsideBytes: number, arch: TflmArchName, registry: KernelRegistry | undefined, runtime: ArenaRuntimeTarget,
 ): ArenaTotals {
-  const r = graphArena(model.graph, plannedPeakBytes, arch, readOfflinePlan(model), registry, target);
-  const outsideArenaBytes = Math.max(r.outsideArenaBytes, runtimeOutsideBytes);
-  return { plannedBytes: r.plannedBytes, persistentBytes: r.persistentBytes, totalBytes: r.totalBytes, outsideArenaBytes };
+  const r = totalsOfReport(graphArena(model.graph, plan, arch, readOfflinePlan(model), registry, runtime));
+  return { ...r, outsideArenaBytes: Math.max(r.outsideArenaBytes, runtimeOutsideBytes) };
 }

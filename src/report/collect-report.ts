@@ -16,7 +16,7 @@ import {
   analyticApplies, safeOverlap, sweepPartialSpill,
 } from '../optimizer/index.ts';
 import type { KernelLibrary, LatencyReport, TargetProfile } from '../sim/index.ts';
-import { CORTEX_M, DEFAULT_KERNEL_LIBRARY, boardFit, niclaVision, wholeArena } from '../sim/index.ts';
+import { CORTEX_M, DEFAULT_KERNEL_LIBRARY, boardFit, niclaVision, runtimeArena } from '../sim/index.ts';
 import type { ArenaTotals, BoardFit } from './arena-totals.ts';
 import { collectKernelLibraries } from './kernel-libraries.ts';
 import type { KernelLibrariesSection } from './kernel-libraries.ts';
@@ -141,8 +141,10 @@ function opOverlaps(model: Model, requests: readonly BufferRequest[], registry?:
 
 /** The whole arena of `model` with the report's plan on a Cortex-M build, and whether it fits `target`. */
 function wholeArenaOf(model: Model, layout: ReportLayout, target: TargetProfile, registry?: KernelRegistry): { readonly totals: ArenaTotals; readonly fit: BoardFit } {
-  const r = wholeArena(model.graph, layout.plan.peakBytes, CORTEX_M, readOfflinePlan(model), 'auto', registry).report;
-  const totals = { plannedBytes: layout.plan.peakBytes, persistentBytes: r.persistentBytes, totalBytes: r.totalBytes, outsideArenaBytes: r.outsideArenaBytes };
+  // TFLM's arena (what users deploy; mcusim's generated kernels for the ops stock TFLM lacks): TFLM plans the file itself.
+  const tflmPlan = planGreedy(layout.requests).peakBytes;
+  const r = runtimeArena(model.graph, { plannedBytes: tflmPlan, bufferCount: layout.requests.length }, CORTEX_M, 'tflm', { offlineOffsets: readOfflinePlan(model), ...(registry !== undefined ? { registry } : {}) });
+  const totals = { runtime: r.runtime, kernels: r.kernels, cpu: r.cpu, plannedBytes: layout.plan.peakBytes, persistentBytes: r.persistentBytes, totalBytes: r.totalBytes, declareBytes: r.declareBytes, outsideArenaBytes: r.outsideArenaBytes };
   return { totals, fit: boardFit(model.graph, r, target) };
 }
 

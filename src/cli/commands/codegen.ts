@@ -25,7 +25,7 @@ import { bytesAndKb } from '../format.ts';
 import { loadModel } from '../load-model.ts';
 import { writeOutputFile } from '../output-file.ts';
 import { isLargeModel, phaseProgress } from '../progress.ts';
-import { addKernelOptions, kernelsJson, resolveKernels } from '../kernel-options.ts';
+import { addKernelOptions, kernelsJson, kernelsForFile } from '../kernel-options.ts';
 import type { KernelCliOptions } from '../kernel-options.ts';
 
 interface CodegenCliOptions extends KernelCliOptions {
@@ -105,8 +105,8 @@ export function runCodegen(modelArg: string, opts: CodegenCliOptions): number {
     throw new UsageError(`--storage must be ${CODEGEN_STORAGE.join(' or ')} for codegen (the C port has no remote-host driver), got '${opts.storage}'`);
   }
   checkOutputDir(dir, '--out-dir');
-  const registry = resolveKernels(opts);
   const model = loadModel(modelArg);
+  const registry = kernelsForFile(opts, model, modelArg);
   refuseSpillFlags(model, [['--storage', opts.storage !== undefined], ['--compress', opts.compress === true]]);
   const name = modelArg.replace(/^.*[\\/]/, '').replace(/\.tflite$/, '');
   if (opts.tflm === true) {

@@ -1,7 +1,8 @@
 // `mcusim inspect MODEL [--planner NAME] [--arch A] [--board B] [--kernels L [--cpu C]] [--budget-ms N] [--json] [--ascii] [--svg FILE]`: the
 // model's ops, tensors and verified memory plan, as tables (default), one JSON document (--json),
 // TFLM's ASCII plan picture (--ascii, text mode only) and/or an SVG picture written to FILE.
-// --budget-ms is the exact planner's search budget; it reports whether the peak is proven minimal.
+// --planner exact stops on a node limit (the same plan on every machine); --budget-ms adds a wall-clock
+// budget (then the plan may depend on the machine). It reports whether the peak is proven minimal.
 // Every report carries the whole arena for --arch (TFLM's persistent tail + the plan, DESIGN.md §9);
 // --board NAME adds whether it fits the board's RAM region and the weights its flash; --kernels /
 // --cpu name the kernel library linked (its scratch buffers and persistent data; kernel-options.ts).
@@ -10,12 +11,14 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { UsageError } from '../../ir/index.ts';
-import { DEFAULT_EXACT_TIME_BUDGET_MS, DEFAULT_PLANNER, describePlanSource, getPlanner, ordinalCharacter, plannerNames, renderPlanAscii, renderPlanSvg } from '../../optimizer/index.ts';
-import { DEFAULT_TFLM_ARCH, TFLM_ARCH_NAMES, getTarget, getTflmArch, listTargets } from '../../sim/index.ts';
+import { DEFAULT_EXACT_NODE_LIMIT, DEFAULT_PLANNER, describePlanSource, getPlanner, ordinalCharacter, plannerNames, renderPlanAscii, renderPlanSvg } from '../../optimizer/index.ts';
+import { ARENA_RUNTIMES, DEFAULT_ARENA_RUNTIME, DEFAULT_TFLM_ARCH, TFLM_ARCH_NAMES, getTarget, getTflmArch, listTargets } from '../../sim/index.ts';
+import type { ArenaReport } from '../../sim/index.ts';
+import { parseArenaAlign } from '../cli-options.ts';
 import { addQuietOption, checkOutputFile, refuseFlag } from '../cli-options.ts';
-import { bytesAndKb, formatShape, renderTable, truncate } from '../format.ts';
+import { bytesAndKb, describeRuntime, formatShape, renderTable, truncate } from '../format.ts';
 import { loadModel } from '../load-model.ts';
-import { addKernelOptions, resolveKernels } from '../kernel-options.ts';
+import { addKernelOptions, kernelsForFile } from '../kernel-options.ts';
 import type { KernelCliOptions } from '../kernel-options.ts';
 import { LARGE_MODEL_TENSORS, isLargeModel, phaseProgress } from '../progress.ts';
 import { INSPECT_RUNTIMES, inspectModel } from '../../api/index.ts';
@@ -31,6 +34,7 @@ interface InspectOptions extends KernelCliOptions {
   readonly board?: string;
   readonly tensors?: boolean;
   readonly runtime?: string;
+  readonly arenaAlign?: string;
   readonly quiet?: boolean;
 }
 
@@ -89,21 +93,25 @@ function summary(r: InspectReport): string {
 
 function arenaSummary(r: InspectReport): string {
   const a = r.arena;
-  const runtime = a.runtime === 'tflm'
-    ? `${r.ops.some((o) => o.kind === 'merge' || o.kind === 'spill' || o.kind === 'fetching' || o.kind === 'fetchingConv2d') ? "TFLM with mcusim's generated kernels (codegen --tflm)" : 'stock TFLM'}, ${a.arch} build`
-    : a.nonStockOps.length > 0
-      ? `mcusim C runtime; stock TFLM lacks ${a.nonStockOps.map((o) => `op ${o.opIndex} ${o.kind}`).join(', ')}`
-      : "mcusim C runtime, for mcusim's kernel variants";
+  const who = (x: ArenaReport): string => describeRuntime(x.runtime, x.arch, x.kernels, x.cpu);
+  const extra = r.runtimes === undefined ? [] : [
+    `  needs mcusim's kernels: ${r.runtimes.mcusimKernels.join(', ')}`,
+    ...ARENA_RUNTIMES.filter((x) => x !== a.runtime).map((x) => {
+      const o = r.runtimes?.[x] ?? a;
+      return `  on ${who(o)}: ${bytesAndKb(o.plannedBytes)} planned + ${bytesAndKb(o.persistentBytes)} persistent = ${bytesAndKb(o.totalBytes)}`;
+    }),
+    ...(r.runtimes.stockTflm === undefined ? [] : [
+      `  stock TFLM with its own kernels (no codegen --tflm): ${bytesAndKb(r.runtimes.stockTflm.plannedBytes)} planned + ${bytesAndKb(r.runtimes.stockTflm.persistentBytes)} persistent = ${bytesAndKb(r.runtimes.stockTflm.totalBytes)}, declare ${r.runtimes.stockTflm.declareBytes}`,
+    ]),
+  ];
   return [
-    `arena (${runtime}${r.cpu === null ? '' : `, ${r.kernels} kernels for ${r.cpu}`}):`,
+    `arena on ${who(a)}:`,
     `  planned:     ${bytesAndKb(a.plannedBytes)}`,
     `  persistent:  ${bytesAndKb(a.persistentBytes)}`,
     `  total:       ${bytesAndKb(a.totalBytes)}${a.runtime === 'tflm' ? " (TFLM's arena_used_bytes)" : ''}`,
+    ...(a.runtime === 'tflm' ? [`  declare:     uint8_t tensor_arena[${a.declareBytes}] (the smallest a MicroInterpreter accepts; arena start aligned to 16)`] : []),
     `  outside:     ${bytesAndKb(a.outsideArenaBytes)}`,
-    ...(r.runtimes === undefined ? [] : [
-      `  stock TFLM runs this file with its own kernels: ${bytesAndKb(r.runtimes.tflm.plannedBytes)} planned + ${bytesAndKb(r.runtimes.tflm.persistentBytes)} persistent = ${bytesAndKb(r.runtimes.tflm.totalBytes)}`,
-      `  the difference needs mcusim's kernels: ${r.runtimes.mcusimKernels.join(', ')}`,
-    ]),
+    ...extra,
   ].join('\n');
 }
 
@@ -174,13 +182,14 @@ export function runInspect(modelArg: string, opts: InspectOptions): number {
   checkOutputFile(opts.svg, '--svg');
   const arch = getTflmArch(opts.arch);
   const board = opts.board === undefined ? undefined : getTarget(opts.board);
-  const kernels = resolveKernels(opts);
   const model = loadModel(modelArg);
+  const kernels = kernelsForFile(opts, model, modelArg);
   const progress = phaseProgress('inspect', { show: isLargeModel(model.graph), quiet: opts.quiet === true });
-  progress.phase(`planning the arena of ${model.graph.ops.length} ops with ${opts.planner}${opts.planner === 'exact' ? ` (search budget ${budget ?? DEFAULT_EXACT_TIME_BUDGET_MS} ms)` : ''}`);
-  const runtime = INSPECT_RUNTIMES.find((r) => r === (opts.runtime ?? 'mcusim'));
+  progress.phase(`planning the arena of ${model.graph.ops.length} ops with ${opts.planner}${opts.planner === 'exact' ? ` (${budget === undefined ? `up to ${DEFAULT_EXACT_NODE_LIMIT} search nodes` : `search budget ${budget} ms`})` : ''}`);
+  const runtime = INSPECT_RUNTIMES.find((r) => r === (opts.runtime ?? DEFAULT_ARENA_RUNTIME));
   if (runtime === undefined) throw new UsageError(`--runtime must be ${INSPECT_RUNTIMES.join(' or ')}, got '${opts.runtime ?? ''}'`);
-  const targets = board === undefined ? { arch, runtime, kernels } : { arch, board, runtime, kernels };
+  const startAlignBytes = parseArenaAlign(opts.arenaAlign);
+  const targets = { arch, runtime, kernels, startAlignBytes, ...(board === undefined ? {} : { board }) };
   const { report, requests, plan } = inspectModel(model, opts.planner, budget === undefined ? {} : { timeBudgetMs: budget }, targets);
   if (plan.libraryHazard !== undefined) process.stderr.write(`warning: ${plan.libraryHazard}\n`);
   if (opts.svg !== undefined) writeSvg(opts.svg, renderPlanSvg(requests, plan, { title: `${modelArg} (${describePlanSource(requests, plan.planner)})` }));
@@ -205,13 +214,14 @@ export function registerInspect(program: Command, setExit: (code: number) => voi
     .description('show ops, tensors and the verified memory plan of a model')
     .argument('<model>', 'a .tflite file or zoo:<name>')
     .option('--planner <name>', `memory planner (${plannerNames().join(', ')})`, DEFAULT_PLANNER)
-    .option('--budget-ms <n>', 'search budget of --planner exact in milliseconds (default 2000)')
+    .option('--budget-ms <n>', 'wall-clock budget of --planner exact in milliseconds (default none: it stops after 2M search nodes, the same plan on every machine)')
     .option('--json', 'print one JSON document')
     .option('--ascii', "draw the plan like TFLM's PrintMemoryPlan (text mode)")
     .option('--svg <file>', 'write the plan as an SVG picture')
     .option('--arch <arch>', `TFLM build whose whole arena is reported (${TFLM_ARCH_NAMES.join(', ')})`, DEFAULT_TFLM_ARCH)
     .option('--board <name>', `say whether the model fits this board (${listTargets().join(', ')})`)
-    .option('--runtime <runtime>', "whose arena to report: mcusim (default: stock TFLM if it runs every op, else mcusim's C runtime) or tflm (TFLM with the kernels of codegen --tflm)")
+    .option('--runtime <runtime>', "whose arena to report: tflm (default: TFLM, with the kernels of codegen --tflm for mcusim's ops) or mcusim (the C port)")
+    .option('--arena-align <bytes>', 'alignment of the declared tensor_arena start, for declareBytes (default 16)')
     .option('--tensors', `the full op, tensor and plan tables (default on models of at most ${SUMMARY_ABOVE_TENSORS} tensors; larger ones print a summary)`);
   addQuietOption(addKernelOptions(cmd))
     .action((model: string, opts: InspectOptions) => setExit(runInspect(model, opts)));

@@ -4,23 +4,27 @@
 // A missed --target-bytes still writes the best model but exits 1 with the gap on stderr.
 // `--target BYTES` is the old spelling of --target-bytes (a hidden alias).
 // --jobs N: tiling and auto candidates are evaluated in worker threads (worker-pool.ts).
-// --time-budget-ms MS: the searches' time budget (tiling's, auto's); a search its budget cuts short
-// depends on the machine's speed, one that ends inside it does not.
+// The searches (tiling, auto) are bounded by work: --max-candidates N (tiling's candidate budget), so
+// one command writes the same bytes on every machine and at every --jobs. --time-budget-ms MS adds
+// a wall-clock limit; a search it cuts short depends on the machine, and the output says so.
 // --kernels / --cpu: the library planned for (dmo and replacement use its access order's O_s; every
 // pass and search candidate scores its scratch and persistent data, in worker threads too).
 import type { Command } from 'commander';
 import { UsageError, exportTflite } from '../../ir/index.ts';
-import type { ArenaTotals, BufferRequest, PassOptions, PassReport, Plan, TargetResult } from '../../optimizer/index.ts';
-import { arenaTotals, computeModelBufferRequests, currentPeakBytes, describePlanSource, getPass, passNames, planGreedy, renderPlanSvg, runPipeline } from '../../optimizer/index.ts';
+import type { BufferRequest, PassOptions, PassReport, Plan, TargetResult } from '../../optimizer/index.ts';
+import { computeModelBufferRequests, describePlanSource, getPass, passNames, planGreedy, renderPlanSvg } from '../../optimizer/index.ts';
+import { optimizeWithReport } from '../../api/index.ts';
+import type { ArenaComparison, OptimizeReport } from '../../api/index.ts';
 import type { Model } from '../../ir/index.ts';
 import type { KernelRegistry } from '../../kernels/index.ts';
-import { DEFAULT_TFLM_ARCH, TFLM_ARCH_NAMES, getTflmArch } from '../../sim/index.ts';
+import { ARENA_RUNTIMES, DEFAULT_ARENA_RUNTIME, DEFAULT_TFLM_ARCH, TFLM_ARCH_NAMES, getTflmArch } from '../../sim/index.ts';
+import type { ArenaRuntime } from '../../sim/index.ts';
 import { addHiddenOption, aliased, checkOutputFile, progressLog, refuseFlag } from '../cli-options.ts';
-import { bytesAndKb, renderTable } from '../format.ts';
+import { bytesAndKb, describeRuntime, renderTable } from '../format.ts';
 import { loadRunnableModel } from '../load-model.ts';
 import { writeOutputFile } from '../output-file.ts';
 import { openEvaluatorPool, parseJobs } from '../worker-pool.ts';
-import { addKernelOptions, kernelsJson, resolveKernels } from '../kernel-options.ts';
+import { addKernelOptions, kernelsForFile } from '../kernel-options.ts';
 import type { KernelCliOptions } from '../kernel-options.ts';
 
 interface OptimizeOptions extends KernelCliOptions {
@@ -42,20 +46,7 @@ interface OptimizeOptions extends KernelCliOptions {
   readonly quiet?: boolean;
   readonly jobs?: string;
   readonly timeBudgetMs?: string;
-}
-
-/** The whole-arena report (issue 12): planned head, persistent tail, their total, RAM beside it. */
-export type ArenaReport = ArenaTotals;
-
-/** How the pipeline's result compares with --target-bytes (the optimizer's `target` result field when it has one). */
-export interface OptimizeReport {
-  readonly kernels: string;
-  readonly cpu: string | null;
-  readonly before: { readonly peakBytes: number; readonly arena: ArenaReport };
-  readonly after: { readonly peakBytes: number; readonly arena: ArenaReport };
-  readonly passes: readonly PassReport[];
-  /** The pipeline's verdict on the byte target, when one was given (runPipeline). */
-  readonly target?: TargetResult;
+  readonly maxCandidates?: string;
 }
 
 function parseTarget(s: string | undefined): number | undefined {
@@ -82,6 +73,7 @@ function checkPassFlags(names: readonly string[], opts: OptimizeOptions): void {
   for (const [flag, on] of tinysegFlags) {
     if (on && !has('tinyseg', 'auto')) refuseFlag(flag, `only the tinyseg pass (or auto, which tries it) reads it; --passes is ${names.join(',')}`);
   }
+  if (opts.maxCandidates !== undefined && !has('tiling', 'fdt', 'ffmt', 'auto')) refuseFlag('--max-candidates', `only the tiling searches (tiling, fdt, ffmt, or auto, which runs tiling) read it; --passes is ${names.join(',')}`);
   if (opts.storage !== undefined && !has('auto')) refuseFlag('--storage', `only auto ranks pipelines by latency with the spill storage; --passes is ${names.join(',')}`);
   if (opts.svgBefore !== undefined && opts.svgBefore === opts.svgAfter) throw new UsageError('--svg-before and --svg-after name the same file');
 }
@@ -105,6 +97,12 @@ function parseBudget(s: string | undefined): number | undefined {
   if (s === undefined) return undefined;
   const n = Number(s);
   if (s.trim() === '' || !Number.isFinite(n) || n <= 0) throw new UsageError(`--time-budget-ms must be a positive number of milliseconds, got '${s}'`);
+  return n;
+}
+
+function parseCandidates(s: string): number {
+  const n = Number(s);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`--max-candidates must be a positive integer, got '${s}'`);
   return n;
 }
 
@@ -142,6 +140,16 @@ function passTable(r: PassReport): string {
   return `pass ${r.pass}\n${renderTable(['metric', 'value'], rows)}`;
 }
 
+/** One line per runtime compared: "whole arena on TFLM (...) a -> b B; declare tensor_arena[n]". */
+function arenaLines(r: OptimizeReport): string[] {
+  const line = (runtime: ArenaRuntime, c: ArenaComparison): string =>
+    `whole arena on ${describeRuntime(runtime, r.arch, r.kernels, r.cpu)} ${bytesAndKb(c.before.totalBytes)} -> ${bytesAndKb(c.after.totalBytes)}` +
+    (runtime === 'tflm' ? `; declare tensor_arena[${c.after.declareBytes}]` : '');
+  const chosen = line(r.runtime, { before: r.before.arena, after: r.after.arena });
+  const others = r.runtimes === undefined ? [] : ARENA_RUNTIMES.filter((x) => x !== r.runtime).map((x) => `${line(x, r.runtimes?.[x] ?? { before: r.before.arena, after: r.after.arena })} (the file needs mcusim's ops: codegen --tflm, or the C port)`);
+  return [chosen, ...others];
+}
+
 export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
   if (opts.output === undefined) throw new UsageError('optimize needs -o OUT.tflite');
   const names = (opts.passes ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
@@ -156,48 +164,55 @@ export function runOptimize(modelArg: string, opts: OptimizeOptions): number {
   const spillPercent = parsePercent(opts.spillPercent);
   const budget = parseBudget(opts.timeBudgetMs);
   const arch = getTflmArch(opts.arch ?? DEFAULT_TFLM_ARCH).name;
-  if (opts.runtime !== undefined && opts.runtime !== 'tflm' && opts.runtime !== 'mcusim') throw new UsageError(`--runtime must be tflm or mcusim, got '${opts.runtime}'`);
-  const runtime = opts.runtime === 'tflm' ? 'tflm' : undefined;
-  const registry = resolveKernels(opts);
+  const runtime = parseRuntime(opts.runtime);
   const jobs = parseJobs(opts.jobs);
   // A model run refuses (an op without a kernel) cannot be optimized and proven bit-exact.
   const model = loadRunnableModel(modelArg);
-  const options: PassOptions = {
-    flags: { ...tinysegScratchFlags(opts), ...(spillPercent !== undefined ? { spillPercent } : {}), ...(budget !== undefined ? { 'time-budget-ms': budget } : {}) },
-    ...(targetBytes !== undefined ? { targetBytes } : {}),
-    ...(storage !== undefined ? { storage } : {}),
-    arch,
-    ...(runtime !== undefined ? { runtime } : {}),
-    log: progressLog(opts),
-    registry,
-  };
-  const before = currentPeakBytes(model, registry);
+  const registry = kernelsForFile(opts, model, modelArg);
   const pool = openEvaluatorPool(jobs);
-  let result: ReturnType<typeof runPipeline>;
+  let run: ReturnType<typeof optimizeWithReport>;
   try {
-    result = runPipeline(model, names, { ...options, evaluator: pool.evaluator });
+    run = optimizeWithReport(model, names, {
+      kernels: registry.library,
+      ...(registry.cpu !== null ? { cpu: registry.cpu } : {}),
+      runtime,
+      arch,
+      flags: {
+        ...tinysegScratchFlags(opts), ...(spillPercent !== undefined ? { spillPercent } : {}), ...(budget !== undefined ? { 'time-budget-ms': budget } : {}),
+        ...(opts.maxCandidates !== undefined ? { 'max-candidates': parseCandidates(opts.maxCandidates) } : {}),
+      },
+      ...(targetBytes !== undefined ? { targetBytes } : {}),
+      ...(storage !== undefined ? { storage } : {}),
+      log: progressLog(opts),
+      evaluator: pool.evaluator,
+    });
   } finally {
     void pool.close();
   }
-  const after = currentPeakBytes(result.model, registry);
-  writeOutputFile(opts.output, exportTflite(result.model));
-  writePlanSvgs(opts, modelArg, names, model, result.model, registry);
-  const report: OptimizeReport = {
-    ...kernelsJson(registry),
-    before: { peakBytes: before, arena: arenaTotals(model, arch, registry, runtime) },
-    after: { peakBytes: after, arena: arenaTotals(result.model, arch, registry, runtime) },
-    passes: result.reports,
-    ...(result.target !== undefined ? { target: result.target } : {}),
-  };
+  const { report } = run;
+  if (run.bytes !== null) writeOutputFile(opts.output, run.bytes);
+  writePlanSvgs(opts, modelArg, names, model, run.model, registry);
   const missed = report.target !== undefined && !report.target.met;
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(report)}\n`);
   } else {
-    const parts = [...result.reports.map(passTable), `peak ${bytesAndKb(before)} -> ${bytesAndKb(after)}; whole arena (${arch}${registry.cpu === null ? '' : `, ${registry.library} kernels for ${registry.cpu}`}) ${bytesAndKb(report.before.arena.totalBytes)} -> ${bytesAndKb(report.after.arena.totalBytes)}; wrote ${opts.output}`];
+    const wrote = run.bytes !== null ? `wrote ${opts.output}` : `nothing written`;
+    const parts = [...report.passes.map(passTable), [`peak ${bytesAndKb(report.before.peakBytes)} -> ${bytesAndKb(report.after.peakBytes)}`, ...arenaLines(report), wrote].join('\n')];
     process.stdout.write(`${parts.join('\n\n')}\n`);
+  }
+  if (report.refused !== undefined) {
+    process.stderr.write(`${report.refused} (--runtime ${runtime === 'tflm' ? 'mcusim scores the C port' : 'tflm scores TFLM'})\n`);
+    return 1;
   }
   if (report.target !== undefined && missed) process.stderr.write(`${describeMissedTarget(report.target)}; wrote the best model to ${opts.output}\n`);
   return missed ? 1 : 0;
+}
+
+/** --runtime tflm (default, what users deploy) or mcusim (the C port). */
+export function parseRuntime(s: string | undefined): ArenaRuntime {
+  const r = ARENA_RUNTIMES.find((x) => x === (s ?? DEFAULT_ARENA_RUNTIME));
+  if (r === undefined) throw new UsageError(`--runtime must be ${ARENA_RUNTIMES.join(' or ')}, got '${s ?? ''}'`);
+  return r;
 }
 
 export function registerOptimize(program: Command, setExit: (code: number) => void): void {
@@ -212,10 +227,11 @@ export function registerOptimize(program: Command, setExit: (code: number) => vo
     .option('--no-scratch-quant', 'tinyseg: keep TransposeConv int32 scratch (no int16, no scratch-free form)')
     .option('--no-scratch-free', 'tinyseg: only the paper\'s int16 scratch quantization (no scratch-free TransposeConv)')
     .option('--spill-percent <p>', 'tinyseg: spill this percentage of the victim\'s channels (0-100, Figure 14)')
-    .option('--runtime <runtime>', "whose arena the passes minimize and report: mcusim (default) or tflm (TFLM with the kernels of codegen --tflm)")
+    .option('--runtime <runtime>', "whose arena the passes minimize and report: tflm (default: TFLM, with the kernels of codegen --tflm for mcusim's ops) or mcusim (the C port)")
     .option('--arch <arch>', `TFLM build whose whole arena the passes minimize and report (${TFLM_ARCH_NAMES.join(', ')}; default ${DEFAULT_TFLM_ARCH})`)
     .option('--jobs <n>', 'threads evaluating tiling / auto candidates (default: the number of cores); the result is the same for any N')
-    .option('--time-budget-ms <ms>', 'time budget of the searches (tiling: 20000, auto: 60000); a search it cuts short depends on the machine')
+    .option('--max-candidates <n>', 'tiling: candidates a search scores at most (default 5000); the same result on every machine')
+    .option('--time-budget-ms <ms>', 'a wall-clock limit for the searches (default none); a search it cuts short depends on the machine, and the output says so')
     .option('--json', 'print one JSON document')
     .option('--svg-before <file>', 'write the plan before the passes as an SVG picture')
     .option('--svg-after <file>', 'write the plan after the passes as an SVG picture')

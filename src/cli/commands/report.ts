@@ -20,7 +20,7 @@ import type { VerifyReport } from '../../api/index.ts';
 import { verifyPassed } from '../../api/index.ts';
 import { startVerifyThreads } from '../verify-pool.ts';
 import { openEvaluatorPool, parseJobs } from '../worker-pool.ts';
-import { addKernelOptions, resolveKernels } from '../kernel-options.ts';
+import { addKernelOptions, kernelsForFile } from '../kernel-options.ts';
 import type { KernelCliOptions } from '../kernel-options.ts';
 
 interface ReportCliOptions extends KernelCliOptions {
@@ -66,12 +66,12 @@ export async function runReport(modelArg: string, opts: ReportCliOptions): Promi
   passes.forEach(getPass);
   const target = getTarget(opts.board);
   const seeds = parseSeeds(opts.seeds);
-  const registry = resolveKernels(opts);
   const jobs = parseJobs(opts.jobs);
   // Before minutes of work start.
   checkOutputFile(opts.output, '-o/--output');
   const log = progressLog(opts);
   const model = loadRunnableModel(modelArg);
+  const registry = kernelsForFile(opts, model, modelArg);
   // The verification's worker threads load their code while this thread runs the passes.
   const threads = seeds > 0 ? startVerifyThreads(jobs, seeds) : null;
   let data: ReturnType<typeof collectReport>;

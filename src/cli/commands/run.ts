@@ -20,7 +20,7 @@ import { formatShape, renderTable } from '../format.ts';
 import { TRACE_DUMP_LIMIT_BYTES, estimateTraceDump, formatSize } from '../trace-estimate.ts';
 import { loadModel, readInputFile } from '../load-model.ts';
 import { writeOutputFile } from '../output-file.ts';
-import { addKernelOptions, kernelsJson, resolveKernels } from '../kernel-options.ts';
+import { addKernelOptions, kernelsJson, kernelsForFile } from '../kernel-options.ts';
 import type { KernelCliOptions } from '../kernel-options.ts';
 
 interface RunOptions extends KernelCliOptions {
@@ -170,9 +170,9 @@ export function runRun(modelArg: string, opts: RunOptions): number {
   checkOutputFile(opts.traceOut, '--trace-out');
   checkOutputFile(opts.traceSvg, '--trace-svg');
   if (opts.traceOut !== undefined) traceFormatForPath(opts.traceOut);
-  const registry = resolveKernels(opts);
   const files = opts.input.map((f, i) => new Uint8Array(readInputFile(f, `input ${i}`)));
   const model = loadModel(modelArg);
+  const registry = kernelsForFile(opts, model, modelArg);
   const pm = preparePlannedModel(model, { planner: opts.planner, registry, ...(opts.trace ? { traceShadow: true } : {}) });
   const { graph } = pm;
   if (files.length > 0 && files.length !== graph.inputs.length) {

@@ -71,7 +71,6 @@ export async function runVerify(originalArg: string, optimizedArg: string, opts:
   if (opts.storage !== undefined && !isStorageKind(opts.storage)) throw new UsageError(`--storage must be internal, external or remote, got '${opts.storage}'`);
   const jobs = parseJobs(opts.jobs);
   const arch = getTflmArch(opts.arch ?? DEFAULT_TFLM_ARCH).name;
-  const registry = resolveKernels(opts);
   if (opts.compress === true && opts.storage === undefined) refuseFlag('--compress', 'it compresses blocks spilled to a storage device; name the device with --storage');
   // Worker threads start loading their code now, while this thread loads the models.
   const threads = startVerifyThreads(jobs, seeds);
@@ -80,6 +79,8 @@ export async function runVerify(originalArg: string, optimizedArg: string, opts:
   try {
     original = loadModel(originalArg);
     const optimized = loadModel(optimizedArg);
+    // The optimized file's own library unless --kernels names one (then verify reports the mismatch).
+    const registry = resolveKernels(opts, optimized);
     const storage = { arch, kernels: registry.library, ...(registry.cpu === null ? {} : { cpu: registry.cpu }), ...(opts.storage !== undefined ? { storage: opts.storage as StorageKind } : {}), ...(opts.compress ? { compress: true } : {}) };
     if (opts.storage !== undefined && !optimized.graph.ops.some(isStorageOp)) {
       refuseFlag('--storage', `'${optimizedArg}' spills no tensor to storage (no spill/fetch ops; tinyseg adds them)`);

@@ -3,7 +3,8 @@
 // placed one by one on a skyline in non-decreasing (offset, rank) order, each at the lowest
 // 16-aligned offset above the buffers already placed in its lifetime. Every plan can be pushed
 // down into such a sequence without growing, so the space holds an optimum. tflm-greedy is the
-// starting incumbent: the result is never worse, and after the time budget it is the best found.
+// starting incumbent: the result is never worse, and after the node limit (work, so the same plan
+// on every machine) or an explicit wall-clock budget it is the best found.
 import { ARENA_ALIGNMENT_BYTES, alignUp } from './buffer-requests.ts';
 import { planGreedy } from './greedy-planner.ts';
 import { planExtentBytes } from './plan-types.ts';
@@ -11,9 +12,9 @@ import type { BufferRequest, Plan } from './plan-types.ts';
 import { lowerBoundBytes } from './verify-plan.ts';
 
 export interface ExactPlanOptions {
-  /** Wall-clock budget for the search; the best plan found so far is returned after it. */
+  /** Wall-clock budget for the search (none by default): a search it cuts depends on the machine. */
   readonly timeBudgetMs?: number;
-  /** Optional cap on search nodes (deterministic cut-off, e.g. for reproducible reports). */
+  /** Cap on search nodes (default DEFAULT_EXACT_NODE_LIMIT): the same cut-off on every machine. */
   readonly nodeLimit?: number;
   /** Offset alignment; TFLM aligns arena buffers to 16 bytes. */
   readonly alignmentBytes?: number;
@@ -32,7 +33,8 @@ export interface ExactPlan extends Plan {
   readonly elapsedMs: number;
 }
 
-export const DEFAULT_EXACT_TIME_BUDGET_MS = 2000;
+/** Search nodes before the exact planner keeps its best (about 1-2 s on a laptop core). */
+export const DEFAULT_EXACT_NODE_LIMIT = 2_000_000;
 
 /** Buffers in the search's terms: lifetimes as ranges of elementary segments, fixed offset or -1. */
 interface Problem {
@@ -90,7 +92,7 @@ class Search {
     incumbent: Plan,
     readonly lowerBound: number,
     readonly align: number,
-    budgetMs: number,
+    budgetMs: number | undefined,
     readonly nodeLimit: number,
   ) {
     this.skyline = new Float64Array(p.segments);
@@ -101,7 +103,7 @@ class Search {
     this.place = new Float64Array(p.n);
     this.best = incumbent.peakBytes;
     this.bestOffsets = [...incumbent.offsets];
-    this.deadline = performance.now() + budgetMs;
+    this.deadline = budgetMs === undefined ? Infinity : performance.now() + budgetMs;
   }
 
   private outOfTime(): boolean {
@@ -193,7 +195,7 @@ export function planExact(requests: readonly BufferRequest[], options: ExactPlan
   const fixedTop = requests.reduce((m, r) => (r.offlineOffsetBytes === null ? m : Math.max(m, r.offlineOffsetBytes + r.sizeBytes)), 0);
   const lower = Math.max(lowerBoundBytes(requests), fixedTop);
   const p = buildProblem(requests);
-  const search = new Search(p, greedy, lower, align, options.timeBudgetMs ?? DEFAULT_EXACT_TIME_BUDGET_MS, options.nodeLimit ?? Infinity);
+  const search = new Search(p, greedy, lower, align, options.timeBudgetMs, options.nodeLimit ?? DEFAULT_EXACT_NODE_LIMIT);
   if (greedy.peakBytes > lower) search.run(p.n, -1, -1, 0);
   const peakBytes = planExtentBytes(requests, search.bestOffsets);
   return {

@@ -9,7 +9,7 @@ import type { BufferRequest, Plan } from './plan-types.ts';
 
 /** Per-call planner settings; planners ignore what does not apply to them. */
 export interface PlannerOptions {
-  /** Search budget of searching planners (exact); default DEFAULT_EXACT_TIME_BUDGET_MS. */
+  /** Wall-clock budget of searching planners (exact; none by default: they stop on a node limit). */
   readonly timeBudgetMs?: number;
 }
 
@@ -26,5 +26,5 @@ export const DEFAULT_PLANNER = 'tflm-greedy';
 export const REQUEST_PLANNERS: readonly PlannerInfo[] = Object.freeze([
   { name: 'tflm-greedy', description: "TFLM's GreedyMemoryPlanner, reproduced exactly", plan: planGreedy },
   { name: 'linear', description: 'no reuse: buffers back to back (TFLM LinearMemoryPlanner)', plan: planLinear },
-  { name: 'exact', description: 'minimal peak for the fixed schedule by branch and bound (FDT §4.2), tflm-greedy fallback after 2 s', plan: (requests: readonly BufferRequest[], _graph?: Graph, o?: PlannerOptions) => planExact(requests, o?.timeBudgetMs !== undefined ? { timeBudgetMs: o.timeBudgetMs } : {}) },
+  { name: 'exact', description: 'minimal peak for the fixed schedule by branch and bound (FDT §4.2), best found after 2M search nodes', plan: (requests: readonly BufferRequest[], _graph?: Graph, o?: PlannerOptions) => planExact(requests, o?.timeBudgetMs !== undefined ? { timeBudgetMs: o.timeBudgetMs } : {}) },
 ]);

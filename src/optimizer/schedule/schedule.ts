@@ -12,7 +12,8 @@ import { scheduleHillValley } from './schedule-hill-valley.ts';
 import { scheduleSeriesParallel } from './schedule-series-parallel.ts';
 
 export interface ScheduleOptions {
-  /** Budget for the exact methods; the heuristic result is used after it. */
+  /** Wall-clock budget for the exact methods (none by default: they stop at maxStates, the same
+   * on every machine); the heuristic result is used after it. */
   readonly timeBudgetMs?: number;
   /** Cap on DP states for the exact search over executed-op sets. */
   readonly maxStates?: number;
@@ -166,13 +167,12 @@ function allIn(ops: readonly number[], member: Uint8Array): boolean {
   return true;
 }
 
-export const DEFAULT_SCHEDULE_TIME_BUDGET_MS = 2000;
 const DEFAULT_MAX_STATES = 50_000;
 
 /** A memory-minimising op order for `graph` (see the file header for the methods). */
 export function scheduleGraph(graph: Graph, options: ScheduleOptions = {}): ScheduleResult {
   const model = buildMemoryModel(graph);
-  const deadline = performance.now() + (options.timeBudgetMs ?? DEFAULT_SCHEDULE_TIME_BUDGET_MS);
+  const deadline = options.timeBudgetMs === undefined ? Infinity : performance.now() + options.timeBudgetMs;
   const original = graph.ops.map((_, i) => i);
   if (!isTopologicalOrder(model, original)) throw new PlanError('E_PLAN_INVALID', `graph '${graph.name}' lists an op before its producer`);
   const sp = scheduleSeriesParallel(model);

@@ -19,7 +19,7 @@ import { computeBufferRequests, computeModelBufferRequests, planExact, planGreed
 import { applyFdt } from './fdt-transform.ts';
 import { applyFfmt } from './ffmt-transform.ts';
 import type { OptimizerPass, PassObjective, PassOptions, PassResult } from '../pass.ts';
-import { candidateTotals, describeTotals, graphArena } from '../arena-totals.ts';
+import { candidateTotals, describeTotals, graphArena, totalsOfReport } from '../arena-totals.ts';
 import { guardTotal, objectiveOf, objectiveScore, targetMeasureOf } from '../total-guard.ts';
 import type { ArenaRuntimeTarget, ArenaTotals } from '../arena-totals.ts';
 import { DEFAULT_TFLM_ARCH } from '../../sim/index.ts';
@@ -55,7 +55,10 @@ export interface TilingSearchResult {
   readonly macsAfter: number;
   readonly applied: readonly AppliedTiling[];
   readonly candidatesEvaluated: number;
+  /** An explicit wall-clock budget cut the search (the result then depends on the machine). */
   readonly timedOut: boolean;
+  /** What stopped the search before it ran out of candidates: the candidate budget, the clock, or nothing. */
+  readonly cut: 'candidates' | 'time' | null;
   /** Whole arena of the input and of the result (objective `total`: what the search minimized). */
   readonly totalsBefore: ArenaTotals;
   readonly totalsAfter: ArenaTotals;
@@ -70,12 +73,16 @@ export interface TilingSearchResult {
 export type TilingObjective = PassObjective;
 
 export interface TilingSearchOptions {
+  /** Candidates the search may score (default DEFAULT_TILING_CANDIDATES): work, not time, so one
+   * command gives the same file on every machine. */
+  readonly maxCandidates?: number;
+  /** A wall-clock budget besides (none by default): a search it cuts depends on the machine. */
   readonly timeBudgetMs?: number;
   /**
-   * Budget of the memory-aware scheduler, run on each step's best candidate (candidates themselves
+   * DP states of the memory-aware scheduler, run on each step's best candidate (candidates themselves
    * are laid out in the transform's partition-major order; 0 disables scheduling).
    */
-  readonly scheduleBudgetMs?: number;
+  readonly scheduleStates?: number;
   /** Stop once the objective's measure (total, or planned) is at most this many bytes (`--target-bytes`). */
   readonly targetBytes?: number;
   readonly log?: (line: string) => void;
@@ -91,15 +98,17 @@ export interface TilingSearchOptions {
   readonly kernels?: KernelNames;
 }
 
-export const DEFAULT_TILING_BUDGET_MS = 20_000;
-const DEFAULT_SCHEDULE_BUDGET_MS = 100;
+/** Candidates one tiling search scores at most (per method set); real models use a few hundred. */
+export const DEFAULT_TILING_CANDIDATES = 5000;
+/** DP states of the memory-aware scheduler run on each step's best candidate (0 disables it). */
+const DEFAULT_SCHEDULE_STATES = 50_000;
 
 /** Layout size of a graph as the search sees it: best of its order and the scheduled order (greedy layout). */
-export function evaluateGraph(graph: Graph, scheduleBudgetMs = DEFAULT_SCHEDULE_BUDGET_MS, registry?: KernelRegistry): { readonly graph: Graph; readonly peakBytes: number } {
+export function evaluateGraph(graph: Graph, scheduleStates = DEFAULT_SCHEDULE_STATES, registry?: KernelRegistry): { readonly graph: Graph; readonly peakBytes: number } {
   const reg = registry === undefined ? {} : { registry };
   const peak = planGreedy(computeBufferRequests(graph, reg)).peakBytes;
-  if (scheduleBudgetMs <= 0) return { graph, peakBytes: peak };
-  const s = scheduleAndReorder(graph, { timeBudgetMs: scheduleBudgetMs });
+  if (scheduleStates <= 0) return { graph, peakBytes: peak };
+  const s = scheduleAndReorder(graph, { maxStates: scheduleStates });
   const sPeak = planGreedy(computeBufferRequests(s.graph, reg)).peakBytes;
   return sPeak < peak ? { graph: s.graph, peakBytes: sPeak } : { graph, peakBytes: peak };
 }
@@ -150,8 +159,9 @@ export function evaluateTilingCandidate(ctx: TilingEvalContext, c: TilingCandida
 
 /** Figure 3's loop for the given methods. */
 export function searchTiling(input: Model, methods: readonly TilingMethod[], options: TilingSearchOptions = {}): TilingSearchResult {
-  const deadline = performance.now() + (options.timeBudgetMs ?? DEFAULT_TILING_BUDGET_MS);
-  const sb = options.scheduleBudgetMs ?? DEFAULT_SCHEDULE_BUDGET_MS;
+  const deadline = options.timeBudgetMs === undefined ? Infinity : performance.now() + options.timeBudgetMs;
+  const maxCandidates = options.maxCandidates ?? DEFAULT_TILING_CANDIDATES;
+  const sb = options.scheduleStates ?? DEFAULT_SCHEDULE_STATES;
   const arch = options.arch ?? DEFAULT_TFLM_ARCH;
   const objective = options.objective ?? 'total';
   const evaluator = options.evaluator ?? serialEvaluator;
@@ -166,7 +176,9 @@ export function searchTiling(input: Model, methods: readonly TilingMethod[], opt
   let totals = totalsBefore;
   let declined: TilingSearchResult['declined'] = null;
   let evaluated = 0;
+  let scored = 0;
   let timedOut = false;
+  let cut: TilingSearchResult['cut'] = null;
   const applied: AppliedTiling[] = [];
   search: for (;;) {
     if (options.targetBytes !== undefined && totals[measure] <= options.targetBytes) break;
@@ -180,11 +192,17 @@ export function searchTiling(input: Model, methods: readonly TilingMethod[], opt
         ...(methods.includes('ffmt') ? proposeFfmt(model.graph, t).map((path) => ({ method: 'ffmt' as const, path })) : []),
       ];
       let best: { model: Model; peak: number; totals: ArenaTotals; macs: number; c: TilingCandidate } | null = null;
-      // The budget is checked per critical tensor: its candidates are one batch for the evaluator.
-      if (cands.length > 0 && performance.now() > deadline) {
-        timedOut = true;
+      // The budgets are checked per critical tensor: its candidates are one batch for the evaluator.
+      if (cands.length > 0 && scored + cands.length > maxCandidates) {
+        cut = 'candidates';
         break;
       }
+      if (cands.length > 0 && performance.now() > deadline) {
+        timedOut = true;
+        cut = 'time';
+        break;
+      }
+      scored += cands.length;
       const scores = evaluator.map('tiling', evaluateTilingCandidate, ctx, cands);
       let bestIndex = -1;
       cands.forEach((c, i) => {
@@ -229,28 +247,28 @@ export function searchTiling(input: Model, methods: readonly TilingMethod[], opt
         totals = best.totals;
         continue search;
       }
-      if (timedOut) break search;
+      if (cut !== null) break search;
     }
     break;
   }
   return {
     methods, model, peakBytesBefore, peakBytesAfter: peak, macsBefore, macsAfter: graphMacs(model.graph), applied,
-    candidatesEvaluated: evaluated, timedOut, totalsBefore, totalsAfter: totals, declined,
+    candidatesEvaluated: evaluated, timedOut, cut, totalsBefore, totalsAfter: totals, declined,
   };
 }
 
 /** Totals of a candidate whose (possibly reordered) graph plans to `plannedBytes`. */
 function totalsOf(graph: Graph, plannedBytes: number, model: Model, arch: TflmArchName, runtime?: ArenaRuntimeTarget, registry?: KernelRegistry): ArenaTotals {
-  const r = graphArena(graph, plannedBytes, arch, readOfflinePlan(model), registry, runtime);
-  return { plannedBytes, persistentBytes: r.persistentBytes, totalBytes: r.totalBytes, outsideArenaBytes: r.outsideArenaBytes };
+  const bufferCount = computeBufferRequests(graph, registry === undefined ? {} : { registry }).length;
+  return totalsOfReport(graphArena(graph, { plannedBytes, bufferCount }, arch, readOfflinePlan(model), registry, runtime));
 }
 
 /** Lays the tiled model out with the exact planner; kept as an offline plan when it beats greedy. */
-function finalLayout(r: TilingSearchResult, budgetMs: number, registry?: KernelRegistry): { model: Model; peakBytes: number; proven: boolean } {
+function finalLayout(r: TilingSearchResult, budgetMs: number | undefined, registry?: KernelRegistry): { model: Model; peakBytes: number; proven: boolean } {
   if (r.applied.length === 0) return { model: r.model, peakBytes: r.peakBytesAfter, proven: false };
   const requests = computeModelBufferRequests(r.model, registry);
   const greedy = planGreedy(requests).peakBytes;
-  const exact = planExact(requests, { timeBudgetMs: budgetMs });
+  const exact = planExact(requests, budgetMs === undefined ? {} : { timeBudgetMs: budgetMs });
   if (exact.peakBytes >= greedy) return { model: r.model, peakBytes: greedy, proven: exact.proven };
   const offsets = r.model.graph.tensors.map(() => -1);
   requests.forEach((q, i) => {
@@ -277,10 +295,20 @@ export function tilingTableRow(r: TilingSearchResult): Record<string, number | s
   };
 }
 
-function budgetOf(options: PassOptions): number {
-  const v = options.flags['time-budget-ms'] ?? options.flags.timeBudgetMs ?? DEFAULT_TILING_BUDGET_MS;
+/** An explicit wall-clock budget (flag time-budget-ms), or none. */
+function budgetOf(options: PassOptions): number | undefined {
+  const v = options.flags['time-budget-ms'] ?? options.flags.timeBudgetMs;
+  if (v === undefined) return undefined;
   const n = Number(v);
   if (!Number.isFinite(n) || n <= 0) throw new UsageError(`time-budget-ms must be a positive number, got '${String(v)}'`);
+  return n;
+}
+
+/** The candidate budget (flag max-candidates, default DEFAULT_TILING_CANDIDATES). */
+function candidatesOf(options: PassOptions): number {
+  const v = options.flags['max-candidates'] ?? DEFAULT_TILING_CANDIDATES;
+  const n = Number(v);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`max-candidates must be a positive integer, got '${String(v)}'`);
   return n;
 }
 
@@ -290,7 +318,7 @@ function notesOf(r: TilingSearchResult, objective: TilingObjective): string[] {
   const why = r.declined === null ? [] : [`${row.method}: declined ${r.declined.description}: ${describeTotals(r.totalsAfter, r.declined.after).replace(', persistent', ' but persistent')}`];
   return [
     ...r.applied.map((a) => `${a.description} (critical ${a.criticalTensor}): ${a.peakBytesBefore} -> ${a.peakBytesAfter} B, MACs ${a.macsBefore} -> ${a.macsAfter}`),
-    `${row.method}: ${r.peakBytesBefore} -> ${r.peakBytesAfter} B (-${row.savingPct}%), ${describeTotals(r.totalsBefore, r.totalsAfter)}, MAC overhead ${row.macOverheadPct}%, ${r.candidatesEvaluated} candidates${r.timedOut ? ' (time budget reached)' : ''}`,
+    `${row.method}: ${r.peakBytesBefore} -> ${r.peakBytesAfter} B (-${row.savingPct}%), ${describeTotals(r.totalsBefore, r.totalsAfter)}, MAC overhead ${row.macOverheadPct}%, ${r.candidatesEvaluated} candidates${r.cut === 'time' ? ' (cut by --time-budget-ms: another machine may find another result)' : r.cut === 'candidates' ? ` (candidate budget reached: max-candidates)` : ''}`,
     ...why,
     ...(r.applied.length === 0 ? [`${row.method}: declined: none of the ${r.candidatesEvaluated} tiling candidates lowers ${what}; the model is returned unchanged`] : []),
   ];
@@ -298,6 +326,7 @@ function notesOf(r: TilingSearchResult, objective: TilingObjective): string[] {
 
 function runTiling(name: string, methods: readonly (readonly TilingMethod[])[], model: Model, options: PassOptions): PassResult {
   const budget = budgetOf(options);
+  const maxCandidates = candidatesOf(options);
   const arch = options.arch ?? DEFAULT_TFLM_ARCH;
   const objective = objectiveOf(options);
   const score = (t: ArenaTotals): number => objectiveScore(t, objective);
@@ -307,7 +336,8 @@ function runTiling(name: string, methods: readonly (readonly TilingMethod[])[], 
       arch,
       ...(options.runtime ? { runtime: options.runtime } : {}),
       objective,
-      timeBudgetMs: (budget * 0.85) / methods.length,
+      maxCandidates,
+      ...(budget !== undefined ? { timeBudgetMs: (budget * 0.85) / methods.length } : {}),
       ...(options.targetBytes !== undefined ? { targetBytes: options.targetBytes } : {}),
       ...(options.log ? { log: options.log } : {}),
       ...(options.evaluator ? { evaluator: options.evaluator } : {}),
@@ -319,7 +349,7 @@ function runTiling(name: string, methods: readonly (readonly TilingMethod[])[], 
     const sb = score(b.totalsAfter);
     return sb < sa || (sb === sa && b.macsAfter < a.macsAfter) ? b : a;
   });
-  const layout = finalLayout(best, budget * 0.15, options.registry);
+  const layout = finalLayout(best, budget === undefined ? undefined : budget * 0.15, options.registry);
   const after = best.applied.length > 0 ? candidateTotals(layout.model, arch, options.registry, options.runtime) : best.totalsBefore;
   const notes = [...searches.flatMap((r) => notesOf(r, objective)), ...(searches.length > 1 ? [`chosen: ${best.methods.join('+')}`] : [])];
   const details = {

@@ -38,6 +38,10 @@ export interface TflmArch {
     readonly TfLiteIntArray: number;
     /** { uint8_t* data } (micro_allocator.h). */
     readonly ScratchBufferHandle: number;
+    /** internal::ScratchBufferRequest { size_t bytes; int node_idx; int subgraph_idx; } (micro_allocator.h). */
+    readonly ScratchBufferRequest: number;
+    /** AllocationInfo { size_t bytes; void** output_ptr; int first_created, last_used; int32_t offline_offset; bool needs_allocating; } (micro_allocation_info.h). */
+    readonly AllocationInfo: number;
   };
 }
 
@@ -59,6 +63,8 @@ export const HOST64: TflmArch = {
     TfLiteAffineQuantization: 24, // arena-cortex-m7.json sizeof.host
     TfLiteIntArray: 4, // arena-cortex-m7.json sizeof.host
     ScratchBufferHandle: 8, // one pointer
+    ScratchBufferRequest: 16, // 8 + 4 + 4
+    AllocationInfo: 32, // 8 + 8 + 4 + 4 + 4 + 1, padded to 8
   },
 };
 
@@ -80,6 +86,8 @@ export const CORTEX_M: TflmArch = {
     TfLiteAffineQuantization: 12, // arena-cortex-m7.json sizeof.m7
     TfLiteIntArray: 4, // arena-cortex-m7.json sizeof.m7
     ScratchBufferHandle: 4, // one pointer
+    ScratchBufferRequest: 12, // 4 + 4 + 4
+    AllocationInfo: 24, // 4 + 4 + 4 + 4 + 4 + 1, padded to 4
   },
 };
 

@@ -13,7 +13,7 @@ export interface BoardFit {
   /** The region the arena goes in, and its size. */
   readonly region: string;
   readonly ramBytes: number;
-  /** arena totalBytes + outsideArenaBytes. */
+  /** the arena to declare (declareBytes) + outsideArenaBytes. */
   readonly neededBytes: number;
   readonly marginBytes: number;
   readonly flashFits: boolean;
@@ -30,7 +30,7 @@ export function weightsBytes(graph: Graph): number {
 export function boardFit(graph: Graph, arena: ArenaReport, target: TargetProfile): BoardFit {
   const region = target.ramRegions.find((r) => r.name === target.arenaRegion);
   if (region === undefined) throw new UsageError(`target '${target.name}': arenaRegion '${target.arenaRegion}' names none of its ramRegions`);
-  const neededBytes = arena.totalBytes + arena.outsideArenaBytes;
+  const neededBytes = Math.max(arena.totalBytes, arena.declareBytes) + arena.outsideArenaBytes;
   const weights = weightsBytes(graph);
   const marginBytes = region.sizeBytes - neededBytes;
   const flashMarginBytes = target.flashBytes - weights;
