@@ -19,7 +19,7 @@ export function boardLatency(r: LatencyReport): BoardLatency {
 }
 
 export function analyzeModel(model: Model, label: string, build: Build): Analysis {
-  const { report, requests, plan } = inspectBuild(model, build);
+  const { report, requests, plan } = inspectBuild(model, label, build);
   const latency = latencyOn(model, build.board, build);
   const boards: BoardRow[] = listTargets().map((name) => {
     const target = getTarget(name);

@@ -1,36 +1,50 @@
-// The page's figures that `mcusim --json` computes inside a CLI command file today, computed here
-// from the same library functions with the same arguments the command passes, so a page figure and
-// the CLI's --json agree (test/web compares every one). TO BE REPLACED by the src/api functions once
-// issue 53 lands (the optimize / inspect report building moves into src/api); until then a change
-// of a command's defaults must be mirrored here, and the page tests show any drift:
-//   inspectBuild   = `inspect MODEL --board B --kernels K [--cpu C] --json` (arch cortex-m, runtime mcusim)
+// The arguments a CLI command passes to the library, for the page's build: each page figure comes
+// from the same API call with the same arguments as the CLI's --json for the same flags (test/web
+// compares every one). Where a command still computes a figure in its own file (latency's board
+// lines, report's verification section), the few lines are here, TO BE REPLACED by the src/api
+// function once one exists (issue 53 moved optimize's report into src/api: optimizeWithReport).
+// A change of a command's defaults must be mirrored here; the page tests show any drift:
+//   registryOf     = --kernels K [--cpu C] with the file check (kernel-options.ts kernelsForFile)
+//   inspectBuild   = `inspect MODEL --board B --kernels K [--cpu C] --json` (arch cortex-m, default runtime)
 //   latencyOn      = `latency MODEL --board B --kernels K --engine E --json`
 //   heaviestOp     = `latency MODEL --boards all --json`'s heaviestOp per board
 //   optimizeBuild  = `optimize MODEL --passes P [--target-bytes N] [--spill-percent S] --kernels K [--cpu C] -o F --json`
-import { inspectModel } from '../api/index.ts';
-import type { Inspection, VerifyReport } from '../api/index.ts';
+import { inspectModel, optimizeWithReport } from '../api/index.ts';
+import type { Inspection, OptimizeRun, VerifyReport } from '../api/index.ts';
 import type { Model } from '../ir/index.ts';
-import { UsageError, exportTflite } from '../ir/index.ts';
+import { UsageError } from '../ir/index.ts';
 import { CORTEX_M_CPUS, KERNEL_LIBRARY_NAMES, kernelRegistry } from '../kernels/index.ts';
 import type { KernelRegistry } from '../kernels/index.ts';
-import type { ArenaTotals, PassOptions, PassReport, TargetResult } from '../optimizer/index.ts';
-import { DEFAULT_PAYLOAD_INPUTS, DEFAULT_PLANNER, arenaTotals, currentPeakBytes, estimateModelLatency, getPass, passNames, runPipeline } from '../optimizer/index.ts';
+import { DEFAULT_PAYLOAD_INPUTS, DEFAULT_PLANNER, checkPlanLibrary, estimateModelLatency, getPass, passNames } from '../optimizer/index.ts';
 import type { ReportVerification } from '../report/index.ts';
 import type { KernelLibrary, LatencyReport } from '../sim/index.ts';
-import { DEFAULT_TFLM_ARCH, KERNEL_LIBRARIES, getTarget, getTflmArch, parseEngine } from '../sim/index.ts';
+import { DEFAULT_ARENA_RUNTIME, DEFAULT_TFLM_ARCH, KERNEL_LIBRARIES, getTarget, getTflmArch, parseEngine } from '../sim/index.ts';
 import type { Build } from './protocol.ts';
 
 /** The registry of --kernels K [--cpu C] (kernel-options.ts resolveKernels): the CPU only with cmsis-nn. */
-export function registryOf(build: Build): KernelRegistry {
+export function kernelsOf(build: Build): KernelRegistry {
   if (!(KERNEL_LIBRARY_NAMES as readonly string[]).includes(build.kernels)) throw new UsageError(`unknown --kernels '${build.kernels}'; known: ${KERNEL_LIBRARY_NAMES.join(', ')}`);
   if (build.kernels !== 'cmsis-nn') return kernelRegistry(build.kernels);
   if (!Object.hasOwn(CORTEX_M_CPUS, build.cpu)) throw new UsageError(`unknown --cpu '${build.cpu}'; known: ${Object.keys(CORTEX_M_CPUS).join(', ')}`);
   return kernelRegistry('cmsis-nn', build.cpu);
 }
 
+/** kernelsOf for `model` as kernelsForFile reads a file with --kernels given: E_PLAN_LIBRARY when
+ * the plan the file records breaks with that library. */
+export function registryOf(build: Build, model: Model, label: string): KernelRegistry {
+  const registry = kernelsOf(build);
+  checkPlanLibrary(model, registry, label);
+  return registry;
+}
+
+/** The declared arena's start alignment `inspect` uses without --arena-align (cli-options.ts parseArenaAlign). */
+const CLI_ARENA_ALIGN_BYTES = 16;
+
 /** inspect's report for the page's build, with the board's fit (`inspect --board B --kernels K [--cpu C] --json`). */
-export function inspectBuild(model: Model, build: Build): Inspection {
-  return inspectModel(model, DEFAULT_PLANNER, {}, { arch: getTflmArch(DEFAULT_TFLM_ARCH), board: getTarget(build.board), runtime: 'mcusim', kernels: registryOf(build) });
+export function inspectBuild(model: Model, label: string, build: Build): Inspection {
+  return inspectModel(model, DEFAULT_PLANNER, {}, {
+    arch: getTflmArch(DEFAULT_TFLM_ARCH), board: getTarget(build.board), runtime: DEFAULT_ARENA_RUNTIME, kernels: registryOf(build, model, label), startAlignBytes: CLI_ARENA_ALIGN_BYTES,
+  });
 }
 
 function libraryOf(name: string): KernelLibrary {
@@ -59,13 +73,7 @@ export interface OptimizeFlags {
   readonly spillPercent: string;
 }
 
-export interface OptimizeFigures {
-  readonly model: Model;
-  readonly bytes: Uint8Array;
-  readonly before: { readonly peakBytes: number; readonly arena: ArenaTotals };
-  readonly after: { readonly peakBytes: number; readonly arena: ArenaTotals };
-  readonly passes: readonly PassReport[];
-  readonly target: TargetResult | null;
+export interface OptimizeFigures extends OptimizeRun {
   /** The CLI flags these figures are for, e.g. `--passes dmo --kernels cmsis-nn --cpu cortex-m7`. */
   readonly cliFlags: string;
 }
@@ -92,35 +100,26 @@ function percentOf(s: string, names: readonly string[]): number | undefined {
   return n;
 }
 
-/** `optimize` (runOptimize) on one thread: the pipeline, the peaks and whole arenas before and after, the file. */
-export function optimizeBuild(model: Model, flags: OptimizeFlags, build: Build, log: (line: string) => void): OptimizeFigures {
+/** `optimize` (runOptimize: optimizeWithReport) on one thread: the file (null when refused) and the report. */
+export function optimizeBuild(model: Model, label: string, flags: OptimizeFlags, build: Build, log: (line: string) => void): OptimizeFigures {
   const names = passList(flags.passes);
   const targetBytes = targetOf(flags.targetBytes);
   const spillPercent = percentOf(flags.spillPercent, names);
-  const registry = registryOf(build);
-  const arch = getTflmArch(DEFAULT_TFLM_ARCH).name;
-  const options: PassOptions = {
+  const registry = registryOf(build, model, label);
+  const run = optimizeWithReport(model, names, {
+    kernels: registry.library, ...(registry.cpu !== null ? { cpu: registry.cpu } : {}),
+    runtime: DEFAULT_ARENA_RUNTIME, arch: getTflmArch(DEFAULT_TFLM_ARCH).name,
     flags: spillPercent !== undefined ? { spillPercent } : {},
     ...(targetBytes !== undefined ? { targetBytes } : {}),
-    arch, log, registry,
-  };
-  const before = currentPeakBytes(model, registry);
-  const result = runPipeline(model, names, options);
+    log,
+  });
   const cliFlags = [
     `--passes ${names.join(',')}`,
     ...(targetBytes !== undefined ? [`--target-bytes ${targetBytes}`] : []),
     ...(spillPercent !== undefined ? [`--spill-percent ${spillPercent}`] : []),
-    ...(registry.library === 'reference' ? [] : [`--kernels ${registry.library} --cpu ${registry.cpu ?? ''}`]),
+    `--kernels ${registry.library}`, ...(registry.cpu === null ? [] : [`--cpu ${registry.cpu}`]),
   ].join(' ');
-  return {
-    model: result.model,
-    bytes: exportTflite(result.model),
-    before: { peakBytes: before, arena: arenaTotals(model, arch, registry) },
-    after: { peakBytes: currentPeakBytes(result.model, registry), arena: arenaTotals(result.model, arch, registry) },
-    passes: result.reports,
-    target: result.target ?? null,
-    cliFlags,
-  };
+  return { ...run, cliFlags };
 }
 
 const MAX_DETAILS = 8;

@@ -37,8 +37,9 @@ export function zipFiles(folder: string, files: readonly GeneratedFile[]): Uint8
 }
 
 export function makeDownload(kind: DownloadKind, d: DownloadInputs): Download {
-  const registry = registryOf(d.build);
   const name = fileStem(d.optimizedName);
+  // codegen reads the optimized file, report the original, each with --kernels given (kernelsForFile).
+  const registry = kind === 'report' ? registryOf(d.build, d.original, d.label) : registryOf(d.build, d.optimized, d.optimizedName);
   switch (kind) {
     case 'tflm-kernels': {
       const k = generateTflmKernels(d.optimized, { modelName: name, registry });

@@ -3,10 +3,11 @@
 // optimizing a model take from milliseconds to minutes, and browsers compile large WebAssembly
 // modules synchronously only off the UI thread. A model is loaded as `mcusim` loads a MODEL
 // argument: zoo:NAME is built, a file is parsed and refused, with run's error, when a kernel
-// constraint fails (loadRunnableModel).
+// constraint fails (loadRunnableModel). A file that records the kernel library its plan was made
+// for says so, and the page shows that build first (as the CLI reads it without --kernels).
 import { loadModel, zooModel } from '../api/index.ts';
 import type { Model } from '../ir/index.ts';
-import { UsageError } from '../ir/index.ts';
+import { UsageError, readPlanKernels, recordsPlanKernels } from '../ir/index.ts';
 import { checkGraphConstraints } from '../kernels/index.ts';
 import { analyzeModel, boardLatency } from './analyze.ts';
 import { latencyOn } from './cli-equivalents.ts';
@@ -56,7 +57,9 @@ export function createEngine(log: (line: string) => void): EngineHandlers {
       loaded = null;
       optimized = null;
       loaded = loadSource(source);
-      return { label: loaded.label };
+      const m = loaded.model;
+      const recorded = recordsPlanKernels(m) ? readPlanKernels(m) : null;
+      return { label: loaded.label, recorded: recorded === null ? null : { kernels: recorded.library, cpu: recorded.cpu } };
     },
     analyze: ({ build }) => analyzeModel(current().model, current().label, build),
     latency: ({ board, build }) => boardLatency(latencyOn(current().model, board, build)),
@@ -64,10 +67,11 @@ export function createEngine(log: (line: string) => void): EngineHandlers {
       const { model, label } = current();
       optimized = null;
       const out = optimizeForPage(model, label, req, log);
-      optimized = { model: out.model, fileName: out.result.fileName, passes: out.result.passes.map((p) => p.pass) };
+      // Code and a report are for a file optimize writes: none when it refuses the result.
+      if (out.result.bytes !== null) optimized = { model: out.model, fileName: out.result.fileName, passes: out.result.passes.map((p) => p.pass) };
       return out.result;
     },
-    overlap: ({ opIndex, build }) => overlapOf(current().model, opIndex, build),
+    overlap: ({ opIndex, build }) => overlapOf(current().model, current().label, opIndex, build),
     download: ({ kind, build, verification }) => {
       const { model, label } = current();
       const o = lastOptimized();

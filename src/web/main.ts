@@ -68,7 +68,7 @@ function start(catalog: Catalog): void {
     state.busy += delta;
     document.body.dataset.busy = state.busy > 0 ? 'true' : 'false';
     optimizeButton.disabled = state.busy > 0 || state.analysis === null;
-    verifyButton.disabled = state.busy > 0 || state.optimized === null;
+    verifyButton.disabled = state.busy > 0 || state.optimized?.bytes == null;
   };
   const clearError = (): void => byId('status').querySelectorAll('[data-error]').forEach((e) => e.remove());
   const showError = (e: PageError): void => {
@@ -128,8 +128,13 @@ function start(catalog: Catalog): void {
       clearSummary();
       resetOptimized();
       byId('model-label').textContent = source.kind === 'zoo' ? `zoo:${source.name}` : source.name;
-      const { label } = await engine.call('load', { source }, transfer);
+      const { label, recorded } = await engine.call('load', { source }, transfer);
       state.source = source;
+      if (recorded !== null && [...kernels.options].some((o) => o.value === recorded.kernels)) {
+        kernels.value = recorded.kernels;
+        if (recorded.cpu !== null) cpu.value = recorded.cpu;
+        syncCpu();
+      }
       byId('model-label').textContent = label;
       await analyze();
     });
@@ -198,9 +203,9 @@ function start(catalog: Catalog): void {
   };
 
   verifyButton.addEventListener('click', () => {
-    const o = state.optimized;
+    const bytes = state.optimized?.bytes ?? null;
     const source = state.source;
-    if (o === null || source === null) return;
+    if (bytes === null || source === null) return;
     const seeds = Number(input('input[data-control="seeds"]').value);
     void act(async () => {
       if (!Number.isSafeInteger(seeds) || seeds < 1) throw new PageFailure({ code: 'E_USAGE', message: `--seeds must be a positive integer, got '${input('input[data-control="seeds"]').value}'`, text: `E_USAGE: --seeds must be a positive integer, got '${input('input[data-control="seeds"]').value}'` });
@@ -212,7 +217,7 @@ function start(catalog: Catalog): void {
       cancelButton.hidden = false;
       clearVerdict('running…');
       const b = build();
-      const run = startVerify(new URL('./verify-worker.js', import.meta.url), { original: source, optimized: o.bytes, kernels: b.kernels, cpu: b.kernels === 'cmsis-nn' ? b.cpu : null }, seeds, (n) => {
+      const run = startVerify(new URL('./verify-worker.js', import.meta.url), { original: source, optimized: bytes, kernels: b.kernels, cpu: b.kernels === 'cmsis-nn' ? b.cpu : null }, seeds, (n) => {
         progress.value = n;
         count.textContent = `${n} / ${seeds} seeds`;
       });

@@ -8,10 +8,10 @@ import { renderOpTraceSvg, safeOverlapReport } from '../optimizer/index.ts';
 import { registryOf } from './cli-equivalents.ts';
 import type { Build, Overlap } from './protocol.ts';
 
-export function overlapOf(model: Model, opIndex: number, build: Build): Overlap {
+export function overlapOf(model: Model, label: string, opIndex: number, build: Build): Overlap {
   const op = model.graph.ops[opIndex];
   const kind = op === undefined ? '?' : op.kind === 'custom' ? `custom:${op.customCode}` : op.kind;
-  const registry = registryOf(build);
+  const registry = registryOf(build, model, label);
   let report;
   try {
     report = safeOverlapReport(model.graph, opIndex, { registry });
@@ -21,6 +21,5 @@ export function overlapOf(model: Model, opIndex: number, build: Build): Overlap 
     return { opIndex, kind, inputBytes: 0, outputBytes: 0, os: {}, traceSvg: null, note: `${e.code}: ${e.message}` };
   }
   const os = Object.fromEntries(Object.entries(report.os).filter((e): e is [string, number] => typeof e[1] === 'number'));
-  const label = `op ${opIndex} ${kind}`;
-  return { opIndex, kind, inputBytes: report.inputBytes, outputBytes: report.outputBytes, os, traceSvg: renderOpTraceSvg(model.graph, opIndex, os, registry, label), note: null };
+  return { opIndex, kind, inputBytes: report.inputBytes, outputBytes: report.outputBytes, os, traceSvg: renderOpTraceSvg(model.graph, opIndex, os, registry, `op ${opIndex} ${kind}`), note: null };
 }

@@ -123,13 +123,19 @@ export interface PassSummary {
 
 export interface Optimized {
   readonly flags: string;
+  /** Whose arena the passes minimized and before / after compare (optimize's default, tflm). */
+  readonly runtime: string;
   readonly passes: readonly PassSummary[];
   readonly before: { readonly peakBytes: number; readonly arenaBytes: number; readonly latencyMs: number };
   readonly after: { readonly peakBytes: number; readonly arenaBytes: number; readonly latencyMs: number };
+  /** When the result needs mcusim's own ops: the whole arena on the other runtime, before and after. */
+  readonly otherRuntime: { readonly runtime: string; readonly beforeBytes: number; readonly afterBytes: number } | null;
   readonly board: string;
   readonly planSvg: string;
-  /** The optimized .tflite (what `mcusim optimize ... -o FILE` writes). */
-  readonly bytes: Uint8Array;
+  /** The optimized .tflite (what `mcusim optimize ... -o FILE` writes); null when optimize refuses to write it. */
+  readonly bytes: Uint8Array | null;
+  /** optimize's reason for writing nothing (a result larger than the original), else null. */
+  readonly refused: string | null;
   readonly fileName: string;
   /** The pipeline's verdict on --target-bytes when one was given: met, or the gap (optimize's stderr line). */
   readonly target: string | null;
@@ -157,7 +163,8 @@ export interface Download {
 
 /** What the engine worker answers, by request kind. */
 export interface EngineCalls {
-  load: { args: { readonly source: ModelSource }; result: { readonly label: string } };
+  /** `recorded`: the kernel library (and CPU) the file's plan was made for, when it records one. */
+  load: { args: { readonly source: ModelSource }; result: { readonly label: string; readonly recorded: { readonly kernels: string; readonly cpu: string | null } | null } };
   analyze: { args: { readonly build: Build }; result: Analysis };
   latency: { args: { readonly board: string; readonly build: Build }; result: BoardLatency };
   optimize: { args: OptimizeRequest; result: Optimized };

@@ -19,7 +19,8 @@ function change(before: number, after: number): HTMLElement {
 export function renderOptimized(o: Optimized): void {
   const compare = table(['', 'before', 'after', 'change'], [
     row(['planned arena', bytesText(o.before.peakBytes), el('span', { 'data-metric': 'optimized-planned-bytes' }), change(o.before.peakBytes, o.after.peakBytes)]),
-    row(['whole arena (Cortex-M build)', bytesText(o.before.arenaBytes), el('span', { 'data-metric': 'optimized-arena-bytes' }), change(o.before.arenaBytes, o.after.arenaBytes)]),
+    row([`whole arena (Cortex-M build, ${o.runtime})`, bytesText(o.before.arenaBytes), el('span', { 'data-metric': 'optimized-arena-bytes' }), change(o.before.arenaBytes, o.after.arenaBytes)]),
+    ...(o.otherRuntime === null ? [] : [row([`whole arena on ${o.otherRuntime.runtime} (the file needs mcusim's ops)`, bytesText(o.otherRuntime.beforeBytes), bytesText(o.otherRuntime.afterBytes), change(o.otherRuntime.beforeBytes, o.otherRuntime.afterBytes)])]),
     row([`latency on ${o.board}`, msText(o.before.latencyMs), el('span', { 'data-metric': 'optimized-latency-ms' }), change(o.before.latencyMs, o.after.latencyMs)]),
   ], { class: 'compare' });
   const passes = table(['pass', 'applied', 'peak before', 'peak after', 'notes'], o.passes.map((p) => row([
@@ -30,6 +31,7 @@ export function renderOptimized(o: Optimized): void {
   byId('optimize-result').replaceChildren(
     el('p', { class: 'mono' }, `mcusim optimize MODEL ${o.flags} -o ${o.fileName}`),
     ...(o.target === null ? [] : [el('p', { class: 'warning' }, o.target)]),
+    ...(o.refused === null ? [] : [el('p', { class: 'warning', 'data-refused': 'true' }, `${o.refused} (as \`mcusim optimize\`, which exits 1 and writes no file)`)]),
     compare,
     el('h3', {}, 'passes'),
     passes,
@@ -43,6 +45,10 @@ export function renderOptimized(o: Optimized): void {
 
 /** The download row: the optimized file, then buttons for the generated code and the report. */
 export function renderDownloads(o: Optimized, onGenerate: (kind: 'tflm-kernels' | 'c-port' | 'report', button: HTMLButtonElement) => void): void {
+  if (o.bytes === null) {
+    byId('downloads').replaceChildren(el('span', { class: 'hint' }, 'Nothing to take home: optimize wrote no file.'));
+    return;
+  }
   const link = downloadLink(o.bytes, o.fileName, 'application/octet-stream', { 'data-download': 'optimized' });
   const button = (kind: 'tflm-kernels' | 'c-port' | 'report', text: string): HTMLButtonElement => {
     const b = el('button', { class: 'secondary', 'data-action': `download-${kind}` }, text);
