@@ -47,8 +47,9 @@ const CASES: readonly Case[] = [
     customCodes: ['Spill', 'Fetching'],
   },
   {
-    name: 'mltk_kws_mobilenetv2 + fdt',
-    model: () => importTflite(exportTflite(runPipeline(importTflite(readFileSync(KWS)), ['fdt'], { flags: {} }).model)),
+    // Scored on the C port, where MergeAccumulators costs no TFLM tail: the fdt search picks merges.
+    name: 'mltk_kws_mobilenetv2 + fdt (C-port scored)',
+    model: () => importTflite(exportTflite(runPipeline(importTflite(readFileSync(KWS)), ['fdt'], { flags: {}, runtime: 'mcusim' }).model)),
     kinds: ['merge'],
     customCodes: ['MergeAccumulators'],
   },
@@ -80,6 +81,14 @@ describe('codegen --tflm', () => {
       for (const code of c.customCodes) expect(header).toContain(`resolver.AddCustom("${code}"`);
       expect(header).toContain(`#define MCUSIM_OPS_REPLACE_TRANSPOSE_CONV ${c.kinds.includes('transposeConv') ? 1 : 0}`);
       expect(header).toContain(`#define MCUSIM_OPS_COUNT ${c.kinds.length}`);
+      // The arena to declare, per build, as inspect --runtime tflm predicts it; the storage geometry in reach.
+      for (const a of ['cortex-m', 'host64'] as const) {
+        const arena = inspectModel(model, 'tflm-greedy', {}, { arch: getTflmArch(a), runtime: 'tflm' }).report.arena;
+        const suffix = a === 'cortex-m' ? 'CORTEX_M' : 'HOST64';
+        expect(header).toContain(`#define MCUSIM_TENSOR_ARENA_BYTES_${suffix} ${arena.declareBytes}u`);
+        expect(header).toContain(`#define MCUSIM_ARENA_USED_BYTES_${suffix} ${arena.totalBytes}u`);
+      }
+      expect(header).toContain('#include "mcusim_kernels.h"');
       expect(generateTflmKernels(model).files).toEqual(kernels.files);
       if (!hasCc) return;
       const dir = makeTempDir('tflm-kernels');
@@ -105,13 +114,16 @@ describe('codegen --tflm', () => {
     expect(report.totalBytes).toBe(report.plannedBytes + tail.persistentBytes);
   });
 
-  it('a stock-only file: --runtime tflm predicts what stock TFLM uses, and no op is generated', () => {
+  it('a stock-only file: --runtime tflm (the default) predicts what stock TFLM uses, the C port keeps no TFLM structures, and no op is generated', () => {
     const model = buildZooModel('cifar10-cnn');
     for (const a of ['cortex-m', 'host64'] as const) {
       const t = inspectModel(model, 'tflm-greedy', {}, { arch: getTflmArch(a), runtime: 'tflm' }).report.arena;
+      const d = inspectModel(model, 'tflm-greedy', {}, { arch: getTflmArch(a) }).report.arena;
       const m = inspectModel(model, 'tflm-greedy', {}, { arch: getTflmArch(a), runtime: 'mcusim' }).report.arena;
-      expect(m.runtime).toBe('tflm');
-      expect(t.totalBytes).toBe(m.totalBytes);
+      expect(d).toEqual(t);
+      expect([t.runtime, m.runtime]).toEqual(['tflm', 'mcusim']);
+      expect(m.persistentBytes).toBe(0);
+      expect(t.totalBytes).toBe(m.totalBytes + t.persistentBytes);
     }
     expect(generateTflmKernels(model).summary.sites).toEqual([]);
   });
