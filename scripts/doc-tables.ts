@@ -111,10 +111,28 @@ function techniques(): string {
   return ['| model | passes | planned arena, B | whole arena on TFLM (cortex-m, reference), B | declare `tensor_arena[N]` |', '| --- | --- | --- | --- | --- |', ...rows].join('\n');
 }
 
+interface RecordedTflm {
+  readonly files: readonly { readonly id: string; readonly optimize: readonly string[]; readonly mcusimOps: Readonly<Record<string, number>> }[];
+  readonly runs: readonly { readonly id: string; readonly build: string; readonly file: string; readonly storage?: string; readonly arenaUsedBytes: number; readonly original?: { readonly arenaUsedBytes: number } }[];
+}
+
+/** The real-TFLM runs recorded in testdata/real-builds/tflm (their replay checks mcusim gives the same figures). */
+function realTflmRuns(): string {
+  const d = JSON.parse(readFileSync(join(ROOT, 'testdata', 'real-builds', 'tflm', 'runs.json'), 'utf8')) as RecordedTflm;
+  const rows = d.runs.map((r) => {
+    const f = d.files.find((x) => x.id === r.file);
+    const command = f === undefined ? r.file : f.optimize.filter((a) => a !== '-o' && a !== 'OUT.tflite').join(' ').replace(/^optimize /, '');
+    const ops = f === undefined ? '?' : Object.entries(f.mcusimOps).map(([k, v]) => `${v} ${k}`).join(', ') || 'none';
+    return `| ${r.id} | \`${command}\`${r.storage !== undefined ? `, ${r.storage} storage` : ''} | ${r.build} | ${ops} | ${n(r.arenaUsedBytes)} | ${r.original === undefined ? '-' : n(r.original.arenaUsedBytes)} |`;
+  });
+  return ['| run | file: `optimize ...` | build | mcusim ops | arena_used_bytes (= `inspect --runtime tflm`) | original on that build |', '| --- | --- | --- | --- | --- | --- |', ...rows].join('\n');
+}
+
 const TABLES: Readonly<Record<string, { readonly page: string; readonly make: () => string }>> = {
   'dmo-per-library': { page: 'docs/cmsis-nn.md', make: dmoPerLibrary },
   'passes-by-library': { page: 'docs/cmsis-nn.md', make: passesByLibrary },
   techniques: { page: 'docs/optimizations.md', make: techniques },
+  'real-tflm-runs': { page: 'docs/deploy-tflm.md', make: realTflmRuns },
 };
 
 function replaceTable(text: string, name: string, table: string, page: string): string {
