@@ -112,7 +112,7 @@ function techniques(): string {
 }
 
 interface RecordedTflm {
-  readonly files: readonly { readonly id: string; readonly optimize: readonly string[]; readonly mcusimOps: Readonly<Record<string, number>> }[];
+  readonly files: readonly { readonly id: string; readonly optimize?: readonly string[]; readonly mcusimOps: Readonly<Record<string, number>> }[];
   readonly runs: readonly { readonly id: string; readonly build: string; readonly file: string; readonly storage?: string; readonly arenaUsedBytes: number; readonly original?: { readonly arenaUsedBytes: number } }[];
 }
 
@@ -121,7 +121,8 @@ function realTflmRuns(): string {
   const d = JSON.parse(readFileSync(join(ROOT, 'testdata', 'real-builds', 'tflm', 'runs.json'), 'utf8')) as RecordedTflm;
   const rows = d.runs.map((r) => {
     const f = d.files.find((x) => x.id === r.file);
-    const command = f === undefined ? r.file : f.optimize.filter((a) => a !== '-o' && a !== 'OUT.tflite').join(' ').replace(/^optimize /, '');
+    const args = f?.optimize;
+    const command = args === undefined ? `${r.file} (optimizeWithReport)` : args.filter((a) => a !== '-o' && a !== 'OUT.tflite').join(' ').replace(/^optimize /, '').replace('$ORACLE/', '');
     const ops = f === undefined ? '?' : Object.entries(f.mcusimOps).map(([k, v]) => `${v} ${k}`).join(', ') || 'none';
     return `| ${r.id} | \`${command}\`${r.storage !== undefined ? `, ${r.storage} storage` : ''} | ${r.build} | ${ops} | ${n(r.arenaUsedBytes)} | ${r.original === undefined ? '-' : n(r.original.arenaUsedBytes)} |`;
   });
