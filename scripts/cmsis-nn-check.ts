@@ -1,4 +1,4 @@
-// Per-row check against the real TFLM + CMSIS-NN build (testdata/cmsis-nn-m7/models.json, or $MCUSIM_DATA):
+// Per-row check against the real TFLM + CMSIS-NN build (cmsis-nn-m7/models.json of $MCUSIM_DATA, default ../shared/oracle):
 // for each row, mcusim's cmsis-nn whole arena (total and persistent part) against the build's
 // arena_used_bytes / persistent_used_bytes, and (unless --no-run) the seed-1 outputs against the
 // build's. Rows whose model has a conv-family op (conv2d, depthwise, transposeConv) are marked
@@ -11,7 +11,7 @@ import { getTflmArch } from '../src/sim/index.ts';
 
 const args = process.argv.slice(2);
 const flag = (name: string): string | undefined => { const i = args.indexOf(name); return i < 0 ? undefined : args[i + 1]; };
-const root = process.env['MCUSIM_DATA'] ?? join(import.meta.dirname, '..', 'testdata');
+const root = process.env['MCUSIM_DATA'] ?? join(import.meta.dirname, '..', '..', 'shared', 'oracle');
 const dir = join(root, 'cmsis-nn-m7');
 const rows = JSON.parse(readFileSync(join(dir, 'models.json'), 'utf8')).models as {
   name: string; model: string; m7_cmsis_nn: { arena_used_bytes: number; persistent_used_bytes: number };

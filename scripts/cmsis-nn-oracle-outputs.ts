@@ -1,4 +1,4 @@
-// Replays every row of testdata/cmsis-nn-m7/models.json ($MCUSIM_DATA) (the real TFLM + CMSIS-NN build on a
+// Replays every row of cmsis-nn-m7/models.json of $MCUSIM_DATA (default ../shared/oracle) (the real TFLM + CMSIS-NN build on a
 // Cortex-M7) with its seed-1 inputs and compares mcusim's outputs with the build's, byte for byte,
 // including the DMO / auto files whose outputs the build got wrong, with the cmsis-nn specs for
 // --cpu (default cortex-m7, the build's). The plan is run as the build runs it, unchecked (a
@@ -16,7 +16,7 @@ const trace = process.argv.includes('--trace');
 const cpuAt = process.argv.indexOf('--cpu');
 const registry = kernelRegistry('cmsis-nn', cpuAt < 0 ? 'cortex-m7' : process.argv[cpuAt + 1]);
 const args = process.argv.slice(2).filter((a, i, all) => a !== '--trace' && a !== '--cpu' && all[i - 1] !== '--cpu');
-const dir = args[0] || join(process.env['MCUSIM_DATA'] ?? join(import.meta.dirname, '../testdata'), 'cmsis-nn-m7');
+const dir = args[0] || join(process.env['MCUSIM_DATA'] ?? join(import.meta.dirname, '../../shared/oracle'), 'cmsis-nn-m7');
 const filter = args[1] ?? '';
 const rows = (JSON.parse(readFileSync(join(dir, 'models.json'), 'utf8')) as { models: Row[] }).models.filter((r) => r.name.includes(filter));
 let pass = 0;

@@ -1,5 +1,5 @@
-// The cmsis-nn C port against the real TFLM + CMSIS-NN build, row by row (testdata/cmsis-nn-m7/models.json,
-// or $MCUSIM_DATA): each row's `codegen --kernels cmsis-nn --cpu cortex-m7` project is built with cc
+// The cmsis-nn C port against the real TFLM + CMSIS-NN build, row by row (cmsis-nn-m7/models.json of
+// $MCUSIM_DATA, default ../shared/oracle): each row's `codegen --kernels cmsis-nn --cpu cortex-m7` project is built with cc
 // (HOST_OPT=-O1) and, with --qemu, arm-none-eabi-gcc under QEMU mps2-an500, run on the seed-1 inputs,
 // and its outputs compared with the build's (the wrong bytes of the reference-planned files included).
 // Run: npx tsx scripts/cmsis-nn-port-check.ts [--qemu] [--filter SUBSTRING] [--keep]. Exit 1 on any
@@ -14,7 +14,7 @@ import { kernelRegistry } from '../src/kernels/index.ts';
 
 const args = process.argv.slice(2);
 const flag = (name: string): string | undefined => { const i = args.indexOf(name); return i < 0 ? undefined : args[i + 1]; };
-const root = process.env['MCUSIM_DATA'] ?? join(import.meta.dirname, '..', 'testdata');
+const root = process.env['MCUSIM_DATA'] ?? join(import.meta.dirname, '..', '..', 'shared', 'oracle');
 const dir = join(root, 'cmsis-nn-m7');
 const rows = JSON.parse(readFileSync(join(dir, 'models.json'), 'utf8')).models as { name: string; model: string; outputs_equal_original?: boolean }[];
 const registry = kernelRegistry('cmsis-nn', 'cortex-m7');

@@ -1,25 +1,24 @@
 #!/usr/bin/env bash
-# Refreshes testdata/ (the public test data the suite and the README's examples read) from the
-# shared oracle folder: ../shared/oracle beside the repository, or the folder given as $1.
-# Copies the listed parts whole and leaves out any file over 5 MB; testdata/README.md (ours) stays,
-# the oracle's own README becomes testdata/ORACLE.md.
+# Refreshes the project's own test data in testdata/ from the oracle folder (../shared/oracle beside
+# the repository, or the folder given as $1): the kernel vectors, the op-models made with
+# TensorFlow's converter, and the Cortex-M7 arena figures. Nothing fetched is copied (TFLM's example
+# models, the real public models, the MLPerf models: the tests read those from the oracle folder);
+# testdata/README.md, testdata/vectors/README.md and testdata/real-builds/ are the project's own and stay.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 src="${1:-../shared/oracle}"
 [ -d "$src" ] || { echo "no oracle folder at $src (give its path as the first argument)" >&2; exit 2; }
-dirs=(vectors models models-extra models-real op-models latency cmsis-nn-m7)
-for p in "${dirs[@]}" README.md arena-cortex-m7.json; do
+for p in vectors op-models arena-cortex-m7.json; do
   [ -e "$src/$p" ] || { echo "missing $src/$p" >&2; exit 2; }
 done
-mkdir -p testdata
-for p in "${dirs[@]}"; do
+keep=$(mktemp)
+cp testdata/vectors/README.md "$keep"
+for p in vectors op-models; do
   rm -rf "testdata/$p"
   cp -R "$src/$p" "testdata/$p"
   chmod -R u+w "testdata/$p"
 done
-cp "$src/README.md" testdata/ORACLE.md
+cp "$keep" testdata/vectors/README.md && rm -f "$keep"
 cp "$src/arena-cortex-m7.json" testdata/arena-cortex-m7.json
-chmod u+w testdata/ORACLE.md testdata/arena-cortex-m7.json
-big=$(find testdata -type f -size +5M -print)
-[ -z "$big" ] || { echo "left out (over 5 MB):"; echo "$big"; echo "$big" | xargs rm -f; }
+chmod u+w testdata/arena-cortex-m7.json
 echo "testdata/ refreshed from $src: $(find testdata -type f | wc -l) files, $(du -sh testdata | cut -f1)"

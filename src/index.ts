@@ -2,11 +2,11 @@
 // functions plus the few layer types and classes they take and return. Named exports only;
 // nothing here touches files, the console or the process.
 export {
-  checkOverlapFormula, describeOverlapOp, estimateLatency, inspectModel, loadModel, optimizeModel, overlapFormulaKinds, overlapReport,
+  checkOverlapFormula, describeOverlapOp, estimateLatency, inspectModel, loadModel, needsMcusimOps, optimizeModel, optimizeWithReport, overlapFormulaKinds, overlapReport,
   planModel, randomOverlapSpec, runModel, safeOverlap, saveModel, verify, zooModel, zooModels,
 } from './api/index.ts';
 export type {
-  CheckOverlapFormulaOptions, EstimateLatencyOptions, GraphOp, InspectReport, Inspection, OptimizeOptions, OverlapFormula,
+  ArenaComparison, CheckOverlapFormulaOptions, EstimateLatencyOptions, GraphOp, OptimizeReport, OptimizeRun, OptimizeRunOptions, InspectReport, Inspection, OptimizeOptions, OverlapFormula,
   OverlapFormulaCase, OverlapFormulaCheck, OverlapOp, PlanModelOptions, RunModelOptions, RunModelResult, SafeOverlapOptions,
   VerifyMismatch, VerifyOptions, VerifyResult, VerifyStorageOptions, VerifyStorageReport, VerifyViolation,
 } from './api/index.ts';

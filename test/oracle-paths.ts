@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe } from 'vitest';
+import { describe, it } from 'vitest';
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 
@@ -56,4 +56,11 @@ export function describeWithData(parts: string | readonly string[], name: string
   const missing = missingOf(typeof parts === 'string' ? [parts] : parts);
   if (missing === undefined) describe(name, fn);
   else describe.skip(`${name} ${NO_DATA}${missing}]`, fn);
+}
+
+/** it(name, fn, timeout), or a skipped test named after the missing folder (as describeWithData). */
+export function itWithData(parts: string | readonly string[], name: string, fn: () => unknown, timeoutMs?: number): void {
+  const missing = missingOf(typeof parts === 'string' ? [parts] : parts);
+  if (missing === undefined) it(name, fn, timeoutMs);
+  else it.skip(`${name} ${NO_DATA}${missing}]`, fn);
 }

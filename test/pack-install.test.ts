@@ -1,7 +1,8 @@
 // The package as a user gets it: `npm pack`, install the tarball into an empty project, then there
 // import 'mcusim' (every documented export present), run docs/examples' plain-Node script and
 // vitest file on the made-up depthwise O_s formula (200 seeded configurations), and the same with
-// the deliberately unsafe variant, which must fail naming the case and the clobber. Slow (npm
+// the deliberately unsafe variant, which must fail naming the case and the clobber, and every README
+// example as a user runs it in that folder (zoo models only: nothing else is there). Slow (npm
 // install from the registry or its cache): one run per suite, generous hang guards. Packs the
 // dist/ this run's global setup built (the prepack build is the same scripts/build.mjs).
 import { spawn } from 'node:child_process';
@@ -9,6 +10,7 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testTempDir } from './cli/bin-helpers.ts';
+import { missingLines, readmeExamples } from './docs/readme-helpers.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const VITEST_VERSION = (JSON.parse(readFileSync(join(ROOT, 'node_modules/vitest/package.json'), 'utf8')) as { version: string }).version;
@@ -49,6 +51,9 @@ describe('npm pack -> install -> import mcusim', () => {
     const install = (await sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, `vitest@${VITEST_VERSION}`], proj, INSTALL_TIMEOUT_MS));
     expect(install.code, install.out).toBe(0);
     cpSync(join(ROOT, 'docs/examples'), join(proj, 'examples'), { recursive: true });
+    // The README's examples run here as a user runs them after `npm install mcusim` in an empty
+    // folder: `npx mcusim ...`, and the docs' example scripts copied beside (docs/examples/).
+    cpSync(join(ROOT, 'docs/examples'), join(proj, 'docs/examples'), { recursive: true });
   }, INSTALL_TIMEOUT_MS + 120_000);
 
   it('the tarball holds the compiled build, the bin and the API docs, not the sources or tests', async () => {
@@ -87,6 +92,18 @@ describe('npm pack -> install -> import mcusim', () => {
     expect(r.code, r.out).toBe(0);
     expect(JSON.parse(r.out)).toEqual({ main: 'accepted', commands: 'accepted', 'verify-worker': 'accepted', 'pool-worker': 'accepted' });
   });
+
+  const examples = readmeExamples(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+  it.each(examples.map((e) => [e.line, e] as const))('README example at line %i runs from the installed package in an empty folder and prints what the README shows', async (_line, example) => {
+    let stdout = '';
+    for (const command of example.commands) {
+      const words = command.split(/\s+/);
+      const r = words[0] === 'npx' ? await sh('npx', ['--no-install', ...words.slice(1)], proj, 600_000, { MCUSIM_DATA: '' }) : await sh(words[0] ?? '', words.slice(1), proj, 600_000);
+      expect(r.code, `${command}\n${r.out}`).toBe(0);
+      stdout += r.out;
+    }
+    expect(missingLines(example, stdout)).toEqual([]);
+  }, 900_000);
 
   it('the installed bin runs the compiled CLI', async () => {
     const r = (await sh(join(proj, 'node_modules/.bin/mcusim'), ['--version'], proj, 60_000));

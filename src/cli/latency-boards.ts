@@ -1,18 +1,16 @@
 // `mcusim latency MODEL --boards all|A,B` (one line per board) and `mcusim latency --validate
 // [--csv FILE]` (every cell of an MLPerf Tiny latency CSV predicted, with error, summary and
-// leave-one-board-out; optimizer/latency-validation.ts). The CSV defaults to
-// $MCUSIM_DATA/latency/mlperf-tiny-open.csv, else ../shared/oracle/latency/ from the working directory
-// (the project root); the models are looked up beside it (models-real/ one folder up, AD in latency/).
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+// leave-one-board-out; optimizer/latency-validation.ts). The CSV defaults to the published cells the
+// package ships (sim/latency/mlperf-tiny-data.ts); the models are the zoo's MLPerf Tiny reference
+// architectures (zoo:mlperf-kws, -vww, -ic, -ad), op for op the public files: it runs anywhere.
 import type { Model } from '../ir/index.ts';
-import { UsageError } from '../ir/index.ts';
+import { UsageError, buildZooModel } from '../ir/index.ts';
 import type { Bench, CellResult, Validation } from '../optimizer/index.ts';
 import { parseLatencyCsv, validateLatency } from '../optimizer/index.ts';
 import type { Engine, KernelLibrary, LatencyReport } from '../sim/index.ts';
-import { estimateLatency, getTarget, listTargets } from '../sim/index.ts';
+import { MLPERF_TINY_OPEN_CSV, estimateLatency, getTarget, listTargets } from '../sim/index.ts';
 import { renderTable } from './format.ts';
-import { loadModel, readInputFile } from './load-model.ts';
+import { readInputFile } from './load-model.ts';
 
 /** Board names of `--boards all|A,B,...`, each checked. */
 export function boardList(spec: string): string[] {
@@ -47,34 +45,17 @@ export function boardsText(modelArg: string, lines: readonly BoardLine[], librar
   return `${renderTable(['board', 'core', 'MHz', 'total ms', 'heaviest op (share)'], rows)}\n${modelArg}: kernels ${library}, engine ${engine}\n`;
 }
 
-function defaultCsv(): string {
-  const data = process.env['MCUSIM_DATA'];
-  if (data !== undefined && data !== '') return join(data, 'latency', 'mlperf-tiny-open.csv');
-  // A checkout's own copy (testdata/), else the oracle folder beside it.
-  const inRepo = resolve('testdata', 'latency', 'mlperf-tiny-open.csv');
-  return existsSync(inRepo) ? inRepo : resolve('..', 'shared', 'oracle', 'latency', 'mlperf-tiny-open.csv');
+/** The four MLPerf Tiny benchmarks as the zoo writes them (their latency equals the public files'). */
+function benchModels(): Record<Bench, Model> {
+  return { kws: buildZooModel('mlperf-kws'), vww: buildZooModel('mlperf-vww'), ic: buildZooModel('mlperf-ic'), ad: buildZooModel('mlperf-ad') };
 }
 
-function benchModels(csv: string): Record<Bench, Model> {
-  const dir = dirname(resolve(csv));
-  const find = (name: string): string => {
-    const tries = [join(dir, '..', 'models-real', name), join(dir, name), resolve('testdata', 'models-real', name), resolve('..', 'shared', 'oracle', 'models-real', name)];
-    const hit = tries.find((p) => existsSync(p));
-    if (hit === undefined) throw new UsageError(`--validate: model '${name}' not found (looked in ${tries.join(', ')})`);
-    return hit;
-  };
-  return {
-    kws: loadModel(find('mlperf_kws_dscnn.tflite')),
-    vww: loadModel(find('mlperf_vww_96.tflite')),
-    ic: loadModel(find('mlperf_ic_resnet8.tflite')),
-    ad: loadModel(find('mlperf_ad_fc_autoencoder.tflite')),
-  };
-}
+/** The name the table's summary gives the cells' source. */
+export const PACKAGED_CSV = 'MLPerf Tiny v0.5-v1.0 published cells (shipped with mcusim)';
 
 export function runValidation(csvOption: string | undefined): { csv: string; validation: Validation } {
-  const csv = csvOption ?? defaultCsv();
-  const text = new TextDecoder().decode(readInputFile(csv, 'latency CSV'));
-  return { csv, validation: validateLatency(parseLatencyCsv(text), benchModels(csv)) };
+  const text = csvOption === undefined ? MLPERF_TINY_OPEN_CSV : new TextDecoder().decode(readInputFile(csvOption, 'latency CSV'));
+  return { csv: csvOption ?? PACKAGED_CSV, validation: validateLatency(parseLatencyCsv(text), benchModels()) };
 }
 
 const pct = (x: number | null): string => (x === null ? '-' : `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`);

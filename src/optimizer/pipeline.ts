@@ -64,8 +64,8 @@ export function runPipeline(model: Model, names: readonly string[], options: Pas
   }
   // A plan the passes changed records the library it was made for (its O_s and scratch are that
   // library's); verify reads it back (readPlanKernels).
-  if (current !== model && readOfflinePlan(current) !== null && options.registry !== undefined) {
-    current = withPlanKernels(current, { library: options.registry.library, cpu: options.registry.cpu });
+  if (current !== model && readOfflinePlan(current) !== null) {
+    current = withPlanKernels(current, { library: options.registry?.library ?? 'reference', cpu: options.registry?.cpu ?? null });
   }
   if (options.targetBytes === undefined) return { model: current, reports };
   const note = [...reports].reverse().find((r) => r.targetNote !== undefined)?.targetNote;

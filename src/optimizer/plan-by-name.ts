@@ -9,6 +9,7 @@ import type { Graph, Model } from '../ir/index.ts';
 import { planDmoForGraph } from './dmo/index.ts';
 import { planOverlapPairs } from './overlap/index.ts';
 import { REQUEST_PLANNERS, computeModelBufferRequests, planGreedy, verifyPlan, verifyPlanWithOverlaps } from './planners/index.ts';
+import { overlapCandidate } from './overlap/index.ts';
 import type { BufferRequest, Plan, PlannerInfo, PlannerOptions } from './planners/index.ts';
 import { planReplacementForGraph } from './replacement/index.ts';
 
@@ -89,10 +90,33 @@ export function checkPlanLibrary(model: Model, registry: KernelRegistry, label =
   const planned = readPlanKernels(model);
   if (planned.library === registry.library && (planned.cpu === registry.cpu || samePath(planned.library, planned.cpu, registry))) return;
   const requests = computeModelBufferRequests(model, registry);
+  const plan = planGreedy(requests);
   try {
-    checkPlan(requests, planGreedy(requests), model.graph, registry);
+    checkPlan(requests, plan, model.graph, registry);
   } catch (e) {
     if (!(e instanceof PlanError) || e.code !== 'E_PLAN_OVERLAP') throw e;
-    throw new VerificationError('E_PLAN_LIBRARY', `${label}'s plan was made for the ${describeKernels(planned.library, planned.cpu)} kernels and breaks with ${describeKernels(registry.library, registry.cpu)}: ${e.message}; drop --kernels to read it with ${planned.library}, or optimize the original for ${registry.library}`);
+    const where = overlapBreak(model.graph, requests, plan, registry) ?? e.message;
+    throw new VerificationError('E_PLAN_LIBRARY', `${label}'s plan was made for the ${describeKernels(planned.library, planned.cpu)} kernels and breaks with ${describeKernels(registry.library, registry.cpu)}: ${where}; drop --kernels to read it with ${planned.library}, or optimize the original for ${registry.library}`);
   }
+}
+
+/** The first op whose input overlaps its output by more than `registry`'s access order allows: op, tensors, bytes. */
+function overlapBreak(graph: Graph, requests: readonly BufferRequest[], plan: Plan, registry: KernelRegistry): string | null {
+  const allowed = new Map(planOverlapPairs(graph, requests, plan, registry).map((p) => [p.opIndex, p]));
+  for (let opIndex = 0; opIndex < graph.ops.length; opIndex++) {
+    const c = overlapCandidate(graph, opIndex, requests);
+    if (c === null) continue;
+    const offIn = plan.offsets[c.input.id] ?? 0;
+    const offOut = plan.offsets[c.output.id] ?? 0;
+    const shared = Math.min(offIn + c.input.sizeBytes, offOut + c.output.sizeBytes) - Math.max(offIn, offOut);
+    if (shared <= 0) continue;
+    const p = allowed.get(opIndex);
+    const safe = p === undefined ? 0 : p.safeOverlapBytes;
+    if (p !== undefined && offIn >= offOut + c.output.sizeBytes - safe) continue;
+    const op = graph.ops[opIndex];
+    const kind = op === undefined ? '?' : op.kind === 'custom' ? `custom:${op.customCode}` : op.kind;
+    const name = (s: string): string => (s.length <= 40 ? s : `...${s.slice(-37)}`);
+    return `op ${opIndex} (${kind}): input tensor ${c.input.tensor ?? '?'} '${name(c.input.name)}' and output tensor ${c.output.tensor ?? '?'} '${name(c.output.name)}' share ${shared.toLocaleString('en-US')} B, where ${registry.library}'s access order allows ${safe.toLocaleString('en-US')} B (O_s, at the output's end)`;
+  }
+  return null;
 }

@@ -17,3 +17,4 @@ export * from './random-inputs.ts';
 export * from './tflm-arena/index.ts';
 export * from './svg-text.ts';
 export * from './latency/kernel-cost/index.ts';
+export * from './latency/mlperf-tiny-data.ts';

@@ -29,29 +29,36 @@ describe('mcusim inspect --arch --board', () => {
 
   it('says person_detect fits the board, with its margin', async () => {
     const j = JSON.parse((await runMcusim(['inspect', PERSON, '--board', 'nicla-vision', '--json'])).stdout);
-    expect(j.fit).toMatchObject({ board: 'nicla-vision', fits: true, ramBytes: 524288, marginBytes: 524288 - 82292, flashFits: true });
+    // The arena to declare (82,296 B: the tail's alignment needs 4 B beyond arena_used_bytes) must fit.
+    expect(j.arena).toMatchObject({ runtime: 'tflm', kernels: 'reference', totalBytes: 82292, declareBytes: 82296 });
+    expect(j.fit).toMatchObject({ board: 'nicla-vision', fits: true, ramBytes: 524288, marginBytes: 524288 - 82296, flashFits: true });
     const text = (await runMcusim(['inspect', PERSON, '--board', 'nicla-vision', '--ascii'])).stdout;
-    expect(text).toContain('fits: 82292 B');
-    expect(text).toContain('441996 B');
+    expect(text).toContain('fits: 82296 B');
+    expect(text).toContain('441992 B');
+    expect(text).toContain('uint8_t tensor_arena[82296]');
   });
 
   it('says MobileNetV2 224 does not fit (2.6 MB arena > 512 KB AXI SRAM)', async () => {
     const j = JSON.parse((await runMcusim(['inspect', MOBILENET, '--board', 'nicla-vision', '--json'])).stdout);
     expect(j.fit.fits).toBe(false);
-    expect(j.fit.marginBytes).toBe(524288 - j.arena.totalBytes);
+    expect(j.fit.marginBytes).toBe(524288 - j.arena.declareBytes);
     expect(j.arena.totalBytes).toBe(2600548);
     expect((await runMcusim(['inspect', MOBILENET, '--board', 'nicla-vision', '--ascii'])).stdout).toContain('does NOT fit');
   });
 
-  it('shows stock TFLM beside mcusim for a scratch-free TransposeConv file', async () => {
+  it('shows both runtimes, and stock TFLM with its own kernels, for a scratch-free TransposeConv file', async () => {
     const out = join(testTempDir('mcusim-arena-'), 'tu0.tflite');
     expect((await runMcusim(['optimize', 'zoo:tiny-unet', '--passes', 'tinyseg', '--spill-percent', '0', '-o', out, '--json'])).code).toBe(0);
     const j = JSON.parse((await runMcusim(['inspect', out, '--json'])).stdout);
-    // TFLM's TRANSPOSE_CONV requests its int32 scratch whatever the metadata says: the original plan.
-    expect(j.runtimes.tflm).toMatchObject({ runtime: 'tflm', plannedBytes: 307200, totalBytes: 314068 });
+    // Stock TFLM's TRANSPOSE_CONV requests its int32 scratch whatever the metadata says: the original plan.
+    expect(j.runtimes.stockTflm).toMatchObject({ runtime: 'tflm', plannedBytes: 307200, totalBytes: 314068 });
+    // With the generated kernels (codegen --tflm) TFLM runs the scratch-free form: the file's plan.
+    expect(j.runtimes.tflm).toMatchObject({ runtime: 'tflm', kernels: 'reference', plannedBytes: j.plan.peakBytes });
     expect(j.runtimes.mcusim).toMatchObject({ runtime: 'mcusim', plannedBytes: j.plan.peakBytes, persistentBytes: 0 });
-    expect(j.arena).toEqual(j.runtimes.mcusim);
+    expect(j.arena).toEqual(j.runtimes.tflm);
     expect(j.runtimes.mcusimKernels.join(' ')).toMatch(/transposeConv \(scratchFree\)/);
+    const c = JSON.parse((await runMcusim(['inspect', out, '--runtime', 'mcusim', '--json'])).stdout);
+    expect(c.arena).toEqual(j.runtimes.mcusim);
   });
 
   it('makes latency warn on stderr when the model does not fit the board', async () => {

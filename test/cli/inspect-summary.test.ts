@@ -21,7 +21,8 @@ describe('inspect summary', () => {
     expect(s.stdout).toMatch(/op kind\s+count\s+MACs\n[- ]+\nconv2d\s+14\s+\d+\ndepthwiseConv2d\s+14/);
     expect(s.stdout).toContain('largest tensors:');
     expect(s.stdout).toMatch(/peak: +55296 B/);
-    expect(s.stdout).toMatch(/arena \(stock TFLM/);
+    expect(s.stdout).toMatch(/arena on TFLM \(cortex-m, reference kernels\):/);
+    expect(s.stdout).toMatch(/declare: +uint8_t tensor_arena\[\d+\]/);
     expect(s.stdout).not.toMatch(/^buffer\s+ch\s+what/m);
     const full = (await mcusim('inspect', PD, '--tensors'));
     expect(full.stdout).toMatch(/^buffer\s+ch\s+what/m);

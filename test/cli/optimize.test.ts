@@ -35,16 +35,17 @@ describe('mcusim optimize', () => {
       const doc = JSON.parse((await mcusim('optimize', 'zoo:cifar10-cnn', '--passes', 'dmo', '-o', out, '--json', '--arch', arch)).stdout);
       for (const [when, file] of [['before', 'zoo:cifar10-cnn'], ['after', out]] as const) {
         const a = doc[when].arena;
-        expect(Object.keys(a).sort(), when).toEqual(['outsideArenaBytes', 'persistentBytes', 'plannedBytes', 'totalBytes']);
+        expect(Object.keys(a).sort(), when).toEqual(['cpu', 'declareBytes', 'kernels', 'outsideArenaBytes', 'persistentBytes', 'plannedBytes', 'runtime', 'totalBytes']);
+        expect(a, when).toMatchObject({ runtime: 'tflm', kernels: 'reference', cpu: null });
         expect(a.persistentBytes, when).toBeGreaterThan(0);
         expect(a.totalBytes, when).toBe(a.plannedBytes + a.persistentBytes);
         expect(a.plannedBytes, when).toBe(doc[when].peakBytes);
         const inspect = JSON.parse((await mcusim('inspect', file, '--json', '--arch', arch)).stdout);
-        expect(a, `${when} ${arch}`).toMatchObject({ plannedBytes: inspect.arena.plannedBytes, persistentBytes: inspect.arena.persistentBytes, totalBytes: inspect.arena.totalBytes });
+        expect(a, `${when} ${arch}`).toMatchObject({ plannedBytes: inspect.arena.plannedBytes, persistentBytes: inspect.arena.persistentBytes, totalBytes: inspect.arena.totalBytes, declareBytes: inspect.arena.declareBytes });
       }
     }
     const text = (await mcusim('optimize', 'zoo:cifar10-cnn', '--passes', 'dmo', '-o', out));
-    expect(text.stdout).toMatch(/whole arena \(cortex-m\) .* -> /);
+    expect(text.stdout).toMatch(/whole arena on TFLM \(cortex-m, reference kernels\) .* -> .*; declare tensor_arena\[\d+\]/);
     expect((await mcusim('optimize', 'zoo:cifar10-cnn', '--passes', 'dmo', '-o', out, '--arch', 'z80')).code).toBe(2);
   });
 

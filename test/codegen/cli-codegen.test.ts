@@ -2,12 +2,13 @@
 // disk (regenerating into a second folder gives identical bytes), exit 2 with a coded message
 // for a bad target, a bad planner or a missing -o; --kernels cmsis-nn names the library and warns
 // about a file planned for the reference kernels.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BinRun } from '../cli/bin-helpers.ts';
 import { runMcusim } from '../cli/bin-helpers.ts';
 import { ORACLE } from '../oracle-paths.ts';
+import { PLAN_KERNELS_METADATA_NAME, exportTflite, importTflite } from '../../src/ir/index.ts';
 import { makeTempDir, removeDir } from './codegen-helpers.ts';
 
 const HELLO = `${ORACLE}/models/hello_world_int8.tflite`;
@@ -30,10 +31,17 @@ describe('mcusim codegen', () => {
     for (const f of doc.files as string[]) expect(readFileSync(join(tmp, 'b', f)).equals(readFileSync(join(tmp, 'a', f))), f).toBe(true);
   });
 
-  it('--kernels cmsis-nn names the library in the JSON and text; a file planned for the reference kernels gets run\'s warning', async () => {
+  it('--kernels cmsis-nn names the library in the JSON and text; a file recorded for the reference kernels is refused, an unrecorded one gets run\'s warning', async () => {
     const dmo = join(tmp, 'kws-dmo.tflite');
     expect((await mcusim('optimize', 'zoo:ds-cnn-kws', '--passes', 'dmo', '-o', dmo, '--quiet')).code).toBe(0);
-    const r = await mcusim('codegen', dmo, '--kernels', 'cmsis-nn', '--cpu', 'cortex-m7', '--out-dir', join(tmp, 'kws-cmsis'), '--json', '--quiet');
+    const refused = await mcusim('codegen', dmo, '--kernels', 'cmsis-nn', '--cpu', 'cortex-m7', '--out-dir', join(tmp, 'kws-refused'), '--json', '--quiet');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^E_PLAN_LIBRARY: .*made for the reference kernels and breaks with cmsis-nn \(cortex-m7\): op \d+ \(\w+\): input tensor \d+ '.*' and output tensor \d+ '.*' share [\d,]+ B, where cmsis-nn's access order allows [\d,]+ B/);
+    // A file without the record (an older mcusim, another tool) is taken as reference-planned: a warning.
+    const bare = join(tmp, 'kws-dmo-unrecorded.tflite');
+    const m = importTflite(new Uint8Array(readFileSync(dmo)));
+    writeFileSync(bare, exportTflite({ ...m, metadata: m.metadata.filter((x) => x.name !== PLAN_KERNELS_METADATA_NAME) }));
+    const r = await mcusim('codegen', bare, '--kernels', 'cmsis-nn', '--cpu', 'cortex-m7', '--out-dir', join(tmp, 'kws-cmsis'), '--json', '--quiet');
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/^warning: the plan is safe for the reference kernels only; with cmsis-nn \(cortex-m7\) kernels/);
     const doc = JSON.parse(r.stdout);

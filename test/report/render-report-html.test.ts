@@ -78,12 +78,15 @@ describe('arenaTotalsRows', () => {
     const bare = arenaTotalsRows({ plannedBytes: 1000 }, { plannedBytes: 600 });
     expect(bare[0]).toEqual({ label: 'planned arena (activations, scratch)', before: '1,000 B', after: '600 B' });
     expect(bare.slice(1).every((r) => r.before.startsWith('not computed'))).toBe(true);
+    const on = { runtime: 'tflm', kernels: 'cmsis-nn', cpu: 'cortex-m7' };
     const full = arenaTotalsRows(
-      { plannedBytes: 1000, persistentBytes: 200, totalBytes: 1200, outsideArenaBytes: 0 },
-      { plannedBytes: 600, persistentBytes: 200, totalBytes: 800, outsideArenaBytes: 0 },
+      { ...on, plannedBytes: 1000, persistentBytes: 200, totalBytes: 1200, declareBytes: 1204, outsideArenaBytes: 0 },
+      { ...on, plannedBytes: 600, persistentBytes: 200, totalBytes: 800, declareBytes: 800, outsideArenaBytes: 0 },
       { after: { board: 'nicla-vision', fits: true, ramBytes: 524288, marginBytes: 523488 } },
     );
-    expect(full.map((r) => r.after)).toEqual(['600 B', '200 B', '800 B', '0 B', 'fits nicla-vision (524,288 B RAM, margin 523,488 B)']);
-    expect(full[4]?.before).toMatch(/^not computed/);
+    expect(full.map((r) => r.after)).toEqual(['600 B', '200 B', '800 B', '800 B', '0 B', 'fits nicla-vision (524,288 B RAM, margin 523,488 B)']);
+    expect(full[2]?.label).toBe('total arena (arena_used_bytes, on TFLM with cmsis-nn kernels for cortex-m7)');
+    expect(full[3]).toMatchObject({ label: 'uint8_t tensor_arena[N] to declare', before: '1,204 B' });
+    expect(full[5]?.before).toMatch(/^not computed/);
   });
 });

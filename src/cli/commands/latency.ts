@@ -192,7 +192,7 @@ export function registerLatency(program: Command, setExit: (code: number) => voi
     .option('--engine <engine>', `runtime around the kernels (${ENGINES.join(', ')}: TFLM interpreter or an ahead-of-time compiled graph)`, 'tflm')
     .option('--boards <list>', 'one line per board: "all" or a comma-separated list of boards')
     .option('--validate', 'predict every cell of an MLPerf Tiny latency CSV: error per cell, summary, leave-one-board-out')
-    .option('--csv <file>', 'with --validate: the CSV (default latency/mlperf-tiny-open.csv of $MCUSIM_DATA, else of testdata/, else of ../shared/oracle)')
+    .option('--csv <file>', "with --validate: a CSV of measured cells in the same columns (default: the MLPerf Tiny cells mcusim ships)")
     .option('--storage <kind>', `spill storage (${STORAGE_KINDS.join(', ')}; default internal)`)
     .option('--async-erase', 'erase flash on the second core ahead of the next spill (TinySeg §5.2)')
     .option('--compress', 'most-frequent-value compression of spilled tensors (TinySeg §5.1)');

@@ -12,7 +12,7 @@ import type { StorageKind } from '../../sim/index.ts';
 import { DEFAULT_TFLM_ARCH, TFLM_ARCH_NAMES, getTflmArch, isStorageKind } from '../../sim/index.ts';
 import { refuseFlag } from '../cli-options.ts';
 import { isStorageOp } from '../../kernels/index.ts';
-import { renderTable } from '../format.ts';
+import { describeRuntime, renderTable } from '../format.ts';
 import { countedProgress, isLargeModel, phaseProgress } from '../progress.ts';
 import { loadModel } from '../load-model.ts';
 import { parseJobs, startVerifyThreads } from '../verify-pool.ts';
@@ -37,7 +37,7 @@ function text(r: VerifyReport, original: Model): string {
   const lines = [
     `${r.cpu === null ? '' : `kernels: ${r.kernels} (${r.cpu}); `}seeds: ${r.seeds}; outputs: ${outBytes.length} (${outBytes.reduce((s, b) => s + b, 0)} B per run)`,
     `arena: original ${r.originalPeakBytes} B, optimized ${r.optimizedPeakBytes} B (planned)`,
-    `whole arena (${r.arena.arch}, planned + persistent): original ${r.arena.original.totalBytes} B, optimized ${r.arena.optimized.totalBytes} B`,
+    `whole arena on ${describeRuntime(r.arena.optimized.runtime, r.arena.arch, r.arena.optimized.kernels, r.arena.optimized.cpu)}: original ${r.arena.original.totalBytes} B, optimized ${r.arena.optimized.totalBytes} B (declare tensor_arena[${r.arena.optimized.declareBytes}])`,
     ...(r.plannedForMismatch ? [`warning: the optimized file was planned for ${r.plannedFor.kernels}${r.plannedFor.cpu === null ? '' : ` (${r.plannedFor.cpu})`} kernels, checked here with ${r.kernels}${r.cpu === null ? '' : ` (${r.cpu})`}: its overlaps are proven for the other library's access order`] : []),
     `outputs identical: ${r.identical ? 'yes' : 'NO'}`,
     `trace clean: ${r.traceClean ? 'yes' : 'NO'}`,

@@ -24,8 +24,38 @@ const REGISTRATION_NAME: Readonly<Record<SiteKind, string>> = {
   fetchingConv2d: 'Register_FusedConv2D', transposeConv: 'Register_TRANSPOSE_CONV',
 };
 
-/** mcusim_ops.h: the registrations and AddMcusimOps for the kinds the model uses. */
-export function emitOpsHeader(modelName: string, kinds: readonly SiteKind[], storage: boolean): string {
+/** The arena a TFLM build needs for the file: arena_used_bytes and the smallest declarable N. */
+export interface TflmArenaFigure {
+  readonly arch: string;
+  readonly totalBytes: number;
+  readonly declareBytes: number;
+}
+
+/** "CORTEX_M" / "HOST64": the macro suffix of an arch. */
+const archMacro = (arch: string): string => arch.toUpperCase().replace(/[^A-Z0-9]/g, '_');
+
+function arenaDefines(arenas: readonly TflmArenaFigure[]): string {
+  const lines = arenas.flatMap((a) => [
+    `#define MCUSIM_ARENA_USED_BYTES_${archMacro(a.arch)} ${a.totalBytes}u`,
+    `#define MCUSIM_TENSOR_ARENA_BYTES_${archMacro(a.arch)} ${a.declareBytes}u`,
+  ]);
+  const m = arenas.find((a) => a.arch === 'cortex-m');
+  const h = arenas.find((a) => a.arch === 'host64');
+  const pick = m !== undefined && h !== undefined
+    ? `#if defined(__arm__) || defined(__thumb__)\n#define MCUSIM_TENSOR_ARENA_BYTES MCUSIM_TENSOR_ARENA_BYTES_CORTEX_M\n#else\n#define MCUSIM_TENSOR_ARENA_BYTES MCUSIM_TENSOR_ARENA_BYTES_HOST64\n#endif\n`
+    : m !== undefined ? '#define MCUSIM_TENSOR_ARENA_BYTES MCUSIM_TENSOR_ARENA_BYTES_CORTEX_M\n' : '';
+  return `/* The tensor arena this model needs in a stock MicroInterpreter with these kernels linked
+ * (mcusim inspect MODEL --runtime tflm): arena_used_bytes after AllocateTensors(), and the size to
+ * declare, the smallest N for which
+ *   alignas(16) static uint8_t tensor_arena[MCUSIM_TENSOR_ARENA_BYTES];
+ * passes AllocateTensors() (TFLM needs room beyond arena_used_bytes while it plans, and its tail
+ * blocks are aligned from the arena's end). */
+${lines.join('\n')}
+${pick}`;
+}
+
+/** mcusim_ops.h: the registrations and AddMcusimOps for the kinds the model uses, and the arena to declare. */
+export function emitOpsHeader(modelName: string, kinds: readonly SiteKind[], storage: boolean, arenas: readonly TflmArenaFigure[] = []): string {
   const adds = kinds.map((k) =>
     k === 'transposeConv'
       ? '  TF_LITE_ENSURE_STATUS(resolver.AddTransposeConv(mcusim::Register_TRANSPOSE_CONV()));\n'
@@ -41,14 +71,16 @@ export function emitOpsHeader(modelName: string, kinds: readonly SiteKind[], sto
  *   #include "mcusim_ops.h"
  *   tflite::MicroMutableOpResolver<N + MCUSIM_OPS_COUNT> resolver;   // N: your own Add...() calls
  *   AddMcusimOps(resolver);
-${storage ? ' *   model_set_storage(&device);   // before the first Invoke(): where Spill writes, Fetching reads\n' : ''} * and a tensor arena of at least \`mcusim inspect MODEL --runtime tflm --arch cortex-m\` bytes. */
+${storage ? ' *   model_set_storage(&device);   // before the first Invoke(): where Spill writes, Fetching reads\n' : ''} * and a tensor arena of MCUSIM_TENSOR_ARENA_BYTES (below). */
 #ifndef MCUSIM_OPS_H
 #define MCUSIM_OPS_H
 #include "tensorflow/lite/micro/micro_mutable_op_resolver.h"
 extern "C" {
 #include "mcusim_storage.h"
+#include "mcusim_kernels.h" /* MODEL_STORAGE_*: the storage geometry a device must have */
 }
 
+${arenaDefines(arenas)}
 /* Resolver entries AddMcusimOps adds. */
 #define MCUSIM_OPS_COUNT ${kinds.length}
 /* 1: AddMcusimOps registers TRANSPOSE_CONV (mcusim's kernels for this model's marked ops, stock TFLM's

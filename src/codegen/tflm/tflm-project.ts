@@ -9,18 +9,19 @@
 // kernel is emitted from that registry's spec, the one `run --kernels cmsis-nn` runs and the plan
 // was checked against, and TRANSPOSE_CONV is never replaced (stock cmsis_nn/transpose_conv.cc runs
 // it). Pure: returns file texts.
-import type { Model } from '../../ir/index.ts';
-import { ModelError } from '../../ir/index.ts';
+import type { Graph, Model } from '../../ir/index.ts';
+import { ModelError, readOfflinePlan } from '../../ir/index.ts';
 import { REFERENCE_KERNELS, describeKernels, scratchRequests } from '../../kernels/index.ts';
 import type { KernelRegistry } from '../../kernels/index.ts';
 import type { StorageDevice } from '../../sim/index.ts';
-import { isReplacedTransposeConv, runsGeneratedKernel } from '../../sim/index.ts';
+import { getTflmArch, isReplacedTransposeConv, runsGeneratedKernel, runtimeArena } from '../../sim/index.ts';
 import { DEFAULT_PLANNER, preparePlannedModel } from '../../optimizer/index.ts';
 import type { GeneratedFile } from '../project.ts';
 import { STORAGE_H, STORAGE_HOST_C, STORAGE_HOST_H, STORAGE_RAM_C, STORAGE_RAM_H } from '../storage-files.ts';
 import { storageLayout } from '../storage-runtime.ts';
 import { STORAGE_STM32H7_C } from '../storage-stm32h7.ts';
 import { emitOpsHeader, emitOpsSource } from './glue-source.ts';
+import type { TflmArenaFigure } from './glue-source.ts';
 import type { SiteKind, TflmSite } from './site-source.ts';
 import { SITE_KINDS, emitSiteSources, fileInputs, siteTensors } from './site-source.ts';
 
@@ -59,6 +60,15 @@ function checkOps(model: Model): void {
   if (issues.length) throw ModelError.fromIssues(issues);
 }
 
+/** TFLM's arena for the file with these kernels linked, per build (a CMSIS-NN build is a Cortex-M one). */
+function tflmArenas(pm: { readonly graph: Graph; readonly plan: { readonly peakBytes: number }; readonly requests: readonly unknown[] }, model: Model, registry: KernelRegistry): TflmArenaFigure[] {
+  const archs = registry.library === 'reference' ? (['cortex-m', 'host64'] as const) : (['cortex-m'] as const);
+  return archs.map((a) => {
+    const r = runtimeArena(pm.graph, { plannedBytes: pm.plan.peakBytes, bufferCount: pm.requests.length }, getTflmArch(a), 'tflm', { offlineOffsets: readOfflinePlan(model), registry });
+    return { arch: a, totalBytes: r.totalBytes, declareBytes: r.declareBytes };
+  });
+}
+
 export function generateTflmKernels(model: Model, options: TflmKernelsOptions = {}): TflmKernels {
   checkOps(model);
   const graph = model.graph;
@@ -93,7 +103,7 @@ export function generateTflmKernels(model: Model, options: TflmKernelsOptions = 
     { path: 'mcusim_storage_stm32h7.c', text: STORAGE_STM32H7_C },
   ];
   const files: GeneratedFile[] = [
-    { path: 'mcusim_ops.h', text: emitOpsHeader(modelName, kinds, storage !== null) },
+    { path: 'mcusim_ops.h', text: emitOpsHeader(modelName, kinds, storage !== null, tflmArenas(pm, model, registry)) },
     { path: 'mcusim_ops.cc', text: emitOpsSource(kinds) },
     { path: 'mcusim_kernels.h', text: src.header },
     { path: 'mcusim_kernels.c', text: src.source },

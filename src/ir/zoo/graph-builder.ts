@@ -23,6 +23,9 @@ export interface Act {
 
 export type Pair = number | readonly [number, number];
 
+/** How RESHAPE carries its shape: tensor and options alike, or Keras Flatten's converter form. */
+export type ReshapeStyle = 'tensorAndOptions' | 'flatten';
+
 interface WeightedSpec {
   readonly name: string;
   readonly activation?: Activation;
@@ -212,12 +215,18 @@ export class GraphBuilder {
     return { index, shape: a.shape, quant, stats: this.afterActivation(sum, activation, quant) };
   }
 
-  /** RESHAPE with the new shape both as an int32 input tensor and in the options, as converters write it. */
-  reshape(name: string, x: Act, newShape: readonly number[]): Act {
+  /**
+   * RESHAPE with the new shape both as an int32 input tensor and in the options, as converters
+   * write it; style 'flatten' writes Keras Flatten as TensorFlow's MLIR converter lowers it: the
+   * tensor [-1, rest...] alone (no options), the batch left for the runtime to infer.
+   */
+  reshape(name: string, x: Act, newShape: readonly number[], style: ReshapeStyle = 'tensorAndOptions'): Act {
     if (elementCount(newShape) !== elementCount(x.shape)) throw new InternalError(`zoo builder: ${name}: element counts differ`);
-    const shapeTensor = this.constant(`${name}/shape`, [newShape.length], int32Bytes(newShape));
+    const flatten = style === 'flatten';
+    const written = flatten ? [-1, ...newShape.slice(1)] : newShape;
+    const shapeTensor = this.constant(`${name}/shape`, [written.length], int32Bytes(written));
     const index = this.activation(name, newShape, x.quant);
-    this.ops.push({ kind: 'reshape', inputs: [x.index, shapeTensor], outputs: [index], options: { newShape: [...newShape] } });
+    this.ops.push({ kind: 'reshape', inputs: [x.index, shapeTensor], outputs: [index], options: { newShape: flatten ? null : [...newShape] } });
     return { index, shape: newShape, quant: x.quant, stats: reshapeStats(x.stats, newShape[newShape.length - 1] ?? 1) };
   }
 

@@ -4,7 +4,10 @@
 import type { Model } from '../graph.ts';
 import { UsageError } from '../errors.ts';
 import { buildCifar10Cnn } from './cifar10-cnn.ts';
-import { buildDsCnnKws } from './ds-cnn-kws.ts';
+import { buildDsCnnKws, buildMlperfKws } from './ds-cnn-kws.ts';
+import { buildMlperfAd } from './mlperf-ad.ts';
+import { buildMlperfIc } from './mlperf-ic.ts';
+import { buildMlperfVww } from './mlperf-vww.ts';
 import { buildMobileNetV1 } from './mobilenet-v1.ts';
 import { buildMobileNetV2 } from './mobilenet-v2.ts';
 import { buildTinyUnet } from './tiny-unet.ts';
@@ -34,6 +37,11 @@ const ZOO: readonly ZooEntry[] = [
   { name: 'mobilenet-v2-1.0-224', description: 'MobileNet v2, width 1.0, 224x224 input, 1001 classes', build: (s) => buildMobileNetV2(1.0, 224, s) },
   { name: 'cifar10-cnn', description: 'CIFAR-10 CNN of the CMSIS-NN replacement-strategy paper (Table II), 32x32x3 -> 10', build: buildCifar10Cnn },
   { name: 'ds-cnn-kws', description: 'MLPerf Tiny keyword-spotting DS-CNN (small), 49x10x1 MFCC -> 12', build: buildDsCnnKws },
+  // The MLPerf Tiny benchmark's four reference models, op for op and shape for shape as the public int8 files.
+  { name: 'mlperf-kws', description: 'MLPerf Tiny keyword spotting reference: DS-CNN, 49x10x1 MFCC -> 12 keywords', build: buildMlperfKws },
+  { name: 'mlperf-vww', description: 'MLPerf Tiny visual wake words reference: MobileNet v1 0.25, 96x96x3 -> person / no person', build: buildMlperfVww },
+  { name: 'mlperf-ic', description: 'MLPerf Tiny image classification reference: ResNet-8, CIFAR-10 32x32x3 -> 10', build: buildMlperfIc },
+  { name: 'mlperf-ad', description: 'MLPerf Tiny anomaly detection reference: FC autoencoder, 640 log-mel -> 8 -> 640', build: buildMlperfAd },
 ];
 
 export function listZooModels(): ZooModelInfo[] {

@@ -8,7 +8,7 @@ import { GraphBuilder } from './graph-builder.ts';
 import { LOGITS } from './weighted-layer.ts';
 
 /** [pointwise output channels at alpha 1, depthwise stride] of the 13 separable blocks. */
-const BLOCKS: readonly (readonly [number, number])[] = [
+export const MOBILENET_V1_BLOCKS: readonly (readonly [number, number])[] = [
   [64, 1], [128, 2], [128, 1], [256, 2], [256, 1], [512, 2],
   [512, 1], [512, 1], [512, 1], [512, 1], [512, 1], [1024, 2], [1024, 1],
 ];
@@ -23,7 +23,7 @@ export function buildMobileNetV1(alpha: number, resolution: number, seed: string
   const b = new GraphBuilder(seed);
   let x: Act = b.input('input', [1, resolution, resolution, 3], MOBILENET_INPUT_QUANT);
   x = b.conv2d(x, { name: 'MobilenetV1/Conv2d_0', outChannels: depth(32), kernel: 3, stride: 2, activation: 'relu6' });
-  BLOCKS.forEach(([channels, stride], i) => {
+  MOBILENET_V1_BLOCKS.forEach(([channels, stride], i) => {
     const id = `MobilenetV1/Conv2d_${i + 1}`;
     x = b.depthwiseConv2d(x, { name: `${id}_depthwise`, kernel: 3, stride, activation: 'relu6' });
     x = b.conv2d(x, { name: `${id}_pointwise`, outChannels: depth(channels), kernel: 1, activation: 'relu6' });

@@ -1,6 +1,7 @@
 // Minimal stand-ins for the TFLM 90b983c headers the generated C++ includes (the declarations it
 // uses, with TFLM's names and signatures), so that `g++ -fsyntax-only` checks mcusim_ops.cc on any
-// machine. A syntax check only: the real check builds against TFLM (tflm-real.test.ts).
+// machine. A syntax check only: that the generated code links and runs in real TFLM is the recorded
+// evidence testdata/real-builds/tflm/ (replayed by tflm-replay.test.ts) and, for a user, their own build.
 export const STAND_IN_HEADERS: Readonly<Record<string, string>> = {
   'tensorflow/lite/micro/micro_mutable_op_resolver.h': `#pragma once
 #include <cstddef>

@@ -22,6 +22,10 @@ const NAMES = [
   'mobilenet-v2-1.0-224',
   'cifar10-cnn',
   'ds-cnn-kws',
+  'mlperf-kws',
+  'mlperf-vww',
+  'mlperf-ic',
+  'mlperf-ad',
 ];
 
 /** One build per model for the read-only checks below. */

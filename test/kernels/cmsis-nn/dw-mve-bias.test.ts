@@ -1,4 +1,4 @@
-// Found by the real-library check (real-library.test.ts, Cortex-M55): CMSIS-NN 4ab83cc3's MVE
+// Found by the real-library check on Cortex-M55 (testdata/real-builds/cmsis-nn): CMSIS-NN 4ab83cc3's MVE
 // arm_depthwise_conv_s8_opt passes `bias + block_offset` to arm_nn_depthwise_conv_nt_t_s8, so an op
 // without bias reads the bias of its second 124-channel block from address 496 (firmware bytes):
 // the spec refuses such an op (constraint depthwiseConv2d.cmsis-nn-mve-no-bias) and accepts it with

@@ -1,7 +1,8 @@
 // The first tap of CMSIS-NN's arm_max_pool_s8 is arm_memcpy_s8 = memcpy (DSP / plain C) or a loop of
 // 16-byte vectors (MVE). With the output overlapping the input a few bytes ahead, what the copy
 // clobbers depends on its chunks (each chunk loaded, then stored): found by the real-library check
-// (real-library.test.ts: maxPool2d, output 1 byte after the input, differed from a byte-by-byte copy).
+// (testdata/real-builds/cmsis-nn: maxPool2d, output 1 byte after the input, differed from a
+// byte-by-byte copy).
 // Here an independent model of newlib's memcpy-armv7m (from the toolchain's disassembly) and of the
 // MVE loop gives the expected bytes.
 import seedrandom from 'seedrandom';

@@ -3,7 +3,7 @@
 // fast == traced == address walk on int16 and int8 states, the trace follows the C (row groups,
 // zero store before each time sum, no bias pre-store), and O_s of input -> output stays the full
 // overlap (the input is read before any output store in both orders). The int8-state arithmetic
-// (no state zero point, int16 clamp then wrap) is checked against the compiled C in host-c.test.ts.
+// (no state zero point, int16 clamp then wrap) is checked against the recorded C in host-c-replay.test.ts.
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
 import type { KernelSpec } from '../../../src/kernels/index.ts';
