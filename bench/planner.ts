@@ -2,15 +2,19 @@
 // lower bound, whether optimality was proven, and the planner's time (median of a few runs);
 // plus the memory-aware schedule's live-bytes peak against the model's own op order (§4.1).
 // Writes bench/results/planner.json and planner.md. Run alone (`node --import tsx
-// bench/planner.ts`) or from `npm run bench`.
+// bench/planner.ts`) or from `npm run bench`. TFLM's example models are read from the oracle
+// folder (MCUSIM_DATA, default ../shared/oracle); without it, the zoo models alone, and it says so.
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Model } from '../src/ir/index.ts';
 import { buildZooModel, importTflite, listZooModels } from '../src/ir/index.ts';
 import { buildMemoryModel, computeModelBufferRequests, planExact, planGreedy, scheduleGraph, schedulePeakBytes, verifyPlan } from '../src/optimizer/index.ts';
 
 const RUNS = 5;
 const TIME_BUDGET_MS = Number(process.env.BENCH_EXACT_BUDGET_MS ?? 2000);
-const oracleDir = new URL('../testdata/models/', import.meta.url);
+const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
+const oracleDir = join(process.env.MCUSIM_DATA ?? resolve(ROOT, '..', 'shared', 'oracle'), 'models');
 
 interface PlannerRow {
   readonly name: string;
@@ -31,8 +35,10 @@ function models(): [string, () => Model][] {
   const list: [string, () => Model][] = [];
   if (existsSync(oracleDir)) {
     for (const f of readdirSync(oracleDir).filter((x) => x.endsWith('.tflite')).sort()) {
-      list.push([f.slice(0, -'.tflite'.length), () => importTflite(new Uint8Array(readFileSync(new URL(f, oracleDir))))]);
+      list.push([f.slice(0, -'.tflite'.length), () => importTflite(new Uint8Array(readFileSync(join(oracleDir, f))))]);
     }
+  } else {
+    process.stderr.write(`planner: no oracle models in ${oracleDir} (set MCUSIM_DATA to the oracle folder): zoo models only\n`);
   }
   for (const z of listZooModels()) list.push([`zoo:${z.name}`, () => buildZooModel(z.name)]);
   return list;

@@ -1,16 +1,15 @@
 // CLI startup, side by side with Node itself: wall time of `node bin/mcusim.mjs --version`,
-// `--help` and `run person_detect --seed 1 --out DIR` (the compiled CLI, rebuilt first so dist/ is
+// `--help` and `run zoo:mobilenet-v1-0.25-128 --seed 1 --out DIR` (person_detect's architecture; the compiled CLI, rebuilt first so dist/ is
 // current) against `node -e 0`, as medians of alternating runs (issue 14: --version within 3x).
 // Run alone (`node --import tsx bench/startup.ts`) or from `npm run bench`. Ratios, not asserts.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const BIN = join(ROOT, 'bin', 'mcusim.mjs');
-const PERSON_DETECT = join(process.env.MCUSIM_DATA ?? resolve(ROOT, 'testdata'), 'models', 'person_detect.tflite');
 export const TARGET_VERSION_RATIO = 3;
 
 export interface StartupRow {
@@ -58,13 +57,11 @@ export function benchStartup(runs = 5): StartupResult {
   const build = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { stdio: 'inherit' });
   if (build.status !== 0) throw new Error('npm run build failed');
   const rows = [measure('--version', [BIN, '--version'], runs), measure('--help', [BIN, '--help'], runs)];
-  if (existsSync(PERSON_DETECT)) {
-    const out = mkdtempSync(join(tmpdir(), 'mcusim-bench-'));
-    try {
-      rows.push(measure('run person_detect', [BIN, 'run', PERSON_DETECT, '--seed', '1', '--out', out], runs));
-    } finally {
-      rmSync(out, { recursive: true, force: true });
-    }
+  const out = mkdtempSync(join(tmpdir(), 'mcusim-bench-'));
+  try {
+    rows.push(measure('run zoo:mobilenet-v1-0.25-128', [BIN, 'run', 'zoo:mobilenet-v1-0.25-128', '--seed', '1', '--out', out], runs));
+  } finally {
+    rmSync(out, { recursive: true, force: true });
   }
   const versionRatio = rows[0]?.ratio ?? NaN;
   return { runs, rows, versionRatio, targetMet: versionRatio <= TARGET_VERSION_RATIO };

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ORACLE } from '../oracle-paths.ts';
+import { ORACLE, itWithData } from '../oracle-paths.ts';
 import {
   arenaTotals, buildSingleOpGraph, checkOverlapFormula, estimateLatency, kernelRegistry, loadModel, optimizeModel, planModel, preparePlannedModel, runModel,
   runPlanned, safeOverlap, saveModel, verify, zooModel,
@@ -56,7 +56,7 @@ describe('models, plans, runs', () => {
     }
   });
 
-  it('optimizeModel takes the kernel library: a cmsis-nn DMO plan records it, arenaTotals match, verify with cmsis-nn passes', () => {
+  itWithData('models-real', 'optimizeModel takes the kernel library: a cmsis-nn DMO plan records it, arenaTotals match, verify with cmsis-nn passes', () => {
     const cm = kernelRegistry('cmsis-nn', 'cortex-m7');
     const resnet = loadModel(readFileSync(join(ORACLE, 'models-real', 'mlperf_ic_resnet8.tflite')));
     const { model: optimized, reports } = optimizeModel(resnet, ['dmo'], { kernels: 'cmsis-nn', cpu: 'cortex-m7' });

@@ -4,24 +4,28 @@
 // part) is arena_used_bytes / persistent_used_bytes and the seed-1 outputs are the build's bytes.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { inspectModel, kernelRegistry, loadModel, runModel, zooModel } from '../../src/index.ts';
 import type { Model } from '../../src/index.ts';
 import { getTflmArch } from '../../src/sim/index.ts';
-import { ORACLE } from '../oracle-paths.ts';
+import { ORACLE, dataPath, describeWithData, fetchedParts, hasOracle } from '../oracle-paths.ts';
 
 const DIR = join(ORACLE, 'cmsis-nn-m7');
-const present = existsSync(join(DIR, 'models.json'));
 interface Row { readonly name: string; readonly model: string; readonly m7_cmsis_nn: { readonly arena_used_bytes: number; readonly persistent_used_bytes: number } }
-const rows: readonly Row[] = present ? (JSON.parse(readFileSync(join(DIR, 'models.json'), 'utf8')) as { models: Row[] }).models : [];
+const rows: readonly Row[] = hasOracle('cmsis-nn-m7/models.json') ? (JSON.parse(readFileSync(join(DIR, 'models.json'), 'utf8')) as { models: Row[] }).models : [];
+/** What the rows read: the build's folder, and every folder a row's model is in. */
+const NEEDS = fetchedParts('cmsis-nn-m7', ...rows.filter((r) => !r.model.startsWith('zoo:')).map((r) => r.model));
 const CONV = new Set(['conv2d', 'depthwiseConv2d', 'transposeConv']);
 const M7 = kernelRegistry('cmsis-nn', 'cortex-m7');
 const ARCH = getTflmArch('cortex-m');
 
-const modelOf = (r: Row): Model => (r.model.startsWith('zoo:') ? zooModel(r.model.slice(4)) : loadModel(readFileSync(join(ORACLE, r.model))));
+const modelOf = (r: Row): Model => (r.model.startsWith('zoo:') ? zooModel(r.model.slice(4)) : loadModel(readFileSync(dataPath(r.model))));
 
-describe.skipIf(!present)(`the CMSIS-NN M7 build (${present ? DIR : `skipped: no ${DIR}/models.json`})`, () => {
-  const plain = rows.map((r) => ({ r, m: modelOf(r) })).filter(({ m }) => !m.graph.ops.some((o) => CONV.has(o.kind)));
+describeWithData(NEEDS, `the CMSIS-NN M7 build (${DIR})`, () => {
+  let plain: readonly { readonly r: Row; readonly m: Model }[] = [];
+  beforeAll(() => {
+    plain = rows.map((r) => ({ r, m: modelOf(r) })).filter(({ m }) => !m.graph.ops.some((o) => CONV.has(o.kind)));
+  });
 
   it('has rows without conv-family ops to check', () => {
     expect(plain.length).toBeGreaterThan(60);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { BinRun } from './bin-helpers.ts';
 import { runMcusim, testTempDir } from './bin-helpers.ts';
 
-import { ORACLE_MODELS } from '../oracle-paths.ts';
+import { ORACLE_MODELS, itWithData } from '../oracle-paths.ts';
 const MODEL = `${ORACLE_MODELS}/person_detect.tflite`;
 const tmp = testTempDir('mcusim-cli-');
 
@@ -18,7 +18,7 @@ function expectCleanBadInput(r: { code: number | null; stderr: string }): void {
 }
 
 describe('mcusim inspect', () => {
-  it('prints one JSON document with the plan, ops and tensors', async () => {
+  itWithData('models', 'prints one JSON document with the plan, ops and tensors', async () => {
     const svg = join(tmp, 'plan.svg');
     const r = (await mcusim('inspect', MODEL, '--json', '--svg', svg, '--quiet'));
     expect(r.stderr).toBe('');
@@ -41,14 +41,14 @@ describe('mcusim inspect', () => {
     expect(text.trimEnd().endsWith('</svg>')).toBe(true);
   });
 
-  it('prints tables, and the ASCII plan with --ascii', async () => {
+  itWithData('models', 'prints tables, and the ASCII plan with --ascii', async () => {
     const r = (await mcusim('inspect', MODEL, '--planner', 'linear', '--ascii'));
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^ 0: [0-9a-zA-Z*.!]+ \(\d+k\)$/m);
     expect(r.stdout).toContain('planner:     linear');
   });
 
-  it('exits 2 with a coded message for a missing file, a garbage file and an unknown planner', async () => {
+  itWithData('models', 'exits 2 with a coded message for a missing file, a garbage file and an unknown planner', async () => {
     expectCleanBadInput((await mcusim('inspect', join(tmp, 'nope.tflite'), '--json')));
     const garbage = join(tmp, 'garbage.tflite');
     writeFileSync(garbage, Buffer.from('this is not a flatbuffer at all, just text'.repeat(3)));

@@ -4,14 +4,14 @@
 // TransposeConv file, and bad --arch / --board values refused with exit 2.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ORACLE_MODELS } from '../oracle-paths.ts';
+import { ORACLE_MODELS, itWithData } from '../oracle-paths.ts';
 import { runMcusim, testTempDir } from './bin-helpers.ts';
 
 const PERSON = join(ORACLE_MODELS, 'person_detect.tflite');
 const MOBILENET = join(ORACLE_MODELS, 'mobilenet_v2_quantized_1x3x224x224.tflite');
 
 describe('mcusim inspect --arch --board', () => {
-  it('reports TFLM\'s whole arena for the host build', async () => {
+  itWithData('models', 'reports TFLM\'s whole arena for the host build', async () => {
     const r = (await runMcusim(['inspect', PERSON, '--arch', 'host64', '--json']));
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout);
@@ -19,7 +19,7 @@ describe('mcusim inspect --arch --board', () => {
     expect(j.fit).toBeUndefined();
   });
 
-  it('defaults to the Cortex-M build and says it in text form', async () => {
+  itWithData('models', 'defaults to the Cortex-M build and says it in text form', async () => {
     const j = JSON.parse((await runMcusim(['inspect', PERSON, '--json'])).stdout);
     expect(j.arena).toMatchObject({ arch: 'cortex-m', persistentBytes: 26996, totalBytes: 82292 });
     const text = (await runMcusim(['inspect', PERSON, '--ascii'])).stdout;
@@ -27,7 +27,7 @@ describe('mcusim inspect --arch --board', () => {
     expect(text).toMatch(/total: +82292 B/);
   });
 
-  it('says person_detect fits the board, with its margin', async () => {
+  itWithData('models', 'says person_detect fits the board, with its margin', async () => {
     const j = JSON.parse((await runMcusim(['inspect', PERSON, '--board', 'nicla-vision', '--json'])).stdout);
     // The arena to declare (82,296 B: the tail's alignment needs 4 B beyond arena_used_bytes) must fit.
     expect(j.arena).toMatchObject({ runtime: 'tflm', kernels: 'reference', totalBytes: 82292, declareBytes: 82296 });
@@ -38,7 +38,7 @@ describe('mcusim inspect --arch --board', () => {
     expect(text).toContain('uint8_t tensor_arena[82296]');
   });
 
-  it('says MobileNetV2 224 does not fit (2.6 MB arena > 512 KB AXI SRAM)', async () => {
+  itWithData('models', 'says MobileNetV2 224 does not fit (2.6 MB arena > 512 KB AXI SRAM)', async () => {
     const j = JSON.parse((await runMcusim(['inspect', MOBILENET, '--board', 'nicla-vision', '--json'])).stdout);
     expect(j.fit.fits).toBe(false);
     expect(j.fit.marginBytes).toBe(524288 - j.arena.declareBytes);
@@ -61,7 +61,7 @@ describe('mcusim inspect --arch --board', () => {
     expect(c.arena).toEqual(j.runtimes.mcusim);
   });
 
-  it('makes latency warn on stderr when the model does not fit the board', async () => {
+  itWithData('models', 'makes latency warn on stderr when the model does not fit the board', async () => {
     const r = (await runMcusim(['latency', MOBILENET, '--json']));
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/^warning: the model does not fit nicla-vision: arena 2600548 B > AXI SRAM 524288 B/);
@@ -69,7 +69,7 @@ describe('mcusim inspect --arch --board', () => {
     expect((await runMcusim(['latency', PERSON, '--json', '--quiet'])).stderr).toBe('');
   });
 
-  it('refuses an unknown --arch or --board with exit 2', async () => {
+  itWithData('models', 'refuses an unknown --arch or --board with exit 2', async () => {
     for (const args of [['--arch', 'arm64'], ['--board', 'nope']]) {
       const r = (await runMcusim(['inspect', PERSON, '--json', ...args]));
       expect(r.code).toBe(2);

@@ -5,14 +5,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { BinRun } from './bin-helpers.ts';
 import { runMcusim, testTempDir } from './bin-helpers.ts';
-import { ORACLE_MODELS } from '../oracle-paths.ts';
+import { ORACLE_MODELS, itWithData } from '../oracle-paths.ts';
 
 const mcusim = (...args: string[]): Promise<BinRun> => runMcusim(args, 180_000);
 const tmp = testTempDir('mcusim-cg-arena-');
 const PD = `${ORACLE_MODELS}/person_detect.tflite`;
 
 describe('inspect summary', () => {
-  it('summarizes person_detect (89 tensors) and lists every tensor with --tensors', async () => {
+  itWithData('models', 'summarizes person_detect (89 tensors) and lists every tensor with --tensors', async () => {
     const s = (await mcusim('inspect', PD));
     expect(s.code, s.stderr).toBe(0);
     const tensors = (JSON.parse((await mcusim('inspect', PD, '--json')).stdout) as { tensors: unknown[] }).tensors.length;

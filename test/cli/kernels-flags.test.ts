@@ -1,7 +1,7 @@
 // --kernels / --cpu on the CLI: usage errors exit 2 with E_USAGE, every --json names the library
 // and CPU, and overlap --kernels cmsis-nn reports the library's O_s beside the reference one.
 import { describe, expect, it } from 'vitest';
-import { ORACLE_MODELS } from '../oracle-paths.ts';
+import { ORACLE_MODELS, itWithData } from '../oracle-paths.ts';
 import { runMcusim } from './bin-helpers.ts';
 import type { BinRun } from './bin-helpers.ts';
 
@@ -9,7 +9,7 @@ const mcusim = (...args: string[]): Promise<BinRun> => runMcusim(args);
 const HELLO = `${ORACLE_MODELS}/hello_world_int8.tflite`;
 
 describe('--kernels and --cpu', () => {
-  it('refuses an unknown library, an unknown CPU and --cpu without cmsis-nn (exit 2, E_USAGE)', async () => {
+  itWithData('models', 'refuses an unknown library, an unknown CPU and --cpu without cmsis-nn (exit 2, E_USAGE)', async () => {
     for (const args of [['--kernels', 'arm'], ['--kernels', 'cmsis-nn', '--cpu', 'cortex-a53'], ['--cpu', 'cortex-m7']]) {
       const r = await mcusim('inspect', HELLO, ...args);
       expect(r.code, args.join(' ')).toBe(2);
@@ -17,7 +17,7 @@ describe('--kernels and --cpu', () => {
     }
   });
 
-  it('inspect and run name the library and CPU; the CMSIS-NN build keeps more persistent data for fully connected', async () => {
+  itWithData('models', 'inspect and run name the library and CPU; the CMSIS-NN build keeps more persistent data for fully connected', async () => {
     const ref = JSON.parse((await mcusim('inspect', HELLO, '--arch', 'cortex-m', '--json')).stdout);
     const cmsis = JSON.parse((await mcusim('inspect', HELLO, '--kernels', 'cmsis-nn', '--arch', 'cortex-m', '--cpu', 'cortex-m7', '--json')).stdout);
     expect([ref.kernels, ref.cpu, cmsis.kernels, cmsis.cpu]).toEqual(['reference', null, 'cmsis-nn', 'cortex-m7']);

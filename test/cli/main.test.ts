@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS, buildProgram, invokedCommand, loadCommands } from '../../src/cli/main.ts';
 import { runMcusim, runMcusimClosedStdout, testTempDir } from './bin-helpers.ts';
-import { ORACLE_MODELS } from '../oracle-paths.ts';
+import { ORACLE_MODELS, itWithData } from '../oracle-paths.ts';
 
 describe('lazy command loading', () => {
   it('top-level help from the stubs equals the help of the fully loaded program', async () => {
@@ -47,7 +47,7 @@ describe('lazy command loading', () => {
     expect(r.stderr).toContain('npm run build');
   });
 
-  it('a reader that closes the pipe early (| head -c 100) ends the bin quietly, no EPIPE trace', async () => {
+  itWithData('models', 'a reader that closes the pipe early (| head -c 100) ends the bin quietly, no EPIPE trace', async () => {
     // mobilenet_v2's JSON (about 880 kB) is larger than the child's stdout socket buffer (Node
     // spawns stdio pipes as socket pairs, a few hundred kB), so the bin is still writing when the reader leaves.
     const r = await runMcusimClosedStdout(['inspect', `${ORACLE_MODELS}/mobilenet_v2_quantized_1x3x224x224.tflite`, '--json', '--quiet']);

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { BinRun } from './bin-helpers.ts';
 import { runMcusim, testTempDir } from './bin-helpers.ts';
-import { ORACLE } from '../oracle-paths.ts';
+import { ORACLE_MODELS, itWithData } from '../oracle-paths.ts';
 
-const HELLO = `${ORACLE}/models/hello_world_int8.tflite`;
+const HELLO = `${ORACLE_MODELS}/hello_world_int8.tflite`;
 const tmp = testTempDir('mcusim-overlap-');
 
 const mcusim = (...args: string[]): Promise<BinRun> => runMcusim(args);
@@ -53,7 +53,7 @@ describe('mcusim overlap', () => {
 });
 
 describe('mcusim run --trace', () => {
-  it('traces hello_world clean and dumps CSV / JSON lines', async () => {
+  itWithData('models', 'traces hello_world clean and dumps CSV / JSON lines', async () => {
     const csv = join(tmp, 't.csv');
     const jsonl = join(tmp, 't.jsonl');
     const r = (await mcusim('run', HELLO, '--trace', '--trace-out', csv, '--json'));

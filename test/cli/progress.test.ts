@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { countedProgress, phaseProgress } from '../../src/cli/progress.ts';
 import type { BinRun } from './bin-helpers.ts';
 import { runMcusim, testTempDir } from './bin-helpers.ts';
-import { ORACLE, ORACLE_MODELS } from '../oracle-paths.ts';
+import { ORACLE_MODELS, ORACLE_VECTORS, itWithData } from '../oracle-paths.ts';
 
 function fake(quiet = false): { readonly out: string[]; readonly at: (ms: number) => void; readonly p: ReturnType<typeof countedProgress> } {
   let t = 0;
@@ -93,14 +93,14 @@ describe('phase lines of the commands that take seconds on real models', () => {
     return lines;
   };
 
-  it('latency (single cell) names the phase and the board; --quiet and toy models print nothing', async () => {
+  itWithData('models', 'latency (single cell) names the phase and the board; --quiet and toy models print nothing', async () => {
     const lines = phases((await mcusim('latency', 'zoo:tiny-unet', '--json')), 'latency');
     expect(lines).toEqual(['latency: costing 24 ops on nicla-vision (cmsis-nn kernels, tflm, internal storage)']);
     expect((await mcusim('latency', 'zoo:tiny-unet', '--json', '--quiet')).stderr).toBe('');
     expect((await mcusim('latency', HELLO, '--json')).stderr).toBe('');
   });
 
-  it('codegen announces emitting and writing; --quiet and toy models print nothing; stdout stays one JSON document', async () => {
+  itWithData('models', 'codegen announces emitting and writing; --quiet and toy models print nothing; stdout stays one JSON document', async () => {
     const r = (await mcusim('codegen', 'zoo:tiny-unet', '--out-dir', join(tmp, 'tu'), '--json'));
     const lines = phases(r, 'codegen');
     expect(lines[0]).toBe('codegen: planning (tflm-greedy) and emitting C for 24 ops');
@@ -124,7 +124,7 @@ describe('phase lines of the commands that take seconds on real models', () => {
   });
 
   it('conformance takes --quiet, and prints only counted case lines otherwise', async () => {
-    const file = `${ORACLE}/vectors/RELU.jsonl`;
+    const file = `${ORACLE_VECTORS}/RELU.jsonl`;
     const loud = (await mcusim('conformance', file, '--json'));
     expect(loud.code, loud.stderr).toBe(0);
     expect(loud.stderr).toMatch(/^(case .*\n)*$/);

@@ -6,11 +6,11 @@ import { describe, expect, it } from 'vitest';
 import type { BinRun } from './bin-helpers.ts';
 import { runMcusim, testTempDir } from './bin-helpers.ts';
 
-import { ORACLE } from '../oracle-paths.ts';
-const HELLO = `${ORACLE}/models/hello_world_int8.tflite`;
-const HELLO_DIR = `${ORACLE}/models/hello_world_int8/seed1`;
-const PERSON = `${ORACLE}/models/person_detect.tflite`;
-const PERSON_DIR = `${ORACLE}/models/person_detect/seed1`;
+import { ORACLE_MODELS, ORACLE_VECTORS, itWithData } from '../oracle-paths.ts';
+const HELLO = `${ORACLE_MODELS}/hello_world_int8.tflite`;
+const HELLO_DIR = `${ORACLE_MODELS}/hello_world_int8/seed1`;
+const PERSON = `${ORACLE_MODELS}/person_detect.tflite`;
+const PERSON_DIR = `${ORACLE_MODELS}/person_detect/seed1`;
 const tmp = testTempDir('mcusim-run-');
 
 const mcusim = (...args: string[]): Promise<BinRun> => runMcusim(args);
@@ -22,10 +22,10 @@ function expectCleanBadInput(r: { code: number | null; stdout: string; stderr: s
 }
 
 const same = (a: Uint8Array, b: Uint8Array): boolean => Buffer.from(a).equals(Buffer.from(b));
-const firstLines = (op: string, n: number): string[] => readFileSync(`${ORACLE}/vectors/${op}.jsonl`, 'utf8').split('\n').filter((l) => l.trim() !== '').slice(0, n);
+const firstLines = (op: string, n: number): string[] => readFileSync(`${ORACLE_VECTORS}/${op}.jsonl`, 'utf8').split('\n').filter((l) => l.trim() !== '').slice(0, n);
 
 describe('mcusim run', () => {
-  it('writes output<i>.bin identical to TFLM and prints one JSON document', async () => {
+  itWithData('models', 'writes output<i>.bin identical to TFLM and prints one JSON document', async () => {
     const out = join(tmp, 'hello');
     const r = (await mcusim('run', HELLO, '--input', `${HELLO_DIR}/input0.bin`, '--out', out, '--json'));
     expect(r.stderr).toBe('');
@@ -36,7 +36,7 @@ describe('mcusim run', () => {
     expect(same(readFileSync(join(out, 'output0.bin')), readFileSync(`${HELLO_DIR}/output0.bin`))).toBe(true);
   });
 
-  it('runs person_detect to the TFLM output with the greedy plan (55296 B)', async () => {
+  itWithData('models', 'runs person_detect to the TFLM output with the greedy plan (55296 B)', async () => {
     const out = join(tmp, 'person');
     const r = (await mcusim('run', PERSON, '--input', `${PERSON_DIR}/input0.bin`, '--out', out, '--json'));
     expect(r.code).toBe(0);
@@ -44,7 +44,7 @@ describe('mcusim run', () => {
     expect(same(readFileSync(join(out, 'output0.bin')), readFileSync(`${PERSON_DIR}/output0.bin`))).toBe(true);
   });
 
-  it('uses seeded random inputs without --input: same seed, same bytes; any planner, same bytes', async () => {
+  itWithData('models', 'uses seeded random inputs without --input: same seed, same bytes; any planner, same bytes', async () => {
     const a = join(tmp, 'seed-a');
     const b = join(tmp, 'seed-b');
     expect((await mcusim('run', HELLO, '--seed', '7', '--out', a)).code).toBe(0);
@@ -54,7 +54,7 @@ describe('mcusim run', () => {
     expect(same(readFileSync(join(a, 'output0.bin')), readFileSync(join(b, 'output0.bin')))).toBe(true);
   });
 
-  it('exits 2 for a wrong-sized input, a wrong input count, a missing file, a bad seed and an unknown planner', async () => {
+  itWithData('models', 'exits 2 for a wrong-sized input, a wrong input count, a missing file, a bad seed and an unknown planner', async () => {
     const bad = join(tmp, 'bad.bin');
     writeFileSync(bad, new Uint8Array(3));
     const r = (await mcusim('run', HELLO, '--input', bad, '--json'));

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { importTflite, readOfflinePlan } from '../../src/ir/index.ts';
 import { exportTflite } from '../../src/ir/tflite/export-tflite.ts';
 import { computeModelBufferRequests, runPipeline } from '../../src/optimizer/index.ts';
-import { ORACLE } from '../oracle-paths.ts';
+import { ORACLE, describeWithData } from '../oracle-paths.ts';
 import { makeModel, quant, tensor } from '../ir/tflite/fixtures.ts';
 import { runMcusim, testTempDir } from './bin-helpers.ts';
 
@@ -17,7 +17,7 @@ const VELA = `${REAL}/tflm_person_detect_vela.tflite`;
 const AWW = `${REAL}/mlperf_v01_aww_uint8in`;
 const tmp = testTempDir('mcusim-tolerance-');
 
-describe('a Vela-compiled model', () => {
+describeWithData('models-real', 'a Vela-compiled model', () => {
   it('imports with its offline plan (header [0, 1, n]) and plans its tensors at those offsets', async () => {
     const model = importTflite(readFileSync(VELA));
     const plan = readOfflinePlan(model);
@@ -40,7 +40,7 @@ describe('a Vela-compiled model', () => {
   });
 });
 
-describe('QUANTIZE uint8 -> int8 on a real model', () => {
+describeWithData('models-real', 'QUANTIZE uint8 -> int8 on a real model', () => {
   it('runs identical to the TFLM golden, and inspect accepts it', async () => {
     const out = join(tmp, 'aww');
     const r = (await runMcusim(['run', `${AWW}.tflite`, '--input', `${AWW}/seed1/input0.bin`, '--out', out]));
@@ -69,7 +69,7 @@ describe('inspect runs every constraint run runs', () => {
   });
 });
 
-describe('a real model TFLM refuses in Prepare (armex_basic_lstm_s: FILL with non-constant dims)', () => {
+describeWithData('models-real', 'a real model TFLM refuses in Prepare (armex_basic_lstm_s: FILL with non-constant dims)', () => {
   // report once ran the DMO pass on it and blamed the pass (E_INTERNAL "pass 'dmo' built an
   // invalid model") after seconds of work.
   const ARMEX = `${REAL}/armex_basic_lstm_s.tflite`;

@@ -5,7 +5,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadModel } from '../../src/cli/load-model.ts';
-import { ORACLE_MODELS } from '../oracle-paths.ts';
+import { ORACLE_MODELS, itWithData } from '../oracle-paths.ts';
 import { preparePlannedModel } from '../../src/optimizer/index.ts';
 import { estimateTraceDump } from '../../src/cli/trace-estimate.ts';
 import type { BinRun } from './bin-helpers.ts';
@@ -24,7 +24,7 @@ describe('run --trace-out size', () => {
     expect(existsSync(dump)).toBe(false);
   });
 
-  it('states the estimate when it writes, and the estimate matches the real dump within 5%', async () => {
+  itWithData('models', 'states the estimate when it writes, and the estimate matches the real dump within 5%', async () => {
     for (const [model, name] of [['hello_world_int8', 'hw.jsonl'], ['simple_add_model', 'add.csv']] as const) {
       const file = `${ORACLE_MODELS}/${model}.tflite`;
       const dump = join(tmp, name);

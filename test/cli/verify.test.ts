@@ -12,7 +12,7 @@ import type { Model } from '../../src/ir/index.ts';
 import { buildZooModel, byteSize, exportTflite, importTflite, readOfflinePlan, withOfflinePlan } from '../../src/ir/index.ts';
 import { computeModelBufferRequests, dmoPass, runPipeline } from '../../src/optimizer/index.ts';
 import { verifyModels, verifyPassed } from '../../src/api/index.ts';
-import { ORACLE_MODELS } from '../oracle-paths.ts';
+import { ORACLE_MODELS, itWithData } from '../oracle-paths.ts';
 
 const tmp = testTempDir('mcusim-verify-');
 
@@ -43,7 +43,7 @@ const MODELS: readonly (readonly [string, () => Model])[] = [
 
 describe('verify: every DMO and replacement plan is bit-identical with a clean trace', () => {
   for (const [name, build] of MODELS) {
-    it(name, async () => {
+    itWithData(name.startsWith('zoo:') ? [] : 'models', name, async () => {
       const model = build();
       for (const pass of ['dmo', 'replacement']) {
         // Yield to the event loop between long synchronous runs so vitest's worker RPC is answered.

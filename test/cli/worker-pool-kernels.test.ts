@@ -17,7 +17,7 @@ import { getTarget, DEFAULT_TARGET_NAME } from '../../src/sim/index.ts';
 import { openEvaluatorPool } from '../../src/cli/worker-pool.ts';
 import { bothWays, breathe } from './pool-helpers.ts';
 import { runMcusim, testTempDir } from './bin-helpers.ts';
-import { ORACLE } from '../oracle-paths.ts';
+import { ORACLE, itWithData } from '../oracle-paths.ts';
 
 const CMSIS = { library: 'cmsis-nn', cpu: 'cortex-m7' } as const;
 const tmp = testTempDir('mcusim-pool-kernels-');
@@ -56,11 +56,11 @@ describe('pooled evaluation with the cmsis-nn kernels', () => {
 describe('optimize --kernels cmsis-nn --jobs N', () => {
   // Budgets no search reaches (a search cut short by its budget depends on the clock and the load).
   const cases = [
-    { name: 'tiling on mlperf_ic_resnet8', model: join(ORACLE, 'models-real', 'mlperf_ic_resnet8.tflite'), passes: 'tiling', applied: false },
-    { name: 'auto on zoo:tiny-unet', model: 'zoo:tiny-unet', passes: 'auto', applied: true },
+    { name: 'tiling on mlperf_ic_resnet8', model: join(ORACLE, 'models-real', 'mlperf_ic_resnet8.tflite'), data: ['models-real'], passes: 'tiling', applied: false },
+    { name: 'auto on zoo:tiny-unet', model: 'zoo:tiny-unet', data: [], passes: 'auto', applied: true },
   ];
   for (const c of cases) {
-    it(`${c.name}: the same file for --jobs 1 and 2, and the arena inspect reads from it`, async () => {
+    itWithData(c.data, `${c.name}: the same file for --jobs 1 and 2, and the arena inspect reads from it`, async () => {
       const files: Buffer[] = [];
       const reports: { after: { arena: Record<string, number> }; kernels: string; passes: { applied: boolean }[] }[] = [];
       for (const j of ['1', '2']) {

@@ -7,18 +7,18 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BinRun } from '../cli/bin-helpers.ts';
 import { runMcusim } from '../cli/bin-helpers.ts';
-import { ORACLE } from '../oracle-paths.ts';
+import { ORACLE_MODELS, itWithData } from '../oracle-paths.ts';
 import { PLAN_KERNELS_METADATA_NAME, exportTflite, importTflite } from '../../src/ir/index.ts';
 import { makeTempDir, removeDir } from './codegen-helpers.ts';
 
-const HELLO = `${ORACLE}/models/hello_world_int8.tflite`;
+const HELLO = `${ORACLE_MODELS}/hello_world_int8.tflite`;
 const tmp = makeTempDir('cg-cli');
 afterAll(() => removeDir(tmp));
 
 const mcusim = (...args: string[]): Promise<BinRun> => runMcusim(args);
 
 describe('mcusim codegen', () => {
-  it('writes the project, prints one JSON document and regenerates identical bytes', async () => {
+  itWithData('models', 'writes the project, prints one JSON document and regenerates identical bytes', async () => {
     const a = (await mcusim('codegen', HELLO, '-o', join(tmp, 'a'), '--target', 'cortex-m7', '--json'));
     expect(a.stderr).toBe('');
     expect(a.code).toBe(0);
@@ -56,7 +56,7 @@ describe('mcusim codegen', () => {
     expect(JSON.parse(ref.stdout).planHazard).toBeUndefined();
   });
 
-  it('exits 2 with a coded message for bad arguments', async () => {
+  itWithData('models', 'exits 2 with a coded message for bad arguments', async () => {
     for (const args of [['--target', 'riscv'], ['--planner', 'nope'], []]) {
       const r = (await mcusim('codegen', HELLO, ...(args.length ? ['-o', join(tmp, 'bad'), ...args] : [])));
       expect(r.code, args.join(' ')).toBe(2);
@@ -64,7 +64,7 @@ describe('mcusim codegen', () => {
     }
   });
 
-  it('--storage and --compress: the spill slots of a TinySeg model go MFV-compressed to the chosen flash; refused where they cannot apply', async () => {
+  itWithData('models', '--storage and --compress: the spill slots of a TinySeg model go MFV-compressed to the chosen flash; refused where they cannot apply', async () => {
     const tu = join(tmp, 'tu.tflite');
     expect((await mcusim('optimize', 'zoo:tiny-unet', '--passes', 'tinyseg', '-o', tu, '--quiet')).code).toBe(0);
     const json = async (dir: string, ...flags: string[]): Promise<{ storageSlots: number; ioUnitBytes: number; header: string }> => {

@@ -6,7 +6,7 @@
 // also on the MVE and plain-C paths), a DMO file made for cmsis-nn (= the original's outputs, and
 // smaller), and reference-planned DMO files the real build computes wrong (the port computes the same
 // wrong bytes: the C keeps CMSIS-NN's access order). MCUSIM_SLOW=1 adds every original and every
-// wrong file of the oracle. Skipped LOUDLY without the toolchains or the oracle.
+// wrong file of the oracle. Skipped LOUDLY without the toolchains, and as [no data: FOLDER] without the oracle.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,25 +18,24 @@ import type { KernelRegistry } from '../../src/kernels/index.ts';
 import type { PlannedModel, SingleOpSpec } from '../../src/optimizer/index.ts';
 import { buildSingleOpGraph, preparePlannedModel, randomInputs, runPipeline, runPlanned } from '../../src/optimizer/index.ts';
 import { CONV_PATH, DW_PATH } from '../../src/kernels/specs/cmsis-nn/conv-family.ts';
-import { ORACLE } from '../oracle-paths.ts';
+import { ORACLE, dataPath, describeWithData, fetchedParts, hasOracle } from '../oracle-paths.ts';
 import { hasTool, hex, make, makeTempDir, removeDir, runHost, runQemu, writeProject } from './codegen-helpers.ts';
 
 const DIR = join(ORACLE, 'cmsis-nn-m7');
 const SLOW = process.env['MCUSIM_SLOW'] === '1';
-const hasOracle = existsSync(join(DIR, 'models.json'));
 const hasTools = hasTool('cc') && hasTool('make') && hasTool('arm-none-eabi-gcc') && hasTool('qemu-system-arm');
-if (!hasOracle || !hasTools) {
-  console.warn(`\n*** SKIPPING the CMSIS-NN C port tests: ${!hasOracle ? `no ${DIR}/models.json` : 'cc, make, arm-none-eabi-gcc or qemu-system-arm missing'} ***\n`);
-}
+if (!hasTools) console.warn('\n*** SKIPPING the CMSIS-NN C port tests: cc, make, arm-none-eabi-gcc or qemu-system-arm missing ***\n');
 
 interface Row { readonly name: string; readonly model: string; readonly kind: string; readonly outputs_equal_original?: boolean }
-const ROWS: readonly Row[] = hasOracle ? (JSON.parse(readFileSync(join(DIR, 'models.json'), 'utf8')) as { models: Row[] }).models : [];
+const ROWS: readonly Row[] = hasOracle('cmsis-nn-m7/models.json') ? (JSON.parse(readFileSync(join(DIR, 'models.json'), 'utf8')) as { models: Row[] }).models : [];
+/** What the cases read: the build's folder, and every folder a row's model is in. */
+const NEEDS = fetchedParts('cmsis-nn-m7', ...ROWS.map((r) => r.model));
 const M7 = kernelRegistry('cmsis-nn', 'cortex-m7');
 
 const rowModel = (name: string): Model => {
   const r = ROWS.find((x) => x.name === name);
   if (r === undefined) throw new Error(`no row ${name} in ${DIR}/models.json`);
-  return importTflite(readFileSync(join(ORACLE, r.model)));
+  return importTflite(readFileSync(dataPath(r.model)));
 };
 /** A row's seed-1 files: input<i>.bin or output<i>.bin. */
 const seedFiles = (name: string, what: 'input' | 'output'): Uint8Array[] => {
@@ -141,7 +140,10 @@ interface Built {
   readonly inputs: readonly Uint8Array[];
 }
 
-describe.skipIf(!hasOracle || !hasTools)('the CMSIS-NN C port (host gcc and Cortex-M7 under QEMU mps2-an500)', () => {
+/** Without the toolchains the suite is skipped as such, not counted as missing data. */
+const describeWithTools = hasTools ? describeWithData : (_parts: readonly string[], name: string, fn: () => void): void => void describe.skip(name, fn);
+
+describeWithTools(NEEDS, 'the CMSIS-NN C port (host gcc and Cortex-M7 under QEMU mps2-an500)', () => {
   const built = new Map<string, Built>();
   const dirs: string[] = [];
   afterAll(() => dirs.forEach(removeDir));

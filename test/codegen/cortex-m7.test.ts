@@ -11,13 +11,13 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect } from 'vitest';
 import { C_ARENA_ALIGNMENT_BYTES, emitCProject } from '../../src/codegen/index.ts';
 import type { Model } from '../../src/ir/index.ts';
 import { buildZooModel, exportTflite, importTflite } from '../../src/ir/index.ts';
 import { preparePlannedModel, randomInputs, runPipeline, runPlanned } from '../../src/optimizer/index.ts';
 import { createStorage, getTarget } from '../../src/sim/index.ts';
-import { ORACLE_MODELS } from '../oracle-paths.ts';
+import { ORACLE_MODELS, itWithData } from '../oracle-paths.ts';
 import { hasTool, hex, make, makeTempDir, ramSymbols, removeDir, runQemu, writeProject } from './codegen-helpers.ts';
 
 const hasArm = hasTool('arm-none-eabi-gcc') && hasTool('make');
@@ -79,7 +79,7 @@ describe.skipIf(!hasArm || !hasQemu)('C port on an emulated Cortex-M7 (QEMU mps2
   const dirs: string[] = [];
   afterAll(() => dirs.forEach(removeDir));
   for (const c of CASES) {
-    it(`${c.name} (${c.planner}): QEMU outputs identical, .bss arena = plan`, () => {
+    itWithData(c.oracle === undefined ? [] : 'models', `${c.name} (${c.planner}): QEMU outputs identical, .bss arena = plan`, () => {
       const model = c.model();
       const st = c.storage;
       const pm = preparePlannedModel(model, { planner: c.planner, ...(st ? { storage: createStorage(getTarget('nicla-vision'), st.kind), compress: st.compress } : {}) });

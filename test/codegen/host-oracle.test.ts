@@ -1,27 +1,25 @@
 // Every oracle model as a generated C project, built with the host cc (-O2 -std=c99 -Wall -Wextra
 // -Werror), run on the oracle inputs: outputs byte-identical to TFLM's and to the simulator's.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect } from 'vitest';
 import { emitCProject } from '../../src/codegen/index.ts';
 import { importTflite } from '../../src/ir/index.ts';
 import { preparePlannedModel, runPlanned } from '../../src/optimizer/index.ts';
-import { ORACLE_MODELS } from '../oracle-paths.ts';
+import { ORACLE_MODELS, itWithData, tfliteNames } from '../oracle-paths.ts';
 import { hasTool, hex, make, makeTempDir, removeDir, runHost, writeProject } from './codegen-helpers.ts';
 
 const hasCc = hasTool('cc') && hasTool('make');
 if (!hasCc) console.warn('cc or make not found: SKIPPING the host C port tests');
 
-const models = existsSync(ORACLE_MODELS)
-  ? readdirSync(ORACLE_MODELS).filter((f) => f.endsWith('.tflite')).map((f) => f.slice(0, -'.tflite'.length)).sort()
-  : [];
+const models = tfliteNames(ORACLE_MODELS);
 
 describe.skipIf(!hasCc)('C port on the host vs TFLM oracle and simulator', () => {
   const dirs: string[] = [];
   afterAll(() => dirs.forEach(removeDir));
-  it('finds the oracle models', () => expect(models.length).toBeGreaterThan(0));
+  itWithData('models', 'finds the oracle models', () => expect(models.length).toBeGreaterThan(0));
   for (const name of models) {
-    it(`${name}: host build reproduces every oracle seed`, () => {
+    itWithData('models', `${name}: host build reproduces every oracle seed`, () => {
       const model = importTflite(readFileSync(join(ORACLE_MODELS, `${name}.tflite`)));
       const pm = preparePlannedModel(model);
       const project = emitCProject(pm, { modelName: name });

@@ -10,7 +10,7 @@ import type { Model } from '../../src/ir/index.ts';
 import { buildZooModel, exportTflite, importTflite, McusimError } from '../../src/ir/index.ts';
 import { kernelRegistry } from '../../src/kernels/index.ts';
 import { preparePlannedModel, runPipeline } from '../../src/optimizer/index.ts';
-import { ORACLE, ORACLE_MODELS } from '../oracle-paths.ts';
+import { ORACLE, ORACLE_MODELS, itWithData } from '../oracle-paths.ts';
 import { hasTool, make, makeTempDir, removeDir, writeProject } from './codegen-helpers.ts';
 
 const hello = (): Model => importTflite(readFileSync(join(ORACLE_MODELS, 'hello_world_int8.tflite')));
@@ -25,7 +25,7 @@ function codeOf(f: () => unknown): string {
 }
 
 describe('generated C project', () => {
-  it('keeps the emitted C of hello_world_int8 stable (file snapshots)', async () => {
+  itWithData('models', 'keeps the emitted C of hello_world_int8 stable (file snapshots)', async () => {
     const project = generateCProject(hello(), { modelName: 'hello_world_int8' });
     for (const path of ['src/model.h', 'src/model.c', 'src/model_data.c', 'Makefile']) {
       const f = project.files.find((x) => x.path === path);
@@ -84,7 +84,7 @@ describe('generated C project', () => {
     expect(p.summary.constantBytes).toBeGreaterThan(400_000);
   });
 
-  it('rejects ops it cannot emit with E_MODEL_UNSUPPORTED_OP, listing each', () => {
+  itWithData('models', 'rejects ops it cannot emit with E_MODEL_UNSUPPORTED_OP, listing each', () => {
     const m = hello();
     const ops = m.graph.ops.map((op, i) => (i === 1 ? { kind: 'custom' as const, customCode: 'Spill', customOptions: new Uint8Array(0), inputs: op.inputs, outputs: op.outputs } : op));
     const bad: Model = { ...m, graph: { ...m.graph, ops } };
@@ -92,7 +92,7 @@ describe('generated C project', () => {
     expect(codeOf(() => generateCProject(bad))).toBe('E_MODEL_UNSUPPORTED_OP');
   });
 
-  it('names the kernel library and code path in README, model.h and the summary; refuses a registry the plan was not prepared with', () => {
+  itWithData('models', 'names the kernel library and code path in README, model.h and the summary; refuses a registry the plan was not prepared with', () => {
     const m7 = kernelRegistry('cmsis-nn', 'cortex-m7');
     const p = generateCProject(buildZooModel('ds-cnn-kws'), { registry: m7 });
     const text = (path: string): string => p.files.find((f) => f.path === path)?.text ?? '';
@@ -114,7 +114,7 @@ describe('generated C project', () => {
     expect(generateCProject(file).summary.planHazard).toBeUndefined();
   });
 
-  it('refuses a file planned for cmsis-nn whose overlaps the reference kernels break, naming the flags it was planned for', () => {
+  itWithData('models-real', 'refuses a file planned for cmsis-nn whose overlaps the reference kernels break, naming the flags it was planned for', () => {
     const m7 = kernelRegistry('cmsis-nn', 'cortex-m7');
     const resnet = importTflite(readFileSync(join(ORACLE, 'models-real', 'mlperf_ic_resnet8.tflite')));
     const file = importTflite(exportTflite(runPipeline(resnet, ['dmo'], { flags: {}, registry: m7 }).model));
@@ -129,7 +129,7 @@ describe('generated C project', () => {
     expect(generateCProject(file, { registry: m7 }).summary.planHazard).toBeUndefined();
   });
 
-  it('rejects unknown targets and planners with E_USAGE', () => {
+  itWithData('models', 'rejects unknown targets and planners with E_USAGE', () => {
     expect(codeOf(() => parseCodegenTarget('riscv'))).toBe('E_USAGE');
     expect(codeOf(() => generateCProject(hello(), { planner: 'nope' }))).toBe('E_USAGE');
   });
@@ -139,7 +139,7 @@ const hasCc = hasTool('cc') && hasTool('make');
 describe.skipIf(!hasCc)('host storage device (C)', () => {
   const dir = makeTempDir('cg-storage');
   afterAll(() => removeDir(dir));
-  it('enforces erase-before-program, whole aligned units and no double program', () => {
+  itWithData('models', 'enforces erase-before-program, whole aligned units and no double program', () => {
     writeProject(generateCProject(hello()), dir);
     make(dir, 'storage-test');
     const out = execFileSync(join(dir, 'build/host/storage_test'), [join(dir, 'flash.bin')], { encoding: 'utf8' });

@@ -3,7 +3,7 @@
 // truncations and corruption of the uoffset / vector-length / vtable fields found by walking the
 // file. Every case must load or throw a ModelError; the slowest case is printed (no timing
 // assertion). Each file is mutated in place and restored, so the 4 MB model is never copied.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { ByteBuffer } from 'flatbuffers';
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import { exportTflite } from '../../src/ir/tflite/export-tflite.ts';
 import { importTflite } from '../../src/ir/tflite/import-tflite.ts';
 import * as S from '../../src/ir/tflite/schema-generated.ts';
 
-import { ORACLE, ORACLE_MODELS as MODELS } from '../oracle-paths.ts';
+import { ORACLE, ORACLE_MODELS as MODELS, describeWithData, tfliteNames } from '../oracle-paths.ts';
 const CASES_PER_MODEL = 2000;
 /** Real public models (issue 13): 1,000 mutants each. */
 const REAL_MODELS = `${ORACLE}/models-real`;
@@ -150,7 +150,7 @@ function fuzzModel(name: string, bytes: Uint8Array, cases: number): FuzzResult {
 }
 
 function fuzzFolder(dir: string, cases: number, atLeast: number): void {
-  const models = readdirSync(dir).filter((f) => f.endsWith('.tflite'));
+  const models = tfliteNames(dir).map((n) => `${n}.tflite`);
   it(`has the models of ${dir}`, () => expect(models.length).toBeGreaterThanOrEqual(atLeast));
 
   for (const name of models) {
@@ -167,6 +167,6 @@ function fuzzFolder(dir: string, cases: number, atLeast: number): void {
 }
 
 describe('importTflite under seeded mutation', () => {
-  describe('TFLM example models', () => fuzzFolder(MODELS, CASES_PER_MODEL, 5));
-  describe('real public models', () => fuzzFolder(REAL_MODELS, CASES_PER_REAL_MODEL, 10));
+  describeWithData('models', 'TFLM example models', () => fuzzFolder(MODELS, CASES_PER_MODEL, 5));
+  describeWithData('models-real', 'real public models', () => fuzzFolder(REAL_MODELS, CASES_PER_REAL_MODEL, 10));
 });

@@ -8,7 +8,7 @@ import { exportTflite, importTflite } from '../../src/ir/index.ts';
 import { validateOp } from '../../src/kernels/index.ts';
 import type { SingleOpSpec } from '../../src/optimizer/index.ts';
 import { buildSingleOpGraph } from '../../src/optimizer/index.ts';
-import { ORACLE } from '../oracle-paths.ts';
+import { OP_MODELS } from '../oracle-paths.ts';
 
 /** Rule ids and codes of the failed constraints of op 0. */
 function failures(g: Graph): { code: string; id: string }[] {
@@ -71,7 +71,7 @@ describe('math kernels: constraints', () => {
 });
 
 describe('math kernels: options round-trip through the TFLite exporter', () => {
-  const dir = join(ORACLE, 'op-models');
+  const dir = OP_MODELS;
   const names = readdirSync(dir).filter((f) => /^(HARD_SWISH|LOG_SOFTMAX|TANH|ELU|PRELU|L2_NORMALIZATION|RESIZE_NEAREST_NEIGHBOR|RESIZE_BILINEAR)_\d+\.tflite$/.test(f));
   it('import -> export -> import keeps every op and its options', () => {
     expect(names.length).toBeGreaterThanOrEqual(24);

@@ -12,9 +12,9 @@ import type { Graph, Model } from '../../src/ir/index.ts';
 import { importTflite } from '../../src/ir/index.ts';
 import { countCost, countMacs, validateOp } from '../../src/kernels/index.ts';
 import { preparePlannedModel, runPlanned, tracerFor } from '../../src/optimizer/index.ts';
-import { ORACLE } from '../oracle-paths.ts';
+import { OP_MODELS, ORACLE, describeWithData, itWithData } from '../oracle-paths.ts';
 
-const OP_MODELS = ['SVDF_1', 'SVDF_2', 'SVDF_3', 'UNIDIRECTIONAL_SEQUENCE_LSTM_1', 'UNIDIRECTIONAL_SEQUENCE_LSTM_2', 'UNIDIRECTIONAL_SEQUENCE_LSTM_3'].map((n) => join(ORACLE, 'op-models', n));
+const OWN = ['SVDF_1', 'SVDF_2', 'SVDF_3', 'UNIDIRECTIONAL_SEQUENCE_LSTM_1', 'UNIDIRECTIONAL_SEQUENCE_LSTM_2', 'UNIDIRECTIONAL_SEQUENCE_LSTM_3'].map((n) => join(OP_MODELS, n));
 const EXTRA = ['dtln_noise_suppression', 'micro_speech_lstm', 'trained_lstm_int8'].map((n) => join(ORACLE, 'models-extra', n));
 
 const read = (p: string): Uint8Array => new Uint8Array(readFileSync(p));
@@ -25,10 +25,10 @@ interface PlanEntry { readonly kind: string; readonly tensor_index?: number; rea
 interface Meta { readonly planner_max_memory_bytes: number; readonly memory_plan: readonly PlanEntry[] }
 
 describe('SVDF / UNIDIRECTIONAL_SEQUENCE_LSTM goldens (TFLM reference kernels)', () => {
-  for (const base of [...OP_MODELS, ...EXTRA]) {
+  for (const base of [...OWN, ...EXTRA]) {
     const name = base.split('/').pop() as string;
     const dir = join(base, 'seed1');
-    it(`${name}: outputs, dumped tensors (state included) and plan equal TFLM's, trace clean`, () => {
+    itWithData(EXTRA.includes(base) ? 'models-extra' : [], `${name}: outputs, dumped tensors (state included) and plan equal TFLM's, trace clean`, () => {
       expect(existsSync(dir), dir).toBe(true);
       const pm = preparePlannedModel(load(base));
       const inputs = readdirSync(dir).filter((f) => /^input\d+\.bin$/.test(f)).sort().map((f) => read(join(dir, f)));
@@ -62,7 +62,7 @@ describe('SVDF / UNIDIRECTIONAL_SEQUENCE_LSTM goldens (TFLM reference kernels)',
   }
 });
 
-describe('keyword_scrambled (7 SVDFs, int16 and int8 state): the SVDF / FC chain from the golden QUANTIZE output', () => {
+describeWithData('models-extra', 'keyword_scrambled (7 SVDFs, int16 and int8 state): the SVDF / FC chain from the golden QUANTIZE output', () => {
   // The model's first QUANTIZE (int16 -> int8) and its int16 SOFTMAX / QUANTIZE tail are other
   // kernels; ops 1..n-3 are SVDF and FULLY_CONNECTED only, fed here with TFLM's tensor_<q>.bin.
   for (const name of ['keyword_scrambled', 'keyword_scrambled_8bit']) {
@@ -100,7 +100,7 @@ function oneStep(g: Graph): Graph {
 
 describe('variable state persists across runs (TFLM Invoke semantics)', () => {
   it('LSTM: a T-step sequence fed one step per run equals the golden T-step run', () => {
-    const base = join(ORACLE, 'op-models', 'UNIDIRECTIONAL_SEQUENCE_LSTM_2');
+    const base = join(OP_MODELS, 'UNIDIRECTIONAL_SEQUENCE_LSTM_2');
     const model = load(base);
     const [, steps = 0, features = 0] = model.graph.tensors[model.graph.inputs[0] ?? 0]?.shape ?? [];
     expect(steps).toBeGreaterThan(1);
@@ -114,7 +114,7 @@ describe('variable state persists across runs (TFLM Invoke semantics)', () => {
   });
 
   it('SVDF (memory M): the first input is forgotten after M more runs, not after M - 1', () => {
-    const base = join(ORACLE, 'op-models', 'SVDF_1');
+    const base = join(OP_MODELS, 'SVDF_1');
     const model = load(base);
     const op = model.graph.ops[0];
     const memory = model.graph.tensors[op?.inputs[2] ?? 0]?.shape[1] ?? 0;
@@ -136,14 +136,14 @@ describe('refusals name the rule', () => {
   const ids = (g: Graph): string[] => validateOp(g, 0).map((i) => `${i.code} ${/\[([^\]]+)\]/.exec(i.message)?.[1] ?? ''}`);
 
   it('SVDF whose state is not a variable tensor', () => {
-    const g = load(join(ORACLE, 'op-models', 'SVDF_1')).graph;
+    const g = load(join(OP_MODELS, 'SVDF_1')).graph;
     const st = g.ops[0]?.inputs[4] ?? 0;
     const bad = { ...g, tensors: g.tensors.map((t, i) => (i === st ? { ...t, isVariable: false } : t)) };
     expect(ids(bad)).toEqual(['E_KERNEL_CONSTRAINT svdf.state-variable']);
   });
 
   it('LSTM with an int8 cell state or a projection', () => {
-    const g = load(join(ORACLE, 'op-models', 'UNIDIRECTIONAL_SEQUENCE_LSTM_1')).graph;
+    const g = load(join(OP_MODELS, 'UNIDIRECTIONAL_SEQUENCE_LSTM_1')).graph;
     const op = g.ops[0];
     if (op === undefined || op.kind !== 'unidirectionalSequenceLstm') throw new Error('not an LSTM');
     const cell = op.inputs[19] ?? 0;

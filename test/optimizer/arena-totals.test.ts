@@ -11,7 +11,7 @@ import type { Model } from '../../src/ir/index.ts';
 import { arenaTotals, candidateTotals, preparePlannedModel, preparedArenaTotals, runPipeline } from '../../src/optimizer/index.ts';
 import { getTflmArch } from '../../src/sim/index.ts';
 import { isStorageOp } from '../../src/kernels/index.ts';
-import { ORACLE_MODELS } from '../oracle-paths.ts';
+import { ORACLE_MODELS, itWithData } from '../oracle-paths.ts';
 
 const personDetect = (): Model =>
   importTflite(new Uint8Array(readFileSync(join(ORACLE_MODELS, 'person_detect.tflite'))));
@@ -34,7 +34,7 @@ describe('arenaTotals', () => {
     expect(arenaTotals(m, 'host64').persistentBytes).toBeGreaterThan(arenaTotals(m, 'cortex-m').persistentBytes);
   });
 
-  it('from the plan alone equals the figures of the prepared model with its runtime (offline plans, TinySeg storage ops)', () => {
+  itWithData('models', 'from the plan alone equals the figures of the prepared model with its runtime (offline plans, TinySeg storage ops)', () => {
     const unet = buildZooModel('tiny-unet');
     const models: [string, Model][] = [
       ['person_detect', personDetect()],
@@ -70,7 +70,7 @@ describe('tiling passes minimize the whole arena', () => {
     r.notes.filter((n) => n.includes('declined FF')).forEach((n) => expect(n).toMatch(/planned [\d,]+ -> [\d,]+ B but persistent [\d,]+ -> [\d,]+ B: total [\d,]+ -> [\d,]+ B/));
   });
 
-  it('ffmt on person_detect is applied only when the cortex-m total drops, else declined with the reason', () => {
+  itWithData('models', 'ffmt on person_detect is applied only when the cortex-m total drops, else declined with the reason', () => {
     const m = personDetect();
     const before = arenaTotals(m);
     const { model, reports } = runPipeline(m, ['ffmt'], { arch: 'cortex-m', flags: { 'time-budget-ms': 6000 } });
@@ -91,8 +91,8 @@ describe('tiling passes minimize the whole arena', () => {
 });
 
 describe('auto never raises the whole arena', () => {
-  for (const [name, load] of [['person_detect', personDetect], ['cifar10-cnn', () => buildZooModel('cifar10-cnn')]] as const) {
-    it(`${name}: the chosen model's cortex-m total is at most the original's`, () => {
+  for (const [name, load, data] of [['person_detect', personDetect, ['models']], ['cifar10-cnn', () => buildZooModel('cifar10-cnn'), []]] as const) {
+    itWithData(data, `${name}: the chosen model's cortex-m total is at most the original's`, () => {
       const m = load();
       const before = arenaTotals(m);
       const { model, reports } = runPipeline(m, ['auto'], { flags: { 'time-budget-ms': 20_000 } });

@@ -1,10 +1,10 @@
 // Shared test helpers: synthetic graphs, requests and the oracle model list.
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DType, Graph, Op, Tensor } from '../../src/ir/index.ts';
 import type { BufferRequest } from '../../src/optimizer/index.ts';
 
-import { ORACLE_MODELS } from '../oracle-paths.ts';
+import { ORACLE_MODELS, tfliteNames } from '../oracle-paths.ts';
 export { ORACLE_MODELS };
 
 export interface OraclePlanEntry {
@@ -25,12 +25,9 @@ export interface OracleMeta {
   readonly memory_plan: readonly OraclePlanEntry[];
 }
 
+/** TFLM's example models in the oracle folder (none when it is absent). */
 export function oracleModelNames(): string[] {
-  if (!existsSync(ORACLE_MODELS)) return [];
-  return readdirSync(ORACLE_MODELS)
-    .filter((f) => f.endsWith('.tflite'))
-    .map((f) => f.slice(0, -'.tflite'.length))
-    .sort();
+  return tfliteNames(ORACLE_MODELS);
 }
 
 export function oracleMeta(name: string): OracleMeta {

@@ -3,19 +3,24 @@
 // trace, or declines with a reason and returns the model unchanged. The full matrix (auto too,
 // every real model, `mcusim verify --seeds 2`) is ../shared/acceptance/issue-9-real-models.
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { exportTflite, importTflite } from '../../src/ir/index.ts';
+import type { Model } from '../../src/ir/index.ts';
 import { preparePlannedModel, runPipeline, runPlanned, tracerFor } from '../../src/optimizer/index.ts';
-import { ORACLE } from '../oracle-paths.ts';
+import { ORACLE, describeWithData } from '../oracle-paths.ts';
 
 const REAL = `${ORACLE}/models-real`;
 // The smallest real models: a uint8-input DS-CNN (QUANTIZE uint8 -> int8) and a MobileNetV1 where FDT/FFMT apply.
 const MODELS = ['mlperf_v01_aww_uint8in', 'mlperf_vww_96'];
 const PASSES = ['dmo', 'replacement', 'ffmt', 'fdt', 'tinyseg'];
 
-describe.each(MODELS)('%s', (name) => {
-  const model = importTflite(readFileSync(`${REAL}/${name}.tflite`));
-  const reference = runPlanned(preparePlannedModel(model), { seed: 1 }).outputs;
+for (const name of MODELS) describeWithData('models-real', name, () => {
+  let model: Model;
+  let reference: readonly Uint8Array[];
+  beforeAll(() => {
+    model = importTflite(readFileSync(`${REAL}/${name}.tflite`));
+    reference = runPlanned(preparePlannedModel(model), { seed: 1 }).outputs;
+  });
 
   it.each(PASSES)('%s applies bit-exactly or declines with a reason', (pass) => {
     const r = runPipeline(model, [pass], { flags: {} });

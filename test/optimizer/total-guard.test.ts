@@ -10,7 +10,7 @@ import { buildZooModel, importTflite } from '../../src/ir/index.ts';
 import type { Model } from '../../src/ir/index.ts';
 import type { PassResult } from '../../src/optimizer/index.ts';
 import { arenaTotals, candidateTotals, guardTotal, runPipeline } from '../../src/optimizer/index.ts';
-import { ORACLE_MODELS } from '../oracle-paths.ts';
+import { ORACLE_MODELS, itWithData } from '../oracle-paths.ts';
 
 const n = (x: number): string => x.toLocaleString('en-US');
 const personDetect = (): Model =>
@@ -76,7 +76,7 @@ describe('passes compare the total', () => {
     expect(num(m?.[3])).toBe(num(m?.[2]) - before.totalBytes);
   });
 
-  it('replacement on person_detect: its plan would raise the total, so it is declined with both totals', () => {
+  itWithData('models', 'replacement on person_detect: its plan would raise the total, so it is declined with both totals', () => {
     const pd = personDetect();
     const before = candidateTotals(pd);
     const forced = runPipeline(pd, ['replacement'], { flags: { force: true } });
@@ -145,9 +145,9 @@ describe('pipeline target', () => {
 });
 
 describe('auto never raises the total, for every objective', () => {
-  for (const [name, load] of [['person_detect', personDetect], ['cifar10-cnn', () => buildZooModel('cifar10-cnn')]] as const) {
+  for (const [name, load, data] of [['person_detect', personDetect, ['models']], ['cifar10-cnn', () => buildZooModel('cifar10-cnn'), []]] as const) {
     for (const objective of ['total', 'planned']) {
-      it(`${name}, objective=${objective}`, () => {
+      itWithData(data, `${name}, objective=${objective}`, () => {
         const m = load();
         const before = arenaTotals(m);
         const { model, reports } = runPipeline(m, ['auto'], { flags: { objective, 'time-budget-ms': 8000 } });

@@ -8,9 +8,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { runMcusim, testTempDir } from '../cli/bin-helpers.ts';
-import { ORACLE_MODELS } from '../oracle-paths.ts';
+import { ORACLE_MODELS, itWithData } from '../oracle-paths.ts';
 
 /** Browser launch, page load, evaluation and screenshot: each a few seconds idle. */
 const PUPPETEER_HANG_GUARD_MS = 300_000;
@@ -37,6 +37,8 @@ export interface ReportCase {
   readonly passes: string;
   readonly seeds: string;
   readonly sections: readonly string[];
+  /** The parts of the oracle folder the model is read from (none for a zoo model). */
+  readonly data?: readonly string[];
 }
 
 
@@ -68,7 +70,7 @@ const PAGE_FACTS = `(() => {
 /** Registers the headless-Chromium test of one report case (one case per test file: balance). */
 export function describeReportInChromium(c: ReportCase): void {
   describe.skipIf(chromium === null)('mcusim report in headless Chromium', () => {
-    it(`${c.name} --passes ${c.passes}: loads clean, every section and picture renders, screenshot taken`, async () => {
+    itWithData(c.data ?? [], `${c.name} --passes ${c.passes}: loads clean, every section and picture renders, screenshot taken`, async () => {
       const html = join(tmp, `${c.name}.html`);
       const r = await runMcusim(['report', c.model, '--passes', c.passes, '--seeds', c.seeds, '-o', html], 900_000);
       expect(r.stderr).toContain('report: wrote');

@@ -3,4 +3,4 @@
 import { join } from 'node:path';
 import { MODELS, describeReportInChromium } from './report-chromium-helpers.ts';
 
-describeReportInChromium({ name: 'mobilenet_v2', model: join(MODELS, 'mobilenet_v2_quantized_1x3x224x224.tflite'), passes: 'dmo', seeds: '1', sections: ['summary', 'plans', 'overlap', 'libraries', 'passes', 'latency', 'verification'] });
+describeReportInChromium({ name: 'mobilenet_v2', model: join(MODELS, 'mobilenet_v2_quantized_1x3x224x224.tflite'), passes: 'dmo', seeds: '1', sections: ['summary', 'plans', 'overlap', 'libraries', 'passes', 'latency', 'verification'], data: ['models'] });

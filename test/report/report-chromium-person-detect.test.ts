@@ -3,4 +3,4 @@
 import { join } from 'node:path';
 import { MODELS, describeReportInChromium } from './report-chromium-helpers.ts';
 
-describeReportInChromium({ name: 'person_detect', model: join(MODELS, 'person_detect.tflite'), passes: 'ffmt', seeds: '2', sections: ['summary', 'plans', 'overlap', 'libraries', 'passes', 'latency', 'verification'] });
+describeReportInChromium({ name: 'person_detect', model: join(MODELS, 'person_detect.tflite'), passes: 'ffmt', seeds: '2', sections: ['summary', 'plans', 'overlap', 'libraries', 'passes', 'latency', 'verification'], data: ['models'] });

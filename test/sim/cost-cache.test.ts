@@ -11,14 +11,14 @@ import { buildZooModel, importTflite } from '../../src/ir/index.ts';
 import { countCost } from '../../src/kernels/index.ts';
 import { preparePlannedModel } from '../../src/optimizer/index.ts';
 import { costInstance, costKey, countCostCached } from '../../src/sim/index.ts';
-import { ORACLE, ORACLE_MODELS } from '../oracle-paths.ts';
+import { OP_MODELS, ORACLE_MODELS, itWithData } from '../oracle-paths.ts';
 
 const tflites = (dir: string): Model[] => readdirSync(dir).filter((f) => f.endsWith('.tflite')).sort()
   .map((f) => importTflite(new Uint8Array(readFileSync(join(dir, f)))));
 // The big zoo models are left out: walking their nests takes seconds and adds no op kind.
 const models = (): Model[] => [
   ...tflites(ORACLE_MODELS).filter((m) => m.graph.ops.length < 40),
-  ...tflites(join(ORACLE, 'op-models')),
+  ...tflites(OP_MODELS),
   ...['tiny-unet', 'cifar10-cnn', 'ds-cnn-kws', 'mobilenet-v1-0.25-128'].map(buildZooModel),
 ];
 
@@ -26,7 +26,7 @@ const models = (): Model[] => [
 const counted = (g: Graph): number[] => g.ops.flatMap((op, i) => (op.kind === 'custom' || op.kind === 'spill' || op.kind === 'fetching' || op.kind === 'fetchingConv2d' ? [] : [i]));
 
 describe('countCostCached', () => {
-  it('equals a fresh countCost on every op of ~90 models sharing one cache', () => {
+  itWithData('models', 'equals a fresh countCost on every op of ~90 models sharing one cache', () => {
     const all = models();
     expect(all.length).toBeGreaterThan(80);
     // Fill the cache with every op first, then check each against a fresh walk.

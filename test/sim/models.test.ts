@@ -4,14 +4,14 @@
 // E_MODEL_UNSUPPORTED_OP (never skipped). person_detect also runs through the traced executor.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { McusimError, importTflite } from '../../src/ir/index.ts';
 import type { TraceSink } from '../../src/kernels/index.ts';
 import type { PlannedModel } from '../../src/optimizer/index.ts';
 import { preparePlannedModel, runPlanned } from '../../src/optimizer/index.ts';
 
-import { ORACLE_MODELS as MODELS } from '../oracle-paths.ts';
-const modelNames = readdirSync(MODELS).filter((f) => f.endsWith('.tflite')).map((f) => f.slice(0, -'.tflite'.length)).sort();
+import { ORACLE_MODELS as MODELS, describeWithData, tfliteNames } from '../oracle-paths.ts';
+const modelNames = tfliteNames(MODELS);
 const seedDirs = (name: string): string[] =>
   existsSync(join(MODELS, name)) ? readdirSync(join(MODELS, name)).filter((d) => /^seed\d+$/.test(d)).sort() : [];
 
@@ -43,7 +43,7 @@ function firstDiff(a: Uint8Array, b: Uint8Array): number {
   return -1;
 }
 
-describe('oracle models', () => {
+describeWithData('models', 'oracle models', () => {
   it('finds the required models', () => {
     expect(modelNames).toEqual(expect.arrayContaining(['person_detect', 'micro_speech_quantized', 'hello_world_int8', 'simple_add_model']));
   });

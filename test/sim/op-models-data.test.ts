@@ -3,22 +3,18 @@
 // SQUEEZE, SPACE_TO_DEPTH, DEPTH_TO_SPACE, SPACE_TO_BATCH_ND, BATCH_TO_SPACE_ND): every variant
 // present runs with TFLM's greedy plan to byte-identical outputs and dumped tensors, and its
 // buffer plan (offsets, lifetimes, peak) equals meta.json's; import -> export -> import keeps the ops.
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ModelError, exportTflite, importTflite } from '../../src/ir/index.ts';
 import { computeModelBufferRequests, planGreedy, preparePlannedModel, runPlanned } from '../../src/optimizer/index.ts';
-import { ORACLE } from '../oracle-paths.ts';
+import { OP_MODELS, ORACLE, itWithData, tfliteNames } from '../oracle-paths.ts';
 
-const OP_MODELS = `${ORACLE}/op-models`;
 const GROUPS = [
   'SUB', 'MAXIMUM', 'MINIMUM', 'SQUARED_DIFFERENCE', 'GATHER', 'SHAPE', 'PACK', 'UNPACK', 'FILL', 'EXPAND_DIMS', 'SQUEEZE',
   'SPACE_TO_DEPTH', 'DEPTH_TO_SPACE', 'SPACE_TO_BATCH_ND', 'BATCH_TO_SPACE_ND',
 ];
-const models = existsSync(OP_MODELS)
-  ? readdirSync(OP_MODELS).filter((f) => f.endsWith('.tflite')).map((f) => f.slice(0, -'.tflite'.length))
-    .filter((m) => GROUPS.includes(m.replace(/_\d+$/, ''))).sort()
-  : [];
+const models = tfliteNames(OP_MODELS).filter((m) => GROUPS.includes(m.replace(/_\d+$/, '')));
 
 const read = (path: string): Uint8Array => new Uint8Array(readFileSync(path));
 const filesLike = (dir: string, re: RegExp): string[] => readdirSync(dir).filter((f) => re.test(f)).sort();
@@ -63,7 +59,7 @@ describe('op-models (data movement, SUB / MAXIMUM / MINIMUM / SQUARED_DIFFERENCE
 
 describe('armex_basic_lstm_s (models-real), which TFLM refuses: "Node FILL (number 5) failed to prepare"', () => {
   const file = `${ORACLE}/models-real/armex_basic_lstm_s.tflite`;
-  it.skipIf(!existsSync(file))('is refused; every issue other than an op without a kernel yet is op 5 FILL [fill.dims]', () => {
+  itWithData('models-real', 'is refused; every issue other than an op without a kernel yet is op 5 FILL [fill.dims]', () => {
     let err: unknown = null;
     try {
       preparePlannedModel(importTflite(read(file)));

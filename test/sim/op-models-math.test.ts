@@ -10,9 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { importTflite } from '../../src/ir/index.ts';
 import { computeModelBufferRequests, planGreedy, preparePlannedModel, runPlanned, tracerFor } from '../../src/optimizer/index.ts';
 import { getTarget, opComputeCycles } from '../../src/sim/index.ts';
-import { ORACLE } from '../oracle-paths.ts';
+import { OP_MODELS, ORACLE, describeWithData } from '../oracle-paths.ts';
 
-const OP_MODELS = join(ORACLE, 'op-models');
 const OPS = ['HARD_SWISH', 'LOG_SOFTMAX', 'TANH', 'ELU', 'PRELU', 'L2_NORMALIZATION', 'RESIZE_NEAREST_NEIGHBOR', 'RESIZE_BILINEAR'] as const;
 
 const read = (path: string): Uint8Array => new Uint8Array(readFileSync(path));
@@ -83,7 +82,7 @@ describe('math op-models against TFLM', () => {
   }
 });
 
-describe('real models using the math ops against TFLM', () => {
+describeWithData('models-real', 'real models using the math ops against TFLM', () => {
   const REAL = join(ORACLE, 'models-real');
   for (const name of ['mcunet_detection', 'mcunet_lenet300', 'nanou_int8_seg']) {
     it(`${name}: outputs and every dumped tensor match TFLM`, () => {

@@ -14,7 +14,7 @@ import { makeWasmShadow, shadowBytes } from '../../src/sim/shadow-scan.ts';
 import { wasmApi } from '../../src/kernels/index.ts';
 import { readFileSync } from 'node:fs';
 import seedrandom from 'seedrandom';
-import { ORACLE_MODELS } from '../oracle-paths.ts';
+import { ORACLE_MODELS, itWithData } from '../oracle-paths.ts';
 
 const act = (name: string, n: number): Tensor => ({ name, dtype: 'int8', shape: [n], quant: null, data: null, isVariable: false });
 /** a (input, [0,8)) -> relu -> b ([8,16)) -> relu -> c ([16,24)); arena 32 B. */
@@ -138,7 +138,7 @@ describe('Tracer', () => {
     expect(Array.from(p.data().cells).some((c) => (c & 4) !== 0)).toBe(true);
   });
 
-  it('person_detect under tflm-greedy traces clean', () => {
+  itWithData('models', 'person_detect under tflm-greedy traces clean', () => {
     const model = importTflite(readFileSync(`${ORACLE_MODELS}/person_detect.tflite`));
     const pm = preparePlannedModel(model, { planner: 'tflm-greedy' });
     const t = tracerFor(pm);
@@ -273,7 +273,7 @@ describe('Tracer', () => {
       }
     });
 
-    it('on a whole traced model (person_detect), as planned and with one tensor told one byte off; in its own memory and in the kernels\' (their log read in place)', () => {
+    itWithData('models', 'on a whole traced model (person_detect), as planned and with one tensor told one byte off; in its own memory and in the kernels\' (their log read in place)', () => {
       const model = importTflite(readFileSync(`${ORACLE_MODELS}/person_detect.tflite`));
       const pm = preparePlannedModel(model, { planner: 'tflm-greedy', traceShadow: true });
       const space = pm.runtime.shadowSpace;

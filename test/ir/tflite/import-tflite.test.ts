@@ -9,6 +9,7 @@ import { encodeTflite, exportTflite } from '../../../src/ir/tflite/export-tflite
 import { importTflite } from '../../../src/ir/tflite/import-tflite.ts';
 import * as S from '../../../src/ir/tflite/schema-generated.ts';
 import { buildRaw, codeOf, convModel, filled, makeModel, ORACLE, rawAddModel, tensor } from './fixtures.ts';
+import { itWithData } from '../../oracle-paths.ts';
 
 function errorOf(fn: () => unknown): ModelError {
   try {
@@ -36,25 +37,25 @@ describe('importTflite: file structure', () => {
     expect(m.graph.ops).toEqual([{ kind: 'add', inputs: [0, 1], outputs: [2], options: { activation: 'none', potScaleInt16: true } }]);
   });
 
-  it('refuses a wrong file identifier', () => {
+  itWithData('models', 'refuses a wrong file identifier', () => {
     const bytes = simpleAdd();
     bytes[4] = 'X'.charCodeAt(0);
     expect(codeOf(() => importTflite(bytes))).toBe('E_MODEL_IDENTIFIER');
     expect(codeOf(() => importTflite(new TextEncoder().encode('not a model at all, no')))).toBe('E_MODEL_IDENTIFIER');
   });
 
-  it('refuses files shorter than the header', () => {
+  itWithData('models', 'refuses files shorter than the header', () => {
     for (const n of [0, 1, 4, 7]) expect(codeOf(() => importTflite(simpleAdd().subarray(0, n)))).toBe('E_MODEL_TRUNCATED');
   });
 
-  it('refuses every truncation of a model as truncated', () => {
+  itWithData('models', 'refuses every truncation of a model as truncated', () => {
     const bytes = simpleAdd();
     const codes = new Set<string>();
     for (let n = 8; n < bytes.length; n++) codes.add(codeOf(() => importTflite(bytes.subarray(0, n))));
     expect([...codes]).toEqual(['E_MODEL_TRUNCATED']);
   });
 
-  it('refuses corrupted offsets', () => {
+  itWithData('models', 'refuses corrupted offsets', () => {
     const negativeRoot = simpleAdd();
     new DataView(negativeRoot.buffer).setUint32(0, 0xfffffff0, true);
     expect(codeOf(() => importTflite(negativeRoot))).toBe('E_MODEL_OFFSET');
@@ -74,7 +75,7 @@ describe('importTflite: file structure', () => {
     expect(codeOf(() => importTflite(pastEnd))).toBe('E_MODEL_TRUNCATED');
   });
 
-  it('refuses a vector whose length runs past the end of the file', () => {
+  itWithData('models', 'refuses a vector whose length runs past the end of the file', () => {
     const bytes = simpleAdd();
     const view = new DataView(bytes.buffer);
     const field = rootFieldPos(bytes, 8);

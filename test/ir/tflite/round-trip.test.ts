@@ -1,14 +1,15 @@
 // import -> export -> import round trip of every oracle model, export determinism, and the
 // extra models that must load or be refused as unsupported.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { expect, it } from 'vitest';
 import { ModelError } from '../../../src/ir/errors.ts';
 import type { Model } from '../../../src/ir/graph.ts';
 import { exportTflite } from '../../../src/ir/tflite/export-tflite.ts';
 import { importTflite } from '../../../src/ir/tflite/import-tflite.ts';
 import * as S from '../../../src/ir/tflite/schema-generated.ts';
 import { ByteBuffer } from 'flatbuffers';
+import { describeWithData, tfliteNames } from '../../oracle-paths.ts';
 import { ORACLE } from './fixtures.ts';
 
 /** The model with every byte array replaced by its length and hash (fast deep equality). */
@@ -20,10 +21,10 @@ function digest(model: Model): unknown {
   );
 }
 
-const models = readdirSync(`${ORACLE}/models`).filter((f) => f.endsWith('.tflite'));
-const extra = readdirSync(`${ORACLE}/models-extra`).filter((f) => f.endsWith('.tflite'));
+const models = tfliteNames(`${ORACLE}/models`).map((n) => `${n}.tflite`);
+const extra = tfliteNames(`${ORACLE}/models-extra`).map((n) => `${n}.tflite`);
 
-describe('oracle models round-trip', () => {
+describeWithData('models', 'oracle models round-trip', () => {
   it('finds the oracle models', () => {
     expect(models.length).toBeGreaterThanOrEqual(5);
   });
@@ -85,7 +86,7 @@ describe('oracle models round-trip', () => {
   });
 });
 
-describe('models-extra', () => {
+describeWithData('models-extra', 'models-extra', () => {
   for (const name of extra) {
     it(`${name} loads or is refused as unsupported`, () => {
       const bytes = new Uint8Array(readFileSync(`${ORACLE}/models-extra/${name}`));

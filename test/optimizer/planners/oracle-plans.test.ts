@@ -2,12 +2,13 @@
 // and scratch sizes included) and plan them greedily; every buffer must match meta.json.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { PlanError, importTflite } from '../../../src/ir/index.ts';
 import { computeModelBufferRequests, planGreedy, verifyPlan } from '../../../src/optimizer/index.ts';
+import { describeWithData } from '../../oracle-paths.ts';
 import { ORACLE_MODELS, oracleMeta, oracleModelNames } from '../helpers.ts';
 
-describe('TFLM memory plans of the oracle models', () => {
+describeWithData('models', 'TFLM memory plans of the oracle models', () => {
   for (const name of oracleModelNames()) {
     it(`${name}: same buffers, lifetimes, offsets and peak as TFLM`, () => {
       const meta = oracleMeta(name);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { findModelIssues, importTflite, tensorIssues } from '../../../src/ir/index.ts';
 import type { Tensor } from '../../../src/ir/index.ts';
 import { checkPassOutput, preparePlannedModel, runPipeline, runPlanned, sliceTensor } from '../../../src/optimizer/index.ts';
-import { ORACLE_MODELS } from '../../oracle-paths.ts';
+import { ORACLE_MODELS, describeWithData } from '../../oracle-paths.ts';
 
 const perChannel = (name: string, shape: number[], quantizedDimension: number, channels: number): Tensor => ({
   name,
@@ -41,7 +41,7 @@ describe('sliceTensor', () => {
   });
 });
 
-describe('FDT on person_detect (depthwise biases with quantized_dimension 3)', () => {
+describeWithData('models', 'FDT on person_detect (depthwise biases with quantized_dimension 3)', () => {
   it('builds a model that validates, passes checkPassOutput and gives the same outputs', () => {
     const model = importTflite(readFileSync(`${ORACLE_MODELS}/person_detect.tflite`));
     const r = runPipeline(model, ['fdt'], { flags: {} });

@@ -7,12 +7,12 @@ import { describe, expect, it } from 'vitest';
 import { importTflite } from '../../../src/ir/index.ts';
 import type { Graph, Op } from '../../../src/ir/index.ts';
 import { CORTEX_M, HOST64, getTflmArch, modelPersistent, modelPersistentBytes, wholeArena } from '../../../src/sim/index.ts';
-import { ORACLE } from '../../oracle-paths.ts';
+import { OP_MODELS, ORACLE_MODELS, itWithData } from '../../oracle-paths.ts';
 
-const load = (name: string): Graph => importTflite(new Uint8Array(readFileSync(join(ORACLE, 'models', `${name}.tflite`)))).graph;
+const load = (name: string): Graph => importTflite(new Uint8Array(readFileSync(join(ORACLE_MODELS, `${name}.tflite`)))).graph;
 
 describe('modelPersistent', () => {
-  it('places every block at alignUp(used + size, alignment)', () => {
+  itWithData('models', 'places every block at alignUp(used + size, alignment)', () => {
     for (const arch of [HOST64, CORTEX_M]) {
       let used = 0;
       for (const a of modelPersistent(load('person_detect'), arch).allocations) {
@@ -22,7 +22,7 @@ describe('modelPersistent', () => {
     }
   });
 
-  it('follows TFLM\'s order: allocator, tensors, nodes, builtin data, Init, Prepare, I/O', () => {
+  itWithData('models', 'follows TFLM\'s order: allocator, tensors, nodes, builtin data, Init, Prepare, I/O', () => {
     const whats = modelPersistent(load('hello_world_int8'), CORTEX_M).allocations.map((a) => a.what.split(' (')[0]);
     expect(whats).toEqual([
       'SingleArenaBufferAllocator', 'GreedyMemoryPlanner', 'MicroAllocator', 'MicroBuiltinDataAllocator', 'SubgraphAllocations[1]',
@@ -34,7 +34,7 @@ describe('modelPersistent', () => {
     ]);
   });
 
-  it('pads 16-aligned kernel buffers after byte-aligned params (hello_world on Cortex-M, by hand)', () => {
+  itWithData('models', 'pads 16-aligned kernel buffers after byte-aligned params (hello_world on Cortex-M, by hand)', () => {
     const used = modelPersistent(load('hello_world_int8'), CORTEX_M).allocations.map((a) => a.usedAfterBytes);
     // 36+44+36+8+8 = 132 overhead, 10 x 12 eval tensors, 3 x 32 nodes = 348; 3 x 5 B params (align 1).
     expect(used.slice(4, 10)).toEqual([132, 252, 348, 353, 358, 363]);
@@ -43,14 +43,14 @@ describe('modelPersistent', () => {
     expect(used.at(-1)).toBe(644);
   });
 
-  it('counts one scratch handle per TFLM scratch request (TRANSPOSE_CONV, MEAN)', () => {
+  itWithData('models', 'counts one scratch handle per TFLM scratch request (TRANSPOSE_CONV, MEAN)', () => {
     const tail = modelPersistent(load('mobilenet_v2_quantized_1x3x224x224'), HOST64).allocations;
     const handles = tail.filter((a) => a.what.startsWith('ScratchBufferHandle'));
     expect(handles).toHaveLength(1);
     expect(handles[0]?.sizeBytes).toBe(HOST64.pointerBytes * 3);
   });
 
-  it('keeps variable tensors on the tail unless the offline plan places them', () => {
+  itWithData('models', 'keeps variable tensors on the tail unless the offline plan places them', () => {
     const g = load('simple_add_model');
     const t = g.inputs[0] ?? 0;
     const withVar: Graph = { ...g, tensors: g.tensors.map((x, i) => (i === t ? { ...x, isVariable: true } : x)) };
@@ -64,12 +64,12 @@ describe('modelPersistent', () => {
 });
 
 describe('wholeArena', () => {
-  it('reports planned + persistent as TFLM\'s total for stock models', () => {
+  itWithData('models', 'reports planned + persistent as TFLM\'s total for stock models', () => {
     const r = wholeArena(load('person_detect'), 55296, CORTEX_M).report;
     expect(r).toMatchObject({ arch: 'cortex-m', runtime: 'tflm', plannedBytes: 55296, persistentBytes: 26996, totalBytes: 82292, outsideArenaBytes: 0 });
   });
 
-  it('switches to mcusim\'s runtime for custom ops, nothing outside the arena (storage I/O is planned scratch)', () => {
+  itWithData('models', 'switches to mcusim\'s runtime for custom ops, nothing outside the arena (storage I/O is planned scratch)', () => {
     const g = load('simple_add_model');
     const out = g.outputs[0] ?? 0;
     const spill: Op = { kind: 'spill', inputs: [out], outputs: [], options: { id: out } };
@@ -87,8 +87,8 @@ describe('wholeArena', () => {
 });
 
 describe('modelPersistentBytes', () => {
-  it('gives modelPersistent\'s bytes and non-stock ops without naming the blocks, on every oracle model', () => {
-    const files = ['models', 'op-models'].flatMap((d) => readdirSync(join(ORACLE, d)).filter((f) => f.endsWith('.tflite')).map((f) => join(ORACLE, d, f)));
+  itWithData('models', 'gives modelPersistent\'s bytes and non-stock ops without naming the blocks, on every oracle model', () => {
+    const files = [ORACLE_MODELS, OP_MODELS].flatMap((d) => readdirSync(d).filter((f) => f.endsWith('.tflite')).map((f) => join(d, f)));
     expect(files.length).toBeGreaterThan(20);
     for (const f of files) {
       const g = importTflite(new Uint8Array(readFileSync(f))).graph;

@@ -2,13 +2,12 @@
 // short enums on arm-none-eabi; TFLM's framework structs written as field lists reproduce the
 // sizeof both real builds measured (arena-cortex-m7.json).
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cArray, cStruct, OP_DATA_CONV, OP_DATA_FULLY_CONNECTED, SOFTMAX_PARAMS, TFLITE_ADD_PARAMS, TFLITE_FULLY_CONNECTED_PARAMS } from '../../../src/kernels/index.ts';
 import { CORTEX_M, HOST64, structLayout } from '../../../src/sim/index.ts';
-import { ORACLE } from '../../oracle-paths.ts';
+import { ARENA_CORTEX_M7 } from '../../oracle-paths.ts';
 
-const sizeofTable = (JSON.parse(readFileSync(join(ORACLE, 'arena-cortex-m7.json'), 'utf8')) as {
+const sizeofTable = (JSON.parse(readFileSync(ARENA_CORTEX_M7, 'utf8')) as {
   sizeof: { m7: Record<string, number>; host: Record<string, number> };
 }).sizeof;
 
