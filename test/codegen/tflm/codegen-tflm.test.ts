@@ -13,7 +13,7 @@ import type { Model } from '../../../src/ir/index.ts';
 import { buildZooModel, exportTflite, importTflite, readOfflinePlan } from '../../../src/ir/index.ts';
 import { runPipeline } from '../../../src/optimizer/index.ts';
 import { inspectModel } from '../../../src/api/index.ts';
-import { ORACLE } from '../../oracle-paths.ts';
+import { ORACLE, itWithData } from '../../oracle-paths.ts';
 import { getTflmArch, modelPersistent } from '../../../src/sim/index.ts';
 import { kernelRegistry } from '../../../src/kernels/index.ts';
 import { hasTool, makeTempDir, removeDir } from '../codegen-helpers.ts';
@@ -29,6 +29,8 @@ interface Case {
   readonly model: () => Model;
   readonly kinds: readonly string[];
   readonly customCodes: readonly string[];
+  /** Parts of the oracle folder the case reads (none for zoo models). */
+  readonly data?: readonly string[];
 }
 
 const CASES: readonly Case[] = [
@@ -48,6 +50,7 @@ const CASES: readonly Case[] = [
     // Scored on the C port, where MergeAccumulators costs no TFLM tail: the fdt search picks merges
     // (on the TFLM total FDT keeps this model builtin-only: testdata/real-builds/tflm).
     name: 'mltk_kws_mobilenetv2 + fdt (C-port scored)',
+    data: ['models-real/mltk_kws_mobilenetv2.tflite'],
     model: () => importTflite(exportTflite(runPipeline(importTflite(readFileSync(KWS)), ['fdt'], { flags: {}, runtime: 'mcusim' }).model)),
     kinds: ['merge'],
     customCodes: ['MergeAccumulators'],
@@ -68,7 +71,7 @@ describe('codegen --tflm', () => {
   const dirs: string[] = [];
   afterAll(() => dirs.forEach(removeDir));
   for (const c of CASES) {
-    it(`${c.name}: AddMcusimOps registers every mcusim op; the sources compile`, async () => {
+    itWithData(c.data ?? [], `${c.name}: AddMcusimOps registers every mcusim op; the sources compile`, async () => {
       const model = c.model();
       const kernels = generateTflmKernels(model);
       const sites = model.graph.ops.flatMap((op, i) => (op.kind === 'transposeConv' ? (op.options.scratchFree || op.options.scratchInt16 ? [i] : []) : ['merge', 'spill', 'fetching', 'fetchingConv2d'].includes(op.kind) ? [i] : []));
