@@ -91,7 +91,7 @@ function summary(r: InspectReport): string {
   ].join('\n');
 }
 
-function arenaSummary(r: InspectReport): string {
+function arenaSummary(r: InspectReport, startAlignBytes: number): string {
   const a = r.arena;
   const who = (x: ArenaReport): string => describeRuntime(x.runtime, x.arch, x.kernels, x.cpu);
   const extra = r.runtimes === undefined ? [] : [
@@ -109,7 +109,7 @@ function arenaSummary(r: InspectReport): string {
     `  planned:     ${bytesAndKb(a.plannedBytes)}`,
     `  persistent:  ${bytesAndKb(a.persistentBytes)}`,
     `  total:       ${bytesAndKb(a.totalBytes)}${a.runtime === 'tflm' ? " (TFLM's arena_used_bytes)" : ''}`,
-    ...(a.runtime === 'tflm' ? [`  declare:     uint8_t tensor_arena[${a.declareBytes}] (the smallest a MicroInterpreter accepts; arena start aligned to 16)`] : []),
+    ...(a.runtime === 'tflm' ? [`  declare:     uint8_t tensor_arena[${a.declareBytes}] (the smallest a MicroInterpreter accepts; arena start aligned to ${startAlignBytes})`] : []),
     `  outside:     ${bytesAndKb(a.outsideArenaBytes)}`,
     ...extra,
   ].join('\n');
@@ -197,7 +197,7 @@ export function runInspect(modelArg: string, opts: InspectOptions): number {
     process.stdout.write(`${JSON.stringify(report)}\n`);
     return 0;
   }
-  const tail = [arenaSummary(report), fitSummary(report)].filter((t) => t !== '');
+  const tail = [arenaSummary(report, startAlignBytes), fitSummary(report)].filter((t) => t !== '');
   const tables = opts.tensors === true || report.tensors.length <= SUMMARY_ABOVE_TENSORS
     ? [opTable(report), tensorTable(report), planTable(report)]
     : [modelSummary(report)];
