@@ -1,0 +1,6 @@
+// Public surface of the instruction model: block counts per op and compiled code path.
+export * from './blocks.ts';
+export * from './op-blocks.ts';
+export * from './block-costs.ts';
+export * from './builds.ts';
+export * from './op-instructions.ts';
