@@ -51,6 +51,7 @@ export function memsetBlocks(b: Blocks, n: number, dstAlign: number): void {
   let m = n;
   if ((dstAlign & 3) !== 0) {
     addBlock(b, 'memset.unaligned', 1);
+    if (n === 0) { addBlock(b, 'memset.unalignedEmpty', 1); return; }
     const toAlign = 4 - (dstAlign & 3);
     const head = Math.min(n, toAlign);
     addBlock(b, 'memset.headByte', head);

@@ -6,7 +6,7 @@
 import type { Graph } from '../../../ir/index.ts';
 import { InternalError, ModelError } from '../../../ir/index.ts';
 import type { Prepared } from '../../../kernels/index.ts';
-import { CONV_PATH, DW_PATH, cmsisConvPath, cmsisDepthwisePath, prepareOp } from '../../../kernels/index.ts';
+import { CONV_PATH, DW_PATH, cmsisConvPath, cmsisDepthwisePath, nearestIndices, prepareOp, quantizeMultiplier } from '../../../kernels/index.ts';
 import type { Blocks } from './blocks.ts';
 import { addBlock } from './blocks.ts';
 import type { ConvShape } from './cmsis-dsp-conv.ts';
@@ -16,6 +16,7 @@ import { fullyConnectedBlocks } from './cmsis-dsp-fc.ts';
 import type { PoolShape } from './cmsis-dsp-misc.ts';
 import { avgPoolCBlocks, avgPoolDspBlocks, elementwiseBlocks, maxPoolBlocks, softmaxBlocks } from './cmsis-dsp-misc.ts';
 import { transposeConvBlocks } from './cmsis-dsp-tconv.ts';
+import { concatenationBlocks, copyBlocks, logSoftmaxBlocks, meanBlocks, padBlocks, quantizeBlocks, resizeBilinearBlocks, resizeNearestBlocks, transposeBlocks } from './reference-counts.ts';
 
 /** The compiled code an op runs: TFLM's reference kernels, or TFLM + CMSIS-NN on one code path. */
 export type CodePath = 'reference' | 'dsp' | 'mve' | 'c';
@@ -150,13 +151,105 @@ function cmsisScalarPaths(b: Blocks, graph: Graph, opIndex: number, dsp: boolean
   }
 }
 
+const shapeOf = (graph: Graph, t: number | undefined): readonly number[] => graph.tensors[t ?? -1]?.shape ?? [];
+
+/** The int32 values of a constant tensor (paddings, axes, permutations, sizes). */
+function constInts(graph: Graph, t: number | undefined): number[] {
+  const x = graph.tensors[t ?? -1];
+  if (x?.data === null || x?.data === undefined) return [];
+  const v = new DataView(x.data.buffer, x.data.byteOffset, x.data.byteLength);
+  return Array.from({ length: x.data.byteLength >> 2 }, (_, i) => v.getInt32(4 * i, true));
+}
+
+const scaleOf = (graph: Graph, t: number | undefined): number => graph.tensors[t ?? -1]?.quant?.scale[0] ?? 1;
+
+/** Ops that run TFLM's own kernels (no CMSIS-NN variant) or CMSIS-NN's pad / transpose for int8. */
+function sharedPaths(b: Blocks, graph: Graph, opIndex: number, mve: boolean): string | null {
+  const op = graph.ops[opIndex];
+  if (op === undefined) return null;
+  const input = shapeOf(graph, op.inputs[0]);
+  const output = shapeOf(graph, op.outputs[0]);
+  const inType = graph.tensors[op.inputs[0] ?? -1]?.dtype;
+  const outType = graph.tensors[op.outputs[0] ?? -1]?.dtype;
+  addBlock(b, `glue.${op.kind}`, 1);
+  switch (op.kind) {
+    case 'pad': {
+      const p = constInts(graph, op.inputs[1]);
+      const rank = input.length;
+      const pad4 = (i: number, side: 0 | 1): number => (i < 4 - rank ? 0 : p[2 * (i - (4 - rank)) + side] ?? 0);
+      const in4 = [...Array(4 - rank).fill(1), ...input];
+      padBlocks(b, in4, [0, 1, 2, 3].map((i) => pad4(i, 0)), [0, 1, 2, 3].map((i) => pad4(i, 1)));
+      return 'arm_pad_s8';
+    }
+    case 'mean': {
+      const axes = constInts(graph, op.inputs[1]);
+      const q = quantizeMultiplier(scaleOf(graph, op.inputs[0]) / scaleOf(graph, op.outputs[0]));
+      // QuantizedMeanOrSum folds 1 / (elements per output) into the multiplier: shift - floor(log2 n).
+      const perOut = input.reduce((a, d) => a * d, 1) / Math.max(1, output.reduce((a, d) => a * d, 1));
+      const fold = Math.min(Math.floor(Math.log2(perOut)), 32, 31 + q.shift);
+      meanBlocks(b, input, axes, output.reduce((a, d) => a * d, 1), q.shift - fold);
+      return 'reference Mean (QuantizedMeanOrSum)';
+    }
+    case 'quantize': {
+      const n = output.reduce((a, d) => a * d, 1);
+      if (inType === 'float32') { quantizeBlocks(b, 'affine', n, 0); return 'reference AffineQuantize'; }
+      const same = scaleOf(graph, op.inputs[0]) === scaleOf(graph, op.outputs[0]);
+      const zpDiff = (graph.tensors[op.inputs[0] ?? -1]?.quant?.zeroPoint[0] ?? 0) - (graph.tensors[op.outputs[0] ?? -1]?.quant?.zeroPoint[0] ?? 0);
+      if (same && inType === 'uint8' && outType === 'int8' && zpDiff === 128) { quantizeBlocks(b, 'xor', n, 0); return 'reference Requantize (xor 0x80)'; }
+      quantizeBlocks(b, 'requant', n, quantizeMultiplier(scaleOf(graph, op.inputs[0]) / scaleOf(graph, op.outputs[0])).shift);
+      return 'reference Requantize';
+    }
+    case 'dequantize':
+      quantizeBlocks(b, 'dequant', output.reduce((a, d) => a * d, 1), 0);
+      return 'reference Dequantize';
+    case 'resizeBilinear':
+      resizeBilinearBlocks(b, output[0] ?? 1, output[1] ?? 1, output[2] ?? 1, output[3] ?? 1);
+      return 'reference ResizeBilinearInteger';
+    case 'resizeNearestNeighbor': {
+      const o = op.options;
+      const ys = nearestIndices(input[1] ?? 1, output[1] ?? 1, o.alignCorners, o.halfPixelCenters);
+      const xs = nearestIndices(input[2] ?? 1, output[2] ?? 1, o.alignCorners, o.halfPixelCenters);
+      resizeNearestBlocks(b, input, ys, xs, o.alignCorners ? 'align' : o.halfPixelCenters ? 'half' : 'plain');
+      return 'reference ResizeNearestNeighbor';
+    }
+    case 'concatenation': {
+      const axis = op.options.axis < 0 ? op.options.axis + output.length : op.options.axis;
+      concatenationBlocks(b, op.inputs.map((t) => shapeOf(graph, t)), axis);
+      addBlock(b, 'glue.concatenation.input', op.inputs.length);
+      return 'reference Concatenation';
+    }
+    case 'transpose':
+      transposeBlocks(b, input, constInts(graph, op.inputs[1]), mve);
+      return 'arm_transpose_s8';
+    case 'reshape':
+      copyBlocks(b, 'EvalReshapeReference', output.reduce((a, d) => a * d, 1));
+      return 'reference Reshape (copy)';
+    case 'logSoftmax':
+      logSoftmaxBlocks(b, output.slice(0, -1).reduce((a, d) => a * d, 1), output[output.length - 1] ?? 1);
+      return 'reference LogSoftmax';
+    default:
+      delete b[`glue.${op.kind}`];
+      return null;
+  }
+}
+
 /**
  * memcpy calls TFLM's Eval makes around the kernel (RuntimeShape and dims struct copies), per op
  * kind, counted in the lab builds: priced as one average call each ('memcpy.glueCall').
  */
 const GLUE_MEMCPY: Partial<Record<string, number>> = {
   add: 7, averagePool2d: 2, depthwiseConv2d: 4, fullyConnected: 1, maxPool2d: 2, transposeConv: 4,
+  pad: 1, resizeBilinear: 6, resizeNearestNeighbor: 5, transpose: 8, logSoftmax: 2, dequantize: 2,
 };
+
+function glueMemcpyCalls(graph: Graph, opIndex: number): number {
+  const op = graph.ops[opIndex];
+  if (op === undefined) return 0;
+  // ConcatenationEval copies each input's shape and dims pointer; Quantize copies shapes on its float path.
+  if (op.kind === 'concatenation') return 1 + 2 * op.inputs.length;
+  if (op.kind === 'quantize') return graph.tensors[op.inputs[0] ?? -1]?.dtype === 'float32' ? 2 : 0;
+  return GLUE_MEMCPY[op.kind] ?? 0;
+}
 
 /** The blocks op `opIndex` executes on `code`. */
 export function opBlocks(graph: Graph, opIndex: number, code: CodePath): OpBlocks {
@@ -164,9 +257,9 @@ export function opBlocks(graph: Graph, opIndex: number, code: CodePath): OpBlock
   if (op === undefined) throw new InternalError(`no op ${opIndex}`);
   const b: Blocks = {};
   if (code === 'dsp' || code === 'c') {
-    const path = cmsisScalarPaths(b, graph, opIndex, code === 'dsp');
+    const path = cmsisScalarPaths(b, graph, opIndex, code === 'dsp') ?? sharedPaths(b, graph, opIndex, false);
     if (path !== null) {
-      addBlock(b, 'memcpy.glueCall', GLUE_MEMCPY[op.kind] ?? 0);
+      addBlock(b, 'memcpy.glueCall', glueMemcpyCalls(graph, opIndex));
       return { path, blocks: b };
     }
   }
