@@ -112,12 +112,14 @@ export function convolveS8Blocks(b: Blocks, s: ConvShape, dsp: boolean, upscale?
   const f = 'arm_convolve_s8';
   const k = s.fH * s.fW * s.inD;
   const widen = dsp ? 'arm_s8_to_s16_unordered_with_offset' : 'arm_q7_to_q15_with_offset';
+  const up = upscale !== undefined && (upscale.y === 2 || upscale.x === 2);
+  const g = up ? `${f}.up` : f;
   addBlock(b, `${f}.call`, 1);
   addBlock(b, `${f}.batch`, s.batches);
-  addBlock(b, `${f}.row`, s.batches * s.outH);
+  addBlock(b, `${g}.row`, s.batches * s.outH);
   const pixels = s.outH * s.outW;
-  addBlock(b, `${f}.pixel`, s.batches * pixels);
-  addBlock(b, `${f}.tapRow`, s.batches * pixels * s.fH);
+  if (!up) addBlock(b, `${f}.pixel`, s.batches * pixels);
+  if (!up) addBlock(b, `${f}.tapRow`, s.batches * pixels * s.fH);
   // Taps: in bounds -> memcpy from the input (16-aligned) into the s8 column at byte 2 * aligned
   // (+ k for the second pixel of a pair), padding -> memset of -input_offset.
   for (let n = 0; n < s.batches; n++) {
@@ -125,7 +127,7 @@ export function convolveS8Blocks(b: Blocks, s: ConvShape, dsp: boolean, upscale?
     for (let oy = 0; oy < s.outH; oy++) {
       for (let ox = 0; ox < s.outW; ox++, p++) {
         const col = (p % 2) * k;
-        if (upscale !== undefined) {
+        if (upscale !== undefined && up) {
           // arm_transpose_conv via reverse conv: the column starts as -input_offset, then the input
           // pixels that exist in the zero-upsampled input are copied in (odd rows / columns skipped).
           addBlock(b, `${f}.up.pixel`, 1);
