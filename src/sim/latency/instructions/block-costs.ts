@@ -1,12 +1,18 @@
 // What one execution of a block costs in a given build: instructions per class, as measured (the
-// coefficient modules name their source). Classes are what a core's pipeline prices differently:
-// integer ALU, multiplies, DSP multiply-accumulates and SIMD, saturation, IT, loads, stores, branches,
-// pops into pc, FPU, and the MVE (Helium) loads, stores, multiply-accumulates, other vector ops and
-// predication. A block the table does not list is an error, never a zero.
+// cost modules name their source). Classes are what a core's pipeline prices differently: integer
+// ALU, 32-bit multiplies, divides, DSP multiply-accumulates, DSP SIMD / saturation, IT, loads (a load
+// right after another load or store in the same block is `loadNext`: the Cortex-M4 / M33 TRMs pipeline
+// it), stores, multi-register transfers, unconditional jumps and calls, backward (loop) and forward
+// conditional branches, low-overhead loop instructions, pops into pc, FPU, and the MVE (Helium)
+// loads, stores, multiply-accumulates, other vector ops and predication. A block the table does not
+// list is an error, never a zero.
 import { InternalError } from '../../../ir/index.ts';
 import type { Blocks } from './blocks.ts';
 
-export const INSN_CLASSES = ['alu', 'mul', 'mac', 'simd', 'sat', 'it', 'load', 'store', 'branch', 'popPc', 'fpu', 'mveLoad', 'mveStore', 'mveMac', 'mveAlu', 'mvePred'] as const;
+export const INSN_CLASSES = [
+  'alu', 'mul', 'div', 'mac', 'simd', 'it', 'load', 'loadNext', 'store', 'multi', 'jump', 'condBack', 'condFwd', 'loop', 'popPc', 'fpu',
+  'mveLoad', 'mveStore', 'mveMac', 'mveAlu', 'mvePred',
+] as const;
 export type InsnClass = (typeof INSN_CLASSES)[number];
 export type ClassCounts = Partial<Record<InsnClass, number>>;
 
@@ -14,8 +20,8 @@ export type ClassCounts = Partial<Record<InsnClass, number>>;
 export type BlockCosts = Readonly<Record<string, string>>;
 
 const CODES: Readonly<Record<string, InsnClass>> = {
-  a: 'alu', m: 'mul', x: 'mac', s: 'simd', t: 'sat', i: 'it', l: 'load', w: 'store', b: 'branch', p: 'popPc', f: 'fpu',
-  vl: 'mveLoad', vw: 'mveStore', vx: 'mveMac', va: 'mveAlu', vp: 'mvePred',
+  a: 'alu', m: 'mul', d: 'div', x: 'mac', s: 'simd', i: 'it', l: 'load', n: 'loadNext', w: 'store', u: 'multi', j: 'jump',
+  c: 'condBack', f: 'condFwd', o: 'loop', p: 'popPc', fp: 'fpu', vl: 'mveLoad', vw: 'mveStore', vx: 'mveMac', va: 'mveAlu', vp: 'mvePred',
 };
 
 const PARSED = new WeakMap<BlockCosts, Map<string, ClassCounts>>();
