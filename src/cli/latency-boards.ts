@@ -3,7 +3,7 @@
 // leave-one-board-out; optimizer/latency-validation.ts). The CSV defaults to
 // $MCUSIM_DATA/latency/mlperf-tiny-open.csv, else ../shared/oracle/latency/ from the working directory
 // (the project root); the models are looked up beside it (models-real/ one folder up, AD in latency/).
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Model } from '../ir/index.ts';
 import { UsageError } from '../ir/index.ts';
@@ -13,6 +13,8 @@ import type { Engine, KernelLibrary, LatencyReport } from '../sim/index.ts';
 import { estimateLatency, getTarget, listTargets } from '../sim/index.ts';
 import { renderTable } from './format.ts';
 import { loadModel, readInputFile } from './load-model.ts';
+import type { InstructionSet } from './latency-instructions.ts';
+import { validateInstructionSets } from './latency-instructions.ts';
 
 /** Board names of `--boards all|A,B,...`, each checked. */
 export function boardList(spec: string): string[] {
@@ -71,10 +73,13 @@ function benchModels(csv: string): Record<Bench, Model> {
   };
 }
 
-export function runValidation(csvOption: string | undefined): { csv: string; validation: Validation } {
+export function runValidation(csvOption: string | undefined): { csv: string; validation: Validation; instructions: InstructionSet[] } {
   const csv = csvOption ?? defaultCsv();
   const text = new TextDecoder().decode(readInputFile(csv, 'latency CSV'));
-  return { csv, validation: validateLatency(parseLatencyCsv(text), benchModels(csv)) };
+  const proprietaryCsv = join(dirname(resolve(csv)), 'mlperf-tiny-proprietary.csv');
+  const proprietary = existsSync(proprietaryCsv) ? parseLatencyCsv(readFileSync(proprietaryCsv, 'utf8')) : [];
+  const validation = validateLatency(parseLatencyCsv(text), benchModels(csv), proprietary);
+  return { csv, validation, instructions: validateInstructionSets(join(dirname(resolve(csv)), '..')) };
 }
 
 const pct = (x: number | null): string => (x === null ? '-' : `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`);
@@ -92,6 +97,8 @@ export function validationText(csv: string, v: Validation): string {
     `${csv}: gated cells ${s.gatedCells} (missing ${s.missing}); shipped constants: mean abs error ${(s.mae * 100).toFixed(1)}%, worst ${(s.worst * 100).toFixed(1)}%`,
     `leave-one-board-out (constants refitted without the predicted board): mean abs error ${(s.loboMae * 100).toFixed(1)}%, worst ${(s.loboWorst * 100).toFixed(1)}%`,
     `constants this CSV fits: ${refit === '' ? 'none (no family with two boards)' : refit}`,
+    v.lowerBounds.length === 0 ? 'no proprietary-engine rows beside the CSV' :
+      `proprietary engines on the same board and benchmark: ${v.lowerBounds.filter((c) => c.ok).length}/${v.lowerBounds.length} TFLM + CMSIS-NN estimates slower than them${v.lowerBounds.some((c) => !c.ok) ? ` (FASTER: ${v.lowerBounds.filter((c) => !c.ok).map((c) => `${c.board} ${c.bench} ${c.engineName} ${c.estimateMs.toFixed(1)} < ${c.measuredMs} ms`).join('; ')})` : ''}`,
     '',
   ].join('\n');
 }

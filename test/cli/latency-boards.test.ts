@@ -10,12 +10,12 @@ const mcusim = (...args: string[]): Promise<BinRun> => runMcusim(args);
 const KWS = `${ORACLE}/models-real/mlperf_kws_dscnn.tflite`;
 
 describe('mcusim boards', () => {
-  it('lists the 13 boards as a table and as JSON with core, clock, regions and flash timing', async () => {
+  it('lists the 14 boards as a table and as JSON with core, clock, regions and flash timing', async () => {
     const text = await mcusim('boards');
     expect(text.code).toBe(0);
     for (const b of ['nucleo-l4r5zi', 'rpi-pico', 'ek-ra8d1']) expect(text.stdout).toContain(b);
     const doc = JSON.parse((await mcusim('boards', '--json')).stdout);
-    expect(doc.boards).toHaveLength(13);
+    expect(doc.boards).toHaveLength(14);
     const l4 = doc.boards.find((b: { name: string }) => b.name === 'nucleo-l4r5zi');
     expect(l4).toEqual(expect.objectContaining({ mcu: 'STM32L4R5ZIT6', core: expect.objectContaining({ family: 'cortex-m4', dsp: true, clockHz: 120e6 }), spillStorage: false }));
     expect(l4.flash.waitStates).toBe(5);
@@ -42,7 +42,7 @@ describe('mcusim latency on boards', () => {
     const all = await mcusim('latency', KWS, '--boards', 'all', '--json');
     expect(all.code, all.stderr).toBe(0);
     const doc = JSON.parse(all.stdout);
-    expect(doc.boards).toHaveLength(13);
+    expect(doc.boards).toHaveLength(14);
     const ms = (b: string): number => doc.boards.find((x: { board: string }) => x.board === b).totalMs;
     expect(ms('nano33-ble-sense')).toBeGreaterThan(ms('nucleo-l4r5zi'));
     expect(ms('nucleo-h743zi2')).toBeLessThan(ms('disco-f746ng'));

@@ -13,6 +13,7 @@ import { TINYSEG_TABLE5_PAPER_MS, captureSpillPayloads, describePayloadInputs, e
 import type { KernelLibrary, LatencyReport, TargetProfile } from '../../sim/index.ts';
 import { DEFAULT_KERNEL_LIBRARY, ENGINES, KERNEL_LIBRARIES, STORAGE_KINDS, isStorageKind, parseEngine, renderTimelineSvg } from '../../sim/index.ts';
 import { boardList, boardsText, latencyOnBoards, runValidation, validationText } from '../latency-boards.ts';
+import { instructionSetsText } from '../latency-instructions.ts';
 import { addQuietOption, checkOutputFile, progressLog, refuseFlag, refuseSpillFlags } from '../cli-options.ts';
 import { renderTable } from '../format.ts';
 import { boardFitWarning } from '../fit-warning.ts';
@@ -124,8 +125,8 @@ function runTable(modelArg: string, model: Model, target: TargetProfile, library
 
 function runValidate(modelArg: string | undefined, opts: LatencyCliOptions): number {
   if (modelArg !== undefined) throw new UsageError('--validate predicts the MLPerf Tiny models of the CSV; drop MODEL');
-  const { csv, validation } = runValidation(opts.csv);
-  process.stdout.write(opts.json ? `${JSON.stringify({ csv, ...validation })}\n` : validationText(csv, validation));
+  const { csv, validation, instructions } = runValidation(opts.csv);
+  process.stdout.write(opts.json ? `${JSON.stringify({ csv, ...validation, instructions })}\n` : `${validationText(csv, validation)}\n${instructionSetsText(instructions)}`);
   return 0;
 }
 

@@ -6,7 +6,7 @@
 // conditional branches, low-overhead loop instructions, pops into pc, FPU, and the MVE (Helium)
 // loads, stores, multiply-accumulates, other vector ops and predication. A block the table does not
 // list is an error, never a zero.
-import { InternalError } from '../../../ir/index.ts';
+import { InternalError, ModelError } from '../../../ir/index.ts';
 import type { Blocks } from './blocks.ts';
 
 export const INSN_CLASSES = [
@@ -56,7 +56,7 @@ export function priceBlocks(blocks: Blocks, costs: BlockCosts, what: string): Co
   let instructions = 0;
   for (const [key, n] of Object.entries(blocks)) {
     const cc = table.get(key);
-    if (cc === undefined) throw new InternalError(`${what}: block '${key}' has no measured cost`);
+    if (cc === undefined) throw new ModelError('E_MODEL_UNSUPPORTED_OP', `${what}: block '${key}' has no measured cost in this build`);
     for (const [c, v] of Object.entries(cc) as [InsnClass, number][]) {
       classes[c] = (classes[c] ?? 0) + v * n;
       instructions += v * n;

@@ -1,14 +1,49 @@
-// The measured builds whose block costs price an op, and which one a core runs: TFLM + CMSIS-NN's
-// DSP path measured as built for a Cortex-M7, the MVE path as built for a Cortex-M55, the plain-C path
-// as built for a Cortex-M0+, and TFLM's reference kernels as built for a Cortex-M7.
-import type { BlockCosts } from './block-costs.ts';
+// The measured builds whose block costs price an op, and which one a board's core runs. Each build is
+// TFLM 90b983c (+ CMSIS-NN 4ab83cc3) compiled as the cortex_m_generic target for one CPU with
+// arm-none-eabi-gcc 12.2.1 -O2 and measured in the lab (costs-*.ts name how). A core family without a
+// build of its own runs the one with its CMSIS-NN code path and instruction set; `stand-in` says so.
+import type { CoreFeatures, KernelLibrary } from '../../targets/index.ts';
+import type { BlockCosts, ClassCounts } from './block-costs.ts';
 import type { CodePath } from './op-blocks.ts';
 import { M7_CMSIS_DSP } from './costs-m7-dsp.ts';
+
+/** What TFLM's MicroInterpreter spends outside the ops' windows: once per Invoke and per op. */
+export interface InterpreterCost {
+  readonly invoke: number;
+  readonly perOp: number;
+  readonly source: string;
+}
 
 export interface InstructionBuild {
   readonly name: string;
   readonly code: CodePath;
   readonly costs: BlockCosts;
+  readonly interpreter: InterpreterCost;
 }
 
-export const M7_DSP_BUILD: InstructionBuild = { name: 'TFLM + CMSIS-NN (DSP), cortex-m7 build', code: 'dsp', costs: M7_CMSIS_DSP };
+/** Instruction classes of the interpreter's own loop (loads of the node / registration tables, calls, compares). */
+export const INTERPRETER_MIX: ClassCounts = { alu: 0.4, load: 0.25, loadNext: 0.05, store: 0.1, jump: 0.1, condFwd: 0.1 };
+
+// Lab runs of the same build: a second Invoke with the profiler hooks disabled minus the sum of the
+// op windows, on single-op models (110) and 24- to 31-op models without data-dependent ops
+// (zoo:tiny-unet 1007, person_detect 1286): 71 + 39 per op (the 39 hold MicroInterpreterGraph's loop
+// and two empty profiler calls, as the oracle's runs do).
+const M7_INTERPRETER: InterpreterCost = { invoke: 71, perOp: 39, source: 'lab TFLM cortex-m7 build: Invoke minus op windows' };
+
+export const M7_DSP_BUILD: InstructionBuild = { name: 'TFLM + CMSIS-NN (DSP), cortex-m7 build', code: 'dsp', costs: M7_CMSIS_DSP, interpreter: M7_INTERPRETER };
+
+export interface BuildChoice {
+  readonly build: InstructionBuild | null;
+  /** Why a core runs another core's measured build, or why none fits. */
+  readonly note: string;
+}
+
+/** The measured build pricing `library` on `core`. */
+export function instructionBuild(core: CoreFeatures, library: KernelLibrary): BuildChoice {
+  if (library === 'cmsis-nn' && core.dsp && !core.mve) {
+    return core.family === 'cortex-m7'
+      ? { build: M7_DSP_BUILD, note: 'measured build' }
+      : { build: M7_DSP_BUILD, note: `stand-in: the ${core.family} runs CMSIS-NN's DSP path, measured as compiled for a Cortex-M7` };
+  }
+  return { build: null, note: `no measured ${library} build for ${core.family} yet` };
+}

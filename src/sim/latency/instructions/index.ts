@@ -4,3 +4,5 @@ export * from './op-blocks.ts';
 export * from './block-costs.ts';
 export * from './builds.ts';
 export * from './op-instructions.ts';
+export * from './libc-counts.ts';
+export * from './cmsis-dsp-conv.ts';

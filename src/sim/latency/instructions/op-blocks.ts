@@ -142,6 +142,23 @@ function cmsisScalarPaths(b: Blocks, graph: Graph, opIndex: number, dsp: boolean
       softmaxBlocks(b, num(s, 'outer'), num(s, 'depth'));
       return 'arm_softmax_s8';
     }
+    case 'fetchingConv2d': {
+      // TinySeg's FetchingConv2D runs CMSIS-NN's convolution over its row window (arm_fused_convolve_s8):
+      // priced as the arm_convolve_wrapper_s8 path of its geometry (all input channels).
+      const path = cmsisConv(b, prepared(), dsp);
+      delete b['glue.conv2d'];
+      addBlock(b, 'glue.conv2d', 1);
+      return `TinySeg FetchingConv2D as ${path}`;
+    }
+    case 'merge': {
+      // FDT's Merge (mcusim's own op) runs the partition's conv / fully connected dot products: priced as
+      // that CMSIS-NN kernel of the partition's geometry.
+      const p = prepared();
+      if ((p.flags?.['conv'] ?? 0) === 1) return `FDT Merge as ${cmsisConv(b, p, dsp)}`;
+      addBlock(b, 'glue.fullyConnected', 1);
+      fullyConnectedBlocks(b, num(p.scalars, 'batches'), num(p.scalars, 'accum'), num(p.scalars, 'outD'), leftShiftsOf(p.arrays), dsp);
+      return 'FDT Merge as arm_fully_connected_s8';
+    }
     case 'transposeConv': {
       const p = prepared();
       addBlock(b, 'glue.transposeConv', 1);
@@ -224,6 +241,17 @@ function sharedPaths(b: Blocks, graph: Graph, opIndex: number, mve: boolean): st
     case 'reshape':
       copyBlocks(b, 'EvalReshapeReference', output.reduce((a, d) => a * d, 1));
       return 'reference Reshape (copy)';
+    case 'fetching': {
+      // TinySeg's Fetching concatenates the fetched slot with its inputs along `axis` (the device read is
+      // timed by the storage model): priced as the concatenation copy of the output.
+      delete b['glue.fetching'];
+      addBlock(b, 'glue.concatenation', 1);
+      const axis = op.options.axis < 0 ? op.options.axis + output.length : op.options.axis;
+      const parts = [...op.inputs.map((t) => shapeOf(graph, t)), shapeOf(graph, op.options.victim)];
+      concatenationBlocks(b, parts, axis);
+      addBlock(b, 'glue.concatenation.input', parts.length);
+      return 'TinySeg Fetching as reference Concatenation (copy)';
+    }
     case 'logSoftmax':
       logSoftmaxBlocks(b, output.slice(0, -1).reduce((a, d) => a * d, 1), output[output.length - 1] ?? 1);
       return 'reference LogSoftmax';

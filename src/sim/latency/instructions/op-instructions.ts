@@ -13,8 +13,10 @@ export interface OpInstructions {
   readonly classes: ClassCounts;
 }
 
-export function opInstructions(graph: Graph, opIndex: number, build: InstructionBuild): OpInstructions {
-  const { path, blocks } = opBlocks(graph, opIndex, build.code);
+/** `withGlue` false: the kernel alone, as an ahead-of-time engine calls it (TFLM's glue blocks left out). */
+export function opInstructions(graph: Graph, opIndex: number, build: InstructionBuild, withGlue = true): OpInstructions {
+  const { path, blocks: all } = opBlocks(graph, opIndex, build.code);
+  const blocks = withGlue ? all : Object.fromEntries(Object.entries(all).filter(([k]) => !k.startsWith('glue.') && k !== 'memcpy.glueCall'));
   const priced = priceBlocks(blocks, build.costs, `op ${opIndex} on ${build.name}`);
   return { path, instructions: priced.instructions, classes: priced.classes };
 }

@@ -1,0 +1,116 @@
+// The instruction model (src/sim/latency/instructions): block counts worked out by hand for small
+// shapes, the CMSIS-NN dispatch on the MLPerf Tiny models, the AOT engine leaving TFLM's glue out,
+// the flash stall model, and the predictions against the real builds' recorded counts (the
+// acceptance's limits: every op of >= 10,000 instructions within 10%, 90% within 5%, Invoke within 3%).
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadModel } from '../../../src/api/index.ts';
+import { buildZooModel } from '../../../src/ir/index.ts';
+import type { Blocks, FlashReadTiming, TargetProfile } from '../../../src/sim/index.ts';
+import { axisWindows, estimateLatency, flashStall, getTarget, memcpyBlocks, memsetBlocks, ntTBlocks, opComputeCycles } from '../../../src/sim/index.ts';
+import { ORACLE, describeWithData } from '../../oracle-paths.ts';
+
+describe('block counts from the loop bounds', () => {
+  it('arm_nn_mat_mult_nt_t_s8 (DSP): 5 x 3 outputs over k = 22 in row pairs, 16 / 4 / 1 steps', () => {
+    const b: Blocks = {};
+    ntTBlocks(b, 5, 3, 22, [0, 0, 0], true);
+    const f = 'arm_nn_mat_mult_nt_t_s8';
+    // rhs rows 3 -> one pair + an odd row; lhs rows 5 -> two pairs + an odd row; 22 = 16 + 4 + 2.
+    expect(b[`${f}.rhsPair`]).toBe(1);
+    expect(b[`${f}.rhsPairCol`]).toBe(22);
+    expect(b[`${f}.quad`]).toBe(2);
+    expect(b[`${f}.quad.k16`]).toBe(2);
+    expect(b[`${f}.quad.k4`]).toBe(2);
+    expect(b[`${f}.quad.k1`]).toBe(4);
+    expect(b[`${f}.pairOdd`]).toBe(1);
+    expect(b[`${f}.rhsOdd.row`]).toBe(5);
+    expect(b[`${f}.rhsOdd.k1`]).toBe(5 * 22);
+    expect(b[`${f}.quad.lsh`]).toBeUndefined();
+  });
+  it('axisWindows: a 3-tap window with one pad before, stride 2, over 5 inputs (the last window loses its third tap)', () => {
+    expect(axisWindows(3, 5, 3, 2, 1, 1)).toEqual([{ start: 1, end: 3 }, { start: 0, end: 3 }, { start: 0, end: 2 }]);
+  });
+  it('memcpy / memset follow newlib\'s Armv7-M paths by size and alignment', () => {
+    const aligned: Blocks = {};
+    memcpyBlocks(aligned, 100, 0, 0);
+    expect(aligned).toEqual({ 'memcpy.call': 1, 'memcpy.main': 1, 'memcpy.w64': 1, 'memcpy.w16': 2, 'memcpy.w4': 1 });
+    const small: Blocks = {};
+    memcpyBlocks(small, 5, 1, 0);
+    expect(small).toEqual({ 'memcpy.call': 1, 'memcpy.unaligned': 1, 'memcpy.smallBytes': 1, 'memcpy.byte': 2 });
+    const set: Blocks = {};
+    memsetBlocks(set, 7, 2);
+    expect(set['memset.headByte']).toBe(2);
+    expect(set['memset.word']).toBe(1);
+    expect(set['memset.byte']).toBe(1);
+  });
+});
+
+describe('CMSIS-NN code paths and engines', () => {
+  const kws = loadModel(readFileSync(`${ORACLE}/models-real/mlperf_kws_dscnn.tflite`)).graph;
+  const m4 = getTarget('nucleo-l4r5zi');
+  it('KWS on a DSP core: im2col conv, 3x3 depthwise, 1x1 fast pointwise, vec-mat FC', () => {
+    const paths = kws.ops.map((_, i) => opComputeCycles(kws, i, m4, 'cmsis-nn').path);
+    expect(paths.slice(0, 3)).toEqual(['arm_convolve_s8', 'arm_depthwise_conv_3x3_s8', 'arm_convolve_1x1_s8_fast']);
+    expect(paths[11]).toBe('arm_fully_connected_s8');
+  });
+  it('an ahead-of-time engine runs the same kernel without TFLM\'s per-op glue or interpreter loop', () => {
+    const t = opComputeCycles(kws, 2, m4, 'cmsis-nn', 'tflm');
+    const a = opComputeCycles(kws, 2, m4, 'cmsis-nn', 'aot');
+    expect(a.path).toBe(t.path);
+    expect(a.instructions).toBeLessThan(t.instructions);
+    expect(t.instructions - a.instructions).toBeLessThan(1000);
+    const r = estimateLatency(kws, { target: m4, engine: 'aot' });
+    expect(r.interpreter.instructions).toBe(0);
+  });
+});
+
+describe('flashStall', () => {
+  const flash: FlashReadTiming = { waitStates: 5, accessBytes: 8, accelerator: 'test', dataCacheBytes: 256, dataPrefetch: false };
+  it('charges wait states per line, once when half the cache holds the weights, every pass when not', () => {
+    expect(flashStall({ bytes: 128, passes: 10 }, 1000, flash)).toBe((128 / 8) * 5);
+    expect(flashStall({ bytes: 1024, passes: 10 }, 1000, flash)).toBe(((1024 * 10) / 8) * 5);
+  });
+  it('with a data prefetch only the wait states beyond the compute per line stall', () => {
+    const pf = { ...flash, dataPrefetch: true };
+    expect(flashStall({ bytes: 1024, passes: 10 }, 10_240, pf)).toBe(0);
+    expect(flashStall({ bytes: 1024, passes: 10 }, 2560, pf)).toBeCloseTo(((1024 * 10) / 8) * 3, 6);
+  });
+});
+
+/** Predicted vs recorded instructions over one recorded set (instructions-m7 / -m55 layout). */
+function judge(set: string, target: TargetProfile): { big: number; in10: number; in5: number; totals: number; models: number; off: string[] } {
+  const dir = join(ORACLE, set);
+  const files: Record<string, string> = { shared: 'models', real: 'models-real', latency: 'latency' };
+  let big = 0; let in10 = 0; let in5 = 0; let totals = 0; let models = 0;
+  const off: string[] = [];
+  for (const group of ['shared', 'real', 'latency', 'zoo']) {
+    for (const f of readdirSync(join(dir, group)).filter((x) => x.endsWith('.json'))) {
+      const name = f.slice(0, -5);
+      const rec = JSON.parse(readFileSync(join(dir, group, f), 'utf8')) as { ops: { index: number; opcode: string; instructions: number }[]; invoke_instructions: number };
+      const graph = group === 'zoo' ? buildZooModel(name).graph : loadModel(readFileSync(join(ORACLE, files[group] ?? '', `${name}.tflite`))).graph;
+      const r = estimateLatency(graph, { target, library: 'cmsis-nn' });
+      models++;
+      if (Math.abs(r.instructions / rec.invoke_instructions - 1) <= 0.03) totals++; else off.push(`${name} Invoke ${r.instructions} vs ${rec.invoke_instructions}`);
+      for (const o of rec.ops) {
+        if (o.instructions < 10_000) continue;
+        big++;
+        const e = Math.abs((r.ops[o.index]?.instructions ?? Number.NaN) / o.instructions - 1);
+        if (e <= 0.1) in10++; else off.push(`${name} op ${o.index} ${o.opcode}: ${r.ops[o.index]?.instructions} vs ${o.instructions}`);
+        if (e <= 0.05) in5++;
+      }
+    }
+  }
+  return { big, in10, in5, totals, models, off };
+}
+
+describeWithData(['instructions-m7', 'models-real', 'models', 'latency'], 'instructions vs the real TFLM + CMSIS-NN Cortex-M7 build', () => {
+  it('every op >= 10k instructions within 10%, 90% within 5%, every Invoke within 3% (nucleo-h743zi2)', () => {
+    const j = judge('instructions-m7', getTarget('nucleo-h743zi2'));
+    expect(j.off.slice(0, 5)).toEqual([]);
+    expect(j.big).toBeGreaterThan(500);
+    expect(j.in10).toBe(j.big);
+    expect(j.in5).toBeGreaterThanOrEqual(0.9 * j.big);
+    expect(j.totals).toBe(j.models);
+  }, 300_000);
+});
