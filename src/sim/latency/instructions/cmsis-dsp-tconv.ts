@@ -8,6 +8,7 @@ import type { Blocks } from './blocks.ts';
 import { addBlock, floorDiv } from './blocks.ts';
 import type { ConvShape } from './cmsis-dsp-conv.ts';
 import { convolveS8Blocks, leftShifts } from './cmsis-dsp-conv.ts';
+import { convolveS8MveBlocks } from './cmsis-mve.ts';
 import { memcpyBlocks, memsetBlocks } from './libc-counts.ts';
 
 /** CMSIS-NN's REVERSE_TCOL_EFFICIENT_THRESHOLD: input depth above which the reverse conv runs. */
@@ -88,6 +89,7 @@ export function transposeConvBlocks(b: Blocks, s: ConvShape, bias: boolean, loop
       padH: s.fH - 1 - s.padH, padW: s.fW - 1 - s.padW,
     };
     if (loop !== 'mve') convolveS8Blocks(b, up, loop === 'dsp', { y: s.strideH, x: s.strideW });
+    else convolveS8MveBlocks(b, up, { y: s.strideH, x: s.strideW });
     return 'arm_transpose_conv_wrapper_s8 -> arm_convolve_s8 (reverse conv)';
   }
   const f = 'arm_transpose_conv_s8';

@@ -10,15 +10,22 @@ const mod4 = (x: number): number => ((x % 4) + 4) % 4;
 const prod = (xs: readonly number[]): number => xs.reduce((a, d) => a * d, 1);
 
 /** arm_pad_s8 over an NHWC input with pre / post padding per dimension (memset of pad bytes, memcpy of rows). */
-export function padBlocks(b: Blocks, input: readonly number[], pre: readonly number[], post: readonly number[]): void {
+export function padBlocks(b: Blocks, input: readonly number[], pre: readonly number[], post: readonly number[], mve = false): void {
   const [n = 1, h = 1, w = 1, c = 1] = input;
   const out = input.map((d, i) => d + (pre[i] ?? 0) + (post[i] ?? 0));
   const [, oh = 1, ow = 1, oc = 1] = out;
   const batchBlock = oh * ow * oc;
   const rowBlock = ow * oc;
   let o = 0;
-  const set = (bytes: number): void => { memsetBlocks(b, bytes, mod4(o)); o += bytes; };
-  const copy = (bytes: number, src: number): void => { memcpyBlocks(b, bytes, mod4(o), mod4(src)); o += bytes; };
+  // MVE builds inline arm_memset_s8 / arm_memcpy_s8 as 16-byte WLSTP loops; the others call newlib.
+  const set = (bytes: number): void => {
+    if (mve) { addBlock(b, 'arm_pad_s8.set', 1); addBlock(b, 'arm_pad_s8.set.v16', Math.ceil(bytes / 16)); } else memsetBlocks(b, bytes, mod4(o));
+    o += bytes;
+  };
+  const copy = (bytes: number, src: number): void => {
+    if (mve) { addBlock(b, 'arm_pad_s8.copy', 1); addBlock(b, 'arm_pad_s8.copy.v16', Math.ceil(bytes / 16)); } else memcpyBlocks(b, bytes, mod4(o), mod4(src));
+    o += bytes;
+  };
   addBlock(b, 'arm_pad_s8.call', 1);
   set(batchBlock * (pre[0] ?? 0));
   let src = 0;
