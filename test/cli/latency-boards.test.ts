@@ -38,7 +38,8 @@ describe('mcusim latency on boards', () => {
   });
   it('prints per-op cycles, ms and share, and one line per board with --boards all', async () => {
     const t = await mcusim('latency', KWS, '--board', 'nucleo-l4r5zi');
-    expect(t.stdout).toMatch(/arm_depthwise_conv_3x3_s8\s+\d+\s+\d+\s+[\d.]+\s+[\d.]+%/);
+    expect(t.stdout).toMatch(/arm_depthwise_conv_3x3_s8\s+\d+\s+\d+\s+\d+\s+[\d.]+\s+[\d.]+%/);
+    expect(t.stdout).toMatch(/where the [\d,]+ instructions of one Invoke go/);
     const all = await mcusim('latency', KWS, '--boards', 'all', '--json');
     expect(all.code, all.stderr).toBe(0);
     const doc = JSON.parse(all.stdout);
