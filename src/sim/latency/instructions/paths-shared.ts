@@ -83,6 +83,35 @@ export function sharedPaths(b: Blocks, graph: Graph, opIndex: number, mve: boole
     case 'logSoftmax':
       logSoftmaxBlocks(b, output.slice(0, -1).reduce((a, d) => a * d, 1), output[output.length - 1] ?? 1);
       return 'reference LogSoftmax';
+    case 'relu':
+    case 'relu6':
+    case 'leakyRelu':
+    case 'logistic':
+    case 'tanh':
+    case 'hardSwish':
+    case 'sub':
+    case 'mul':
+    case 'add':
+    case 'maximum':
+    case 'minimum':
+    case 'squaredDifference': {
+      // TFLM's element loops (and their 4-D broadcast variants): a fixed call cost and one pass per output element.
+      const n = output.reduce((a, d) => a * d, 1);
+      const bcast = op.inputs.length > 1 && shapeOf(graph, op.inputs[0]).join('x') !== shapeOf(graph, op.inputs[1]).join('x');
+      const key = `glue.${op.kind}${bcast ? '.bcast' : ''}`;
+      addBlock(b, `${key}.call`, 1);
+      addBlock(b, `${key}.elem`, n);
+      if (bcast) addBlock(b, `${key}.row`, output.slice(0, -1).reduce((a, d) => a * d, 1));
+      return `reference ${op.kind}${bcast ? ' (broadcast)' : ''}`;
+    }
+    case 'stridedSlice':
+    case 'split': {
+      const outs = op.outputs.map((t) => shapeOf(graph, t));
+      addBlock(b, `glue.${op.kind}.out`, outs.length);
+      addBlock(b, `glue.${op.kind}.elem`, outs.reduce((a, o) => a + o.reduce((x, d) => x * d, 1), 0));
+      addBlock(b, `glue.${op.kind}.row`, outs.reduce((a, o) => a + o.slice(0, -1).reduce((x, d) => x * d, 1), 0));
+      return `reference ${op.kind}`;
+    }
     default:
       delete b[`glue.${op.kind}`];
       return null;
