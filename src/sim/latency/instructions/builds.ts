@@ -6,6 +6,7 @@ import type { CoreFeatures, KernelLibrary } from '../../targets/index.ts';
 import type { BlockCosts, ClassCounts } from './block-costs.ts';
 import type { CodePath } from './op-blocks.ts';
 import { M7_CMSIS_DSP } from './costs-m7-dsp.ts';
+import { M55_CMSIS_MVE } from './costs-m55-mve.ts';
 
 /** What TFLM's MicroInterpreter spends outside the ops' windows: once per Invoke and per op. */
 export interface InterpreterCost {
@@ -32,6 +33,11 @@ const M7_INTERPRETER: InterpreterCost = { invoke: 71, perOp: 39, source: 'lab TF
 
 export const M7_DSP_BUILD: InstructionBuild = { name: 'TFLM + CMSIS-NN (DSP), cortex-m7 build', code: 'dsp', costs: M7_CMSIS_DSP, interpreter: M7_INTERPRETER };
 
+// Same measurement on the cortex-m55 build (mps3-an547): 71 + 40 per op.
+const M55_INTERPRETER: InterpreterCost = { invoke: 71, perOp: 40, source: 'lab TFLM cortex-m55 build: Invoke minus op windows' };
+
+export const M55_MVE_BUILD: InstructionBuild = { name: 'TFLM + CMSIS-NN (MVE), cortex-m55 build', code: 'mve', costs: M55_CMSIS_MVE, interpreter: M55_INTERPRETER };
+
 export interface BuildChoice {
   readonly build: InstructionBuild | null;
   /** Why a core runs another core's measured build, or why none fits. */
@@ -44,6 +50,11 @@ export function instructionBuild(core: CoreFeatures, library: KernelLibrary): Bu
     return core.family === 'cortex-m7'
       ? { build: M7_DSP_BUILD, note: 'measured build' }
       : { build: M7_DSP_BUILD, note: `stand-in: the ${core.family} runs CMSIS-NN's DSP path, measured as compiled for a Cortex-M7` };
+  }
+  if (library === 'cmsis-nn' && core.mve) {
+    return core.family === 'cortex-m55'
+      ? { build: M55_MVE_BUILD, note: 'measured build' }
+      : { build: M55_MVE_BUILD, note: `stand-in: the ${core.family} runs CMSIS-NN's MVE path, measured as compiled for a Cortex-M55` };
   }
   return { build: null, note: `no measured ${library} build for ${core.family} yet` };
 }

@@ -25,6 +25,10 @@ export function ntTMveBlocks(b: Blocks, lhsRows: number, rhsRows: number, k: num
   const l4 = floorDiv(lhsRows, 4);
   const l1 = lhsRows % 4;
   add(`${f}.call`, 1);
+  // The row loops are rotated: their set-up runs only when they run (indicators per call).
+  add(`${f}.call.anyQuad`, l4 > 0 ? 1 : 0);
+  add(`${f}.call.anyOne`, l1 > 0 ? 1 : 0);
+  add(`${f}.call.anyQuadAnyOne`, l4 > 0 && l1 > 0 ? 1 : 0);
   add(`${f}.quad`, l4);
   add(`${f}.quad.row`, l4 * rhsRows);
   add(`${f}.quad.row.v16`, l4 * rhsRows * v16(k));
@@ -35,6 +39,8 @@ export function ntTMveBlocks(b: Blocks, lhsRows: number, rhsRows: number, k: num
   // The rhs rows past the last group of four requantize one at a time (arm_nn_requantize: shift's sign).
   const tail = rhsRows % 4;
   add(`${f}.one.tail`, l1 * tail);
+  add(`${f}.one.anyTail`, tail > 0 ? l1 : 0);
+  add(`${f}.one.anyV4`, rhsRows >= 4 ? l1 : 0);
   add(`${f}.one.tail.lsh`, l1 * leftShifts(lsh, rhsRows - tail, rhsRows));
 }
 
@@ -90,6 +96,33 @@ export function convolveS8MveBlocks(b: Blocks, s: ConvShape, upscale?: { readonl
   }
 }
 
+/** arm_convolve_1_x_n_s8 on MVE: left-padded, unpadded and right-padded output columns, one nt_t call each
+ * (the padded ones from a column built with arm_memset_s8 / arm_memcpy_s8); an uneven split falls back to
+ * arm_convolve_s8. Returns false when it fell back. */
+export function convolve1xNMveBlocks(b: Blocks, s: ConvShape): boolean {
+  const f = 'arm_convolve_1_x_n_s8';
+  const totalPad = (s.outW - 1) * s.strideW + s.fW - s.inW;
+  const asym = totalPad % 2;
+  const right = s.padW + asym !== 0 ? Math.max(1, Math.trunc((s.padW + asym + s.strideW - 1) / s.strideW)) : 0;
+  const left = s.padW !== 0 ? Math.max(1, Math.trunc((s.padW + s.strideW - 1) / s.strideW)) : 0;
+  const none = Math.max(s.outW - (right + left), 0);
+  addBlock(b, `${f}.call`, 1);
+  if (right + none + left !== s.outW) {
+    convolveS8MveBlocks(b, s);
+    return false;
+  }
+  const k = s.fW * s.inD;
+  addBlock(b, `${f}.batch`, s.batches);
+  mveCopyBlocks(b, `${f}.padLeft`, s.padW * s.inD, s.batches);
+  mveCopyBlocks(b, `${f}.copyLeft`, k, s.batches);
+  mveCopyBlocks(b, `${f}.copyRight`, k - s.inD, s.batches);
+  mveCopyBlocks(b, `${f}.padRight`, asym ? right * s.inD : s.padW * s.inD, s.batches);
+  ntTMveBlocks(b, left, s.outD, k, s.lsh, s.batches);
+  ntTMveBlocks(b, none, s.outD, k, s.lsh, s.batches);
+  ntTMveBlocks(b, s.outW - left - none, s.outD, k, s.lsh, s.batches);
+  return true;
+}
+
 /** arm_convolve_1x1_s8_fast / arm_convolve_1x1_s8 on MVE. */
 export function convolve1x1MveBlocks(b: Blocks, s: ConvShape, fast: boolean): void {
   if (fast) {
@@ -127,6 +160,7 @@ export function depthwiseOptMveBlocks(b: Blocks, s: ConvShape): void {
     addBlock(b, 'arm_nn_depthwise_conv_nt_t_s8.v4.tap', quads * c4 * taps);
     const left = pixels % 4;
     addBlock(b, `${f}.left`, left);
+    addBlock(b, `${f}.left.any`, left > 0 ? 1 : 0);
     addBlock(b, `${f}.left.v4`, left * c4);
     addBlock(b, `${f}.left.v4.tap`, left * c4 * taps);
   }
@@ -140,6 +174,8 @@ export function fullyConnectedMveBlocks(b: Blocks, batches: number, k: number, n
   const r4 = floorDiv(n, 4);
   const r1 = n % 4;
   addBlock(b, `${f}.call`, batches);
+  addBlock(b, `${f}.call.anyRow4`, r4 > 0 ? batches : 0);
+  addBlock(b, `${f}.call.anyRow1`, r1 > 0 ? batches : 0);
   addBlock(b, `${f}.row4`, batches * r4);
   addBlock(b, `${f}.row4.v16`, batches * r4 * v16(k));
   addBlock(b, `${f}.row1`, batches * r1);

@@ -14,8 +14,9 @@ import { depthwise3x3Blocks, depthwiseGenericBlocks, depthwiseOptDspBlocks } fro
 import { fullyConnectedBlocks } from './cmsis-dsp-fc.ts';
 import { avgPoolCBlocks, avgPoolDspBlocks, elementwiseBlocks, maxPoolBlocks, softmaxBlocks } from './cmsis-dsp-misc.ts';
 import { transposeConvBlocks } from './cmsis-dsp-tconv.ts';
-import { avgPoolMveBlocks, convolve1x1MveBlocks, convolveS8MveBlocks, depthwiseOptMveBlocks, elementwiseMveBlocks, fullyConnectedMveBlocks, maxPoolMveBlocks } from './cmsis-mve.ts';
+import { avgPoolMveBlocks, convolve1xNMveBlocks, convolve1x1MveBlocks, convolveS8MveBlocks, depthwiseOptMveBlocks, elementwiseMveBlocks, fullyConnectedMveBlocks, maxPoolMveBlocks } from './cmsis-mve.ts';
 import { convShape, elements, leftShiftsOf, num, poolShape, sameShape, shapeOf, unsupported } from './op-shapes.ts';
+import { transposeBlocks } from './reference-counts.ts';
 
 function cmsisConv(b: Blocks, p: Prepared, dsp: boolean): string {
   const s = p.scalars;
@@ -135,7 +136,10 @@ export function cmsisMvePaths(b: Blocks, graph: Graph, opIndex: number): string 
         convolve1x1MveBlocks(b, shape, path === CONV_PATH.ntAllRows);
         return `${tag}${path === CONV_PATH.ntAllRows ? 'arm_convolve_1x1_s8_fast' : 'arm_convolve_1x1_s8'}`;
       }
-      if (path === CONV_PATH.oneByNMve) return unsupported(graph, opIndex, 'arm_convolve_1_x_n_s8 on MVE');
+      if (path === CONV_PATH.oneByNMve) {
+        addBlock(b, 'glue.conv2d.oneByN', 1);
+        return `${tag}arm_convolve_1_x_n_s8${convolve1xNMveBlocks(b, shape) ? '' : ' -> arm_convolve_s8'}`;
+      }
       convolveS8MveBlocks(b, shape);
       return `${tag}arm_convolve_s8`;
     }
@@ -145,7 +149,19 @@ export function cmsisMvePaths(b: Blocks, graph: Graph, opIndex: number): string 
       addBlock(b, 'glue.depthwiseConv2d', 1);
       const { path } = cmsisDepthwisePath(p.scalars, f);
       if (path === DW_PATH.optMve) { depthwiseOptMveBlocks(b, shape); return 'arm_depthwise_conv_s8_opt'; }
-      if (path === DW_PATH.toConv) return unsupported(graph, opIndex, 'depthwise as arm_convolve_wrapper_s8 on MVE (one input channel)');
+      if (path === DW_PATH.toConv) {
+        addBlock(b, 'glue.depthwiseConv2d.toConv', 1);
+        // arm_depthwise_conv_to_conv_s8: the filter transposed to [outD, fH, fW, 1] (arm_transpose_s8), then a conv.
+        transposeBlocks(b, [1, shape.fH, shape.fW, shape.outD], [3, 1, 2, 0], true);
+        const conv = cmsisConvPath(p.scalars, f).path;
+        if (conv === CONV_PATH.ntAllRows || conv === CONV_PATH.ntPerRow) {
+          convolve1x1MveBlocks(b, shape, conv === CONV_PATH.ntAllRows);
+          return `depthwise as ${conv === CONV_PATH.ntAllRows ? 'arm_convolve_1x1_s8_fast' : 'arm_convolve_1x1_s8'}`;
+        }
+        if (conv === CONV_PATH.oneByNMve) return unsupported(graph, opIndex, 'depthwise as arm_convolve_1_x_n_s8 on MVE');
+        convolveS8MveBlocks(b, shape);
+        return 'depthwise as arm_convolve_s8';
+      }
       depthwiseGenericBlocks(b, shape, num(p.scalars, 'depthMult'));
       return num(p.scalars, 'depthMult') % 4 === 0 ? 'arm_depthwise_conv_s8 (mult 4)' : 'arm_depthwise_conv_s8';
     }
