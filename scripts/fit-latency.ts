@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadModel } from '../src/api/index.ts';
 import type { Bench, FitPoint } from '../src/optimizer/index.ts';
-import { fitGroups, fitTinySegM7, parseLatencyCsv, rawCycles } from '../src/optimizer/index.ts';
+import { fitGroups, fitM7Reference, fitTinySegM7, parseLatencyCsv, rawCycles } from '../src/optimizer/index.ts';
 import { getTarget } from '../src/sim/index.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -33,5 +33,8 @@ console.log(`fit from ${csv}: ${points.length} gated cells`);
 for (const [group, f] of Object.entries(fitGroups(points))) {
   console.log(`  ${group} cmsis-nn: ${f.value.toFixed(6)}  (${f.cells} cells on ${f.boards.join(', ')})`);
 }
-console.log(`  cortex-m7 cmsis-nn: ${fitTinySegM7().toFixed(6)}  (TinySeg Table 5: zoo:tiny-unet on nicla-vision, 1190 ms)`);
-console.log('  other groups and the reference library: 1 (unit costs from the TRMs, no measurement to fit)');
+const m7 = fitTinySegM7();
+console.log(`  cortex-m7 cmsis-nn: ${m7.toFixed(6)}  (TinySeg Table 5: zoo:tiny-unet on nicla-vision, 1190 ms)`);
+const models = { vww: { graph: graphs['vww']! }, ic: { graph: graphs['ic']! } } as unknown as Parameters<typeof fitM7Reference>[0];
+console.log(`  cortex-m7 reference: ${fitM7Reference(models, m7).toFixed(6)}  (tinyengine README STM32H743 table: reference / CMSIS-NN = 46 / 4 cycles per MAC, VWW and IC on nucleo-h743zi2)`);
+console.log('  cortex-m0plus, cortex-m55/m85: 1 (no measurement of the group: TRM timings alone); the other groups\' reference library takes their CMSIS-NN constant');

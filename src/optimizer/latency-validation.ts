@@ -5,7 +5,7 @@
 // than two boards falls back to its source constant). Gating as ../shared/acceptance/latency-boards.
 import type { Graph, Model } from '../ir/index.ts';
 import { UsageError, buildZooModel } from '../ir/index.ts';
-import type { CoreFamily, Engine, TargetProfile } from '../sim/index.ts';
+import type { CoreFamily, Engine, KernelLibrary, TargetProfile } from '../sim/index.ts';
 import { CONSTANT_GROUP, FAMILY_CONSTANTS, cyclesToUs, getTarget, interpreterCost, niclaVision, opComputeCycles } from '../sim/index.ts';
 
 export type Bench = 'kws' | 'vww' | 'ic' | 'ad';
@@ -140,6 +140,22 @@ export const TINYSEG_ORIGINAL_MS = 1190;
 export function fitTinySegM7(): number {
   const raw = rawCycles(buildZooModel('tiny-unet').graph, niclaVision, 'tflm');
   return fitConstant([{ board: niclaVision.name, family: 'cortex-m7', raw, target: niclaVision, measuredMs: TINYSEG_ORIGINAL_MS }]);
+}
+
+/** The tinyengine README's STM32H743 table: TFLM reference kernels ~46 cycles per MAC, TFLM + CMSIS-NN ~4. */
+export const TINYENGINE_H743_REFERENCE_OVER_CMSIS = 46 / 4;
+
+/**
+ * The Cortex-M7 reference-library constant: the one that makes the reference / CMSIS-NN latency ratio of
+ * VWW and IC on nucleo-h743zi2 (geometric mean) the tinyengine table's 46 / 4, given the CMSIS-NN constant.
+ */
+export function fitM7Reference(models: { readonly vww: Model; readonly ic: Model }, cmsisConstant: number): number {
+  const t = getTarget('nucleo-h743zi2');
+  const raw = (g: Graph, library: KernelLibrary): number =>
+    interpreterCost(g, t, library, 'tflm', 1).cycles + g.ops.reduce((a, _, i) => a + opComputeCycles(g, i, t, library, 'tflm', 1).cycles, 0);
+  const ratios = [models.vww.graph, models.ic.graph].map((g) => raw(g, 'reference') / raw(g, 'cmsis-nn'));
+  const geo = Math.sqrt((ratios[0] ?? 1) * (ratios[1] ?? 1));
+  return (cmsisConstant * TINYENGINE_H743_REFERENCE_OVER_CMSIS) / geo;
 }
 
 export interface CellResult extends LatencyCell {

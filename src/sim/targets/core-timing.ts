@@ -52,7 +52,7 @@ const M33: CoreTiming = {
 // most ALU pairs and ALU + LDR at 1 cycle the pair, SMLAD 1, consecutive loads 1 each, SDIV 3-12.
 const M7: CoreTiming = {
   family: 'cortex-m7',
-  cpi: { alu: 0.5, mul: 1, div: 7, mac: 1, simd: 0.75, it: 0, load: 1, loadNext: 1, store: 1, multi: 3, jump: 1, condBack: 1, condFwd: 1.5, popPc: 4, fpu: 1, ...NO_MVE },
+  cpi: { alu: 0.5, mul: 1, div: 7, mac: 1, simd: 1, it: 0, load: 0.5, loadNext: 0.5, store: 0.5, multi: 3, jump: 1, condBack: 0.5, condFwd: 1.5, popPc: 4, fpu: 1, ...NO_MVE },
   source: 'Cortex-M7 TRM (ARM DDI 0489) §1.2 dual issue; quinapalus.com/cm7cycles.html pair timings',
 };
 

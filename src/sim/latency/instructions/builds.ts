@@ -7,6 +7,7 @@ import type { BlockCosts, ClassCounts } from './block-costs.ts';
 import type { CodePath } from './op-blocks.ts';
 import { M7_CMSIS_DSP } from './costs-m7-dsp.ts';
 import { M55_CMSIS_MVE } from './costs-m55-mve.ts';
+import { M7_REFERENCE } from './costs-m7-reference.ts';
 
 /** What TFLM's MicroInterpreter spends outside the ops' windows: once per Invoke and per op. */
 export interface InterpreterCost {
@@ -38,6 +39,8 @@ const M55_INTERPRETER: InterpreterCost = { invoke: 71, perOp: 40, source: 'lab T
 
 export const M55_MVE_BUILD: InstructionBuild = { name: 'TFLM + CMSIS-NN (MVE), cortex-m55 build', code: 'mve', costs: M55_CMSIS_MVE, interpreter: M55_INTERPRETER };
 
+export const M7_REFERENCE_BUILD: InstructionBuild = { name: 'TFLM reference kernels, cortex-m7 build', code: 'reference', costs: M7_REFERENCE, interpreter: M7_INTERPRETER };
+
 export interface BuildChoice {
   readonly build: InstructionBuild | null;
   /** Why a core runs another core's measured build, or why none fits. */
@@ -46,6 +49,11 @@ export interface BuildChoice {
 
 /** The measured build pricing `library` on `core`. */
 export function instructionBuild(core: CoreFeatures, library: KernelLibrary): BuildChoice {
+  if (library === 'reference') {
+    return core.family === 'cortex-m7'
+      ? { build: M7_REFERENCE_BUILD, note: 'measured build' }
+      : { build: M7_REFERENCE_BUILD, note: `stand-in: TFLM's reference kernels on the ${core.family}, measured as compiled for a Cortex-M7` };
+  }
   if (library === 'cmsis-nn' && core.dsp && !core.mve) {
     return core.family === 'cortex-m7'
       ? { build: M7_DSP_BUILD, note: 'measured build' }
