@@ -98,7 +98,7 @@ export function validationText(csv: string, v: Validation): string {
     `leave-one-board-out (constants refitted without the predicted board): mean abs error ${(s.loboMae * 100).toFixed(1)}%, worst ${(s.loboWorst * 100).toFixed(1)}%`,
     `constants this CSV fits: ${refit === '' ? 'none (no family with two boards)' : refit}`,
     v.lowerBounds.length === 0 ? 'no proprietary-engine rows beside the CSV' :
-      `proprietary engines on the same board and benchmark: ${v.lowerBounds.filter((c) => c.ok).length}/${v.lowerBounds.length} TFLM + CMSIS-NN estimates slower than them${v.lowerBounds.some((c) => !c.ok) ? ` (FASTER: ${v.lowerBounds.filter((c) => !c.ok).map((c) => `${c.board} ${c.bench} ${c.engineName} ${c.estimateMs.toFixed(1)} < ${c.measuredMs} ms`).join('; ')})` : ''}`,
+      `proprietary engines on the same board and benchmark: ${v.lowerBounds.filter((c) => c.ok).length}/${v.lowerBounds.length} TFLM + CMSIS-NN estimates slower than them${v.lowerBounds.some((c) => !c.ok) ? ` (FASTER: ${v.lowerBounds.filter((c) => !c.ok).map((c) => `${c.board} ${c.bench} ${c.round} ${c.engineName} ${c.estimateMs.toFixed(1)} < ${c.measuredMs} ms${c.openMeasuredFasterMs === null ? '' : `, an open CMSIS-NN engine measured ${c.openMeasuredFasterMs} ms there too`}`).join('; ')})` : ''}`,
     '',
   ].join('\n');
 }
