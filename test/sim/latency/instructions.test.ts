@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { loadModel } from '../../../src/api/index.ts';
 import { buildZooModel } from '../../../src/ir/index.ts';
 import type { Blocks, FlashReadTiming, TargetProfile } from '../../../src/sim/index.ts';
-import { axisWindows, estimateLatency, flashStall, getTarget, memcpyBlocks, memsetBlocks, ntTBlocks, opComputeCycles } from '../../../src/sim/index.ts';
+import { axisWindows, depthwise3x3Blocks, estimateLatency, flashStall, forLibc, getTarget, memcpyBlocks, memsetBlocks, ntTBlocks, opComputeCycles } from '../../../src/sim/index.ts';
 import { ORACLE, describeWithData } from '../../oracle-paths.ts';
 
 describe('block counts from the loop bounds', () => {
@@ -31,18 +31,32 @@ describe('block counts from the loop bounds', () => {
   it('axisWindows: a 3-tap window with one pad before, stride 2, over 5 inputs (the last window loses its third tap)', () => {
     expect(axisWindows(3, 5, 3, 2, 1, 1)).toEqual([{ start: 1, end: 3 }, { start: 0, end: 3 }, { start: 0, end: 2 }]);
   });
-  it('memcpy / memset follow newlib\'s Armv7-M paths by size and alignment', () => {
+  it('memcpy / memset follow newlib\'s paths by size and alignment; each build prices the memcpy it links', () => {
     const aligned: Blocks = {};
     memcpyBlocks(aligned, 100, 0, 0);
-    expect(aligned).toEqual({ 'memcpy.call': 1, 'memcpy.main': 1, 'memcpy.w64': 1, 'memcpy.w16': 2, 'memcpy.w4': 1 });
+    expect(forLibc(aligned, 'armv7m')).toEqual({ 'memcpy.call': 1, 'memcpy.main': 1, 'memcpy.w64': 1, 'memcpy.w16': 2, 'memcpy.w4': 1 });
+    // memcpy.c (Armv6-M): 6 x 16 bytes, one word, no byte tail.
+    expect(forLibc(aligned, 'armv6m')).toEqual({ 'memcpy_c.call': 1, 'memcpy_c.aligned': 1, 'memcpy_c.w16': 6, 'memcpy_c.words': 1, 'memcpy_c.w4': 1 });
     const small: Blocks = {};
     memcpyBlocks(small, 5, 1, 0);
-    expect(small).toEqual({ 'memcpy.call': 1, 'memcpy.unaligned': 1, 'memcpy.smallBytes': 1, 'memcpy.byte': 2 });
+    expect(forLibc(small, 'armv7m')).toEqual({ 'memcpy.call': 1, 'memcpy.unaligned': 1, 'memcpy.smallBytes': 1, 'memcpy.byte': 2 });
+    expect(forLibc(small, 'armv6m')).toEqual({ 'memcpy_c.call': 1, 'memcpy_c.small': 1, 'memcpy_c.bytes': 1, 'memcpy_c.byte': 5 });
+    const misaligned: Blocks = {};
+    memcpyBlocks(misaligned, 40, 2, 0);
+    expect(forLibc(misaligned, 'armv6m')).toEqual({ 'memcpy_c.call': 1, 'memcpy_c.misaligned': 1, 'memcpy_c.bytes': 1, 'memcpy_c.byte': 40 });
     const set: Blocks = {};
     memsetBlocks(set, 7, 2);
     expect(set['memset.headByte']).toBe(2);
     expect(set['memset.word']).toBe(1);
     expect(set['memset.byte']).toBe(1);
+  });
+  it('Armv6-M calls memcpy for CMSIS-NN\'s 4-byte reads: 3x3 depthwise reads 2 words per filter column and 4 channels', () => {
+    const b: Blocks = {};
+    // 4x4x8 input, 3x3 filter, stride 1, pad 1: 16 pixels x 2 channel groups; 3x3 taps inside the input summed over the pixels.
+    depthwise3x3Blocks(b, { batches: 1, inH: 4, inW: 4, inD: 8, outH: 4, outW: 4, outD: 8, fH: 3, fW: 3, strideH: 1, strideW: 1, dilH: 1, dilW: 1, padH: 1, padW: 1, lsh: new Array(8).fill(0) });
+    // Rows inside per output row 2,3,3,2 (= 10) x columns inside per output column 2,3,3,2 (= 10): 100 taps x 2 groups x 2 reads.
+    expect(b['memcpy_c.call']).toBe(400);
+    expect(forLibc(b, 'armv7m')['memcpy_c.call']).toBeUndefined();
   });
 });
 
@@ -113,4 +127,27 @@ describeWithData(['instructions-m7', 'models-real', 'models', 'latency'], 'instr
     expect(j.in5).toBeGreaterThanOrEqual(0.9 * j.big);
     expect(j.totals).toBe(j.models);
   }, 300_000);
+});
+
+describeWithData(['instructions-m55', 'models-real', 'models', 'latency'], 'instructions vs the real TFLM + CMSIS-NN Cortex-M55 build (MVE)', () => {
+  it('every op >= 10k instructions within 10%, 90% within 5%, every Invoke within 3% (ensemble-e7)', () => {
+    const j = judge('instructions-m55', getTarget('ensemble-e7'));
+    expect(j.off.slice(0, 5)).toEqual([]);
+    expect(j.big).toBeGreaterThan(500);
+    expect(j.in10).toBe(j.big);
+    expect(j.in5).toBeGreaterThanOrEqual(0.9 * j.big);
+    expect(j.totals).toBe(j.models);
+  }, 300_000);
+});
+
+describe('builds per core', () => {
+  const kws = loadModel(readFileSync(`${ORACLE}/models-real/mlperf_kws_dscnn.tflite`)).graph;
+  it('a Cortex-M0+ runs the measured plain-C build: every KWS op priced from its blocks, none estimated', () => {
+    const r = estimateLatency(kws, { target: getTarget('rpi-pico') });
+    expect(r.build).toMatch(/plain C.*cortex-m0plus build/);
+    expect(r.estimatedOps).toEqual([]);
+    // No DSP: the pointwise convs run arm_nn_mat_mult_nt_t_s8's one-column loop, several times the DSP build's instructions.
+    const dsp = estimateLatency(kws, { target: getTarget('nucleo-h743zi2') });
+    expect(r.instructions / dsp.instructions).toBeGreaterThan(2);
+  });
 });

@@ -4,10 +4,12 @@
 // build of its own runs the one with its CMSIS-NN code path and instruction set; `stand-in` says so.
 import type { CoreFeatures, KernelLibrary } from '../../targets/index.ts';
 import type { BlockCosts, ClassCounts } from './block-costs.ts';
+import type { Libc } from './libc-counts.ts';
 import type { CodePath } from './op-blocks.ts';
 import { M7_CMSIS_DSP } from './costs-m7-dsp.ts';
 import { M55_CMSIS_MVE } from './costs-m55-mve.ts';
 import { M7_REFERENCE } from './costs-m7-reference.ts';
+import { M0PLUS_CMSIS_C } from './costs-m0plus-c.ts';
 
 /** What TFLM's MicroInterpreter spends outside the ops' windows: once per Invoke and per op. */
 export interface InterpreterCost {
@@ -21,6 +23,8 @@ export interface InstructionBuild {
   readonly code: CodePath;
   readonly costs: BlockCosts;
   readonly interpreter: InterpreterCost;
+  /** The newlib memcpy it links. */
+  readonly libc: Libc;
 }
 
 /** Instruction classes of the interpreter's own loop (loads of the node / registration tables, calls, compares). */
@@ -32,14 +36,21 @@ export const INTERPRETER_MIX: ClassCounts = { alu: 0.4, load: 0.25, loadNext: 0.
 // and two empty profiler calls, as the oracle's runs do).
 const M7_INTERPRETER: InterpreterCost = { invoke: 71, perOp: 39, source: 'lab TFLM cortex-m7 build: Invoke minus op windows' };
 
-export const M7_DSP_BUILD: InstructionBuild = { name: 'TFLM + CMSIS-NN (DSP), cortex-m7 build', code: 'dsp', costs: M7_CMSIS_DSP, interpreter: M7_INTERPRETER };
+export const M7_DSP_BUILD: InstructionBuild = { name: 'TFLM + CMSIS-NN (DSP), cortex-m7 build', code: 'dsp', costs: M7_CMSIS_DSP, interpreter: M7_INTERPRETER, libc: 'armv7m' };
 
 // Same measurement on the cortex-m55 build (mps3-an547): 71 + 40 per op.
 const M55_INTERPRETER: InterpreterCost = { invoke: 71, perOp: 40, source: 'lab TFLM cortex-m55 build: Invoke minus op windows' };
 
-export const M55_MVE_BUILD: InstructionBuild = { name: 'TFLM + CMSIS-NN (MVE), cortex-m55 build', code: 'mve', costs: M55_CMSIS_MVE, interpreter: M55_INTERPRETER };
+export const M55_MVE_BUILD: InstructionBuild = { name: 'TFLM + CMSIS-NN (MVE), cortex-m55 build', code: 'mve', costs: M55_CMSIS_MVE, interpreter: M55_INTERPRETER, libc: 'armv7m' };
 
-export const M7_REFERENCE_BUILD: InstructionBuild = { name: 'TFLM reference kernels, cortex-m7 build', code: 'reference', costs: M7_REFERENCE, interpreter: M7_INTERPRETER };
+export const M7_REFERENCE_BUILD: InstructionBuild = { name: 'TFLM reference kernels, cortex-m7 build', code: 'reference', costs: M7_REFERENCE, interpreter: M7_INTERPRETER, libc: 'armv7m' };
+
+// The cortex-m0plus build: 139 instructions outside the window of a single-op model's Invoke (the M7
+// build's 110 + 29), 5 more per op than the M7 build on 3- to 13-op models (hello_world, lenet300, AD,
+// cifar10-cnn, ds-cnn-kws, first Invoke): 95 + 44 per op.
+const M0PLUS_INTERPRETER: InterpreterCost = { invoke: 95, perOp: 44, source: 'lab TFLM cortex-m0plus build: Invoke minus op windows' };
+
+export const M0PLUS_C_BUILD: InstructionBuild = { name: 'TFLM + CMSIS-NN (plain C), cortex-m0plus build', code: 'c', costs: M0PLUS_CMSIS_C, interpreter: M0PLUS_INTERPRETER, libc: 'armv6m' };
 
 export interface BuildChoice {
   readonly build: InstructionBuild | null;
@@ -63,6 +74,11 @@ export function instructionBuild(core: CoreFeatures, library: KernelLibrary): Bu
     return core.family === 'cortex-m55'
       ? { build: M55_MVE_BUILD, note: 'measured build' }
       : { build: M55_MVE_BUILD, note: `stand-in: the ${core.family} runs CMSIS-NN's MVE path, measured as compiled for a Cortex-M55` };
+  }
+  if (library === 'cmsis-nn' && !core.dsp) {
+    return core.family === 'cortex-m0plus'
+      ? { build: M0PLUS_C_BUILD, note: 'measured build' }
+      : { build: M0PLUS_C_BUILD, note: `stand-in: the ${core.family} runs CMSIS-NN's plain-C path, measured as compiled for a Cortex-M0+` };
   }
   return { build: null, note: `no measured ${library} build for ${core.family} yet` };
 }

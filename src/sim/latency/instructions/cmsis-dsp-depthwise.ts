@@ -7,7 +7,7 @@ import type { Blocks } from './blocks.ts';
 import { addBlock, axisWindows, floorDiv, sumAxis } from './blocks.ts';
 import type { ConvShape } from './cmsis-dsp-conv.ts';
 import { leftShifts, widenBlocks } from './cmsis-dsp-conv.ts';
-import { memsetBlocks } from './libc-counts.ts';
+import { memsetBlocks, wordAccessCalls } from './libc-counts.ts';
 
 /** arm_depthwise_conv_3x3_s8 (DSP or plain C: the same loop structure). */
 export function depthwise3x3Blocks(b: Blocks, s: ConvShape): void {
@@ -37,6 +37,8 @@ export function depthwise3x3Blocks(b: Blocks, s: ConvShape): void {
   addBlock(b, `${f}.ch4.krow`, rows * s.outW * c4);
   addBlock(b, `${f}.ch4.left`, rows * left * c4);
   addBlock(b, `${f}.ch4.right`, rows * right * c4);
+  // Each filter column read loads 4 input and 4 filter bytes with arm_nn_read_s8x4.
+  wordAccessCalls(b, 2 * c4 * (rows * s.outW + rows * left + rows * right));
   addBlock(b, `${f}.ch1`, pixels * c1);
   addBlock(b, `${f}.ch1.krow`, rows * s.outW * c1);
   addBlock(b, `${f}.ch1.left`, rows * left * c1);

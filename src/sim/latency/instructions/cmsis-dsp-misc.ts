@@ -6,7 +6,7 @@
 // (per row: max, sum of exponentials, output; every element taken as within diff_min of the max).
 import type { Blocks } from './blocks.ts';
 import { addBlock, axisWindows, floorDiv, sumAxis } from './blocks.ts';
-import { memcpyBlocks } from './libc-counts.ts';
+import { memcpyBlocks, wordAccessCalls } from './libc-counts.ts';
 
 const mod4 = (x: number): number => ((x % 4) + 4) % 4;
 
@@ -48,6 +48,8 @@ export function maxPoolBlocks(b: Blocks, s: PoolShape): void {
   addBlock(b, `${f}.cmp.c1`, (taps - firsts) * c1);
   addBlock(b, `${f}.cmp.c4any`, c4 > 0 ? taps - firsts : 0);
   addBlock(b, `${f}.cmp.c1any`, c1 > 0 ? taps - firsts : 0);
+  // compare_and_replace_if_larger: two arm_nn_read_s8x4 and one arm_nn_write_s8x4_ia per 4 channels.
+  wordAccessCalls(b, 3 * (taps - firsts) * c4);
   // First tap of each output pixel: memcpy of `ch` bytes from the input into the output.
   for (let n = 0; n < s.batches; n++) {
     for (let oy = 0; oy < s.outH; oy++) {
@@ -60,6 +62,7 @@ export function maxPoolBlocks(b: Blocks, s: PoolShape): void {
   }
   const outs = s.outH * s.outW * s.ch;
   addBlock(b, `${f}.clamp.x4`, s.batches * floorDiv(outs, 4));
+  wordAccessCalls(b, 2 * s.batches * floorDiv(outs, 4)); // clamp_output: a read and a write per 4
   addBlock(b, `${f}.clamp.x1`, s.batches * (outs % 4));
   addBlock(b, `${f}.clamp.x1any`, outs % 4 > 0 ? s.batches : 0);
 }

@@ -6,3 +6,4 @@ export * from './builds.ts';
 export * from './op-instructions.ts';
 export * from './libc-counts.ts';
 export * from './cmsis-dsp-conv.ts';
+export * from './cmsis-dsp-depthwise.ts';

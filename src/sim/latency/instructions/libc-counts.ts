@@ -1,11 +1,41 @@
-// Block counts of newlib's memcpy and memset as the Armv7-M / Armv8-M Mainline builds link them
-// (newlib 3.3.0, libc/machine/arm/memcpy-armv7m.S and the -O2 compiled memset.c; Debian's
-// libnewlib-arm-none-eabi, the library TFLM's cortex_m_generic gcc builds link). Both take one of a
-// few paths by size and by the low two address bits: word loops (64, 16 and 4 bytes per pass) once
-// aligned, byte loops before and after. CMSIS-NN's DSP and plain-C arm_memcpy_s8 / arm_memset_s8 are
-// these calls; the MVE build has its own loops (cmsis-mve-counts.ts).
+// Block counts of newlib's memcpy and memset as the builds link them (newlib 3.3.0, Debian's
+// libnewlib-arm-none-eabi, the library TFLM's cortex_m_generic gcc builds link): Armv7-M / Armv8-M
+// Mainline get libc/machine/arm/memcpy-armv7m.S (`memcpy.*`), Armv6-M the -O2 compiled
+// libc/string/memcpy.c (`memcpy_c.*`); both get the -O2 compiled memset.c (`memset.*`, one loop
+// structure, each build's own costs). They take one of a few paths by size and by the low two address
+// bits: word loops (64, 16 and 4 bytes per pass) once aligned, byte loops before and after. CMSIS-NN's
+// DSP and plain-C arm_memcpy_s8 / arm_memset_s8 are these calls; the MVE build has its own loops
+// (cmsis-mve.ts). Every memcpy is counted both ways; a build prices the one it links (`forLibc`).
 import type { Blocks } from './blocks.ts';
-import { addBlock } from './blocks.ts';
+import { addBlock, blockFunction } from './blocks.ts';
+
+/** The newlib memcpy a build links: the Armv7-M assembly one or the C one (Armv6-M). */
+export type Libc = 'armv7m' | 'armv6m';
+
+const OTHER_MEMCPY: Readonly<Record<Libc, string>> = { armv7m: 'memcpy_c', armv6m: 'memcpy' };
+
+/** `blocks` without the memcpy the build does not link. */
+export function forLibc(blocks: Blocks, libc: Libc): Blocks {
+  const other = OTHER_MEMCPY[libc];
+  return Object.fromEntries(Object.entries(blocks).filter(([k]) => blockFunction(k) !== other));
+}
+
+/** newlib's memcpy.c (-O2, Armv6-M): with n >= 16 and both pointers word aligned, 16- then 4-byte
+ * word loops; then (or for short or misaligned copies, all of it) a byte loop. */
+function memcpyC(b: Blocks, n: number, dstAlign: number, srcAlign: number): void {
+  addBlock(b, 'memcpy_c.call', 1);
+  let tail = n;
+  if (n < 16) addBlock(b, 'memcpy_c.small', 1);
+  else if (((dstAlign | srcAlign) & 3) !== 0) addBlock(b, 'memcpy_c.misaligned', 1);
+  else {
+    addBlock(b, 'memcpy_c.aligned', 1);
+    addBlock(b, 'memcpy_c.w16', Math.floor(n / 16));
+    const r = n % 16;
+    if ((r & 12) !== 0) { addBlock(b, 'memcpy_c.words', 1); addBlock(b, 'memcpy_c.w4', r >> 2); } else addBlock(b, 'memcpy_c.noWords', 1);
+    tail = r & 3;
+  }
+  if (tail > 0) { addBlock(b, 'memcpy_c.bytes', 1); addBlock(b, 'memcpy_c.byte', tail); }
+}
 
 /** memcpy-armv7m.S from its word-aligned main loop on, `n` bytes left. */
 function memcpyMain(b: Blocks, n: number): void {
@@ -19,8 +49,26 @@ function memcpyMain(b: Blocks, n: number): void {
   if (t & 2) addBlock(b, 'memcpy.tailHalf', 1);
 }
 
-/** memcpy(dst, src, n) with dst % 4 == `dstAlign`, src % 4 == `srcAlign`. */
+/**
+ * `calls` word reads / writes through CMSIS-NN's arm_nn_read_s8x4 / arm_nn_write_s8x4_ia (a 4-byte
+ * memcpy): gcc inlines them as one load or store where unaligned accesses exist (Armv7-M, Armv8-M),
+ * and calls memcpy on Armv6-M, whose build links the C memcpy: counted as those calls only.
+ */
+export function wordAccessCalls(b: Blocks, calls: number): void {
+  addBlock(b, 'memcpy_c.call', calls);
+  addBlock(b, 'memcpy_c.small', calls);
+  addBlock(b, 'memcpy_c.bytes', calls);
+  addBlock(b, 'memcpy_c.byte', 4 * calls);
+}
+
+/** memcpy(dst, src, n) with dst % 4 == `dstAlign`, src % 4 == `srcAlign` (both newlib versions). */
 export function memcpyBlocks(b: Blocks, n: number, dstAlign: number, srcAlign: number): void {
+  memcpyC(b, n, dstAlign, srcAlign);
+  memcpyAsm(b, n, dstAlign, srcAlign);
+}
+
+/** memcpy-armv7m.S. */
+function memcpyAsm(b: Blocks, n: number, dstAlign: number, srcAlign: number): void {
   addBlock(b, 'memcpy.call', 1);
   if (((dstAlign | srcAlign) & 3) === 0) { memcpyMain(b, n); return; }
   addBlock(b, 'memcpy.unaligned', 1);

@@ -37,6 +37,10 @@ const GLUE_CALLS_REFERENCE: Partial<Record<string, readonly [number, number]>> =
   maximum: [3, 0], minimum: [3, 0],
 };
 
+/** The Armv6-M build (plain C) copies one more struct in Pad and clears one in Transpose (no unaligned
+ * accesses: gcc calls memcpy / memset where the Armv7-M build moves words). */
+const GLUE_CALLS_C: Partial<Record<string, readonly [number, number]>> = { ...GLUE_CALLS_CMSIS, pad: [2, 0], transpose: [8, 1] };
+
 function glueCalls(graph: Graph, opIndex: number, code: CodePath): readonly [number, number] {
   const op = graph.ops[opIndex];
   if (op === undefined) return [0, 0];
@@ -44,7 +48,7 @@ function glueCalls(graph: Graph, opIndex: number, code: CodePath): readonly [num
   // a broadcast binary op sets up three more shapes.
   if (op.kind === 'concatenation') return [1 + 2 * op.inputs.length, 0];
   if (op.kind === 'quantize') return [graph.tensors[op.inputs[0] ?? -1]?.dtype === 'float32' ? 2 : 0, 0];
-  const table = code === 'reference' ? GLUE_CALLS_REFERENCE : GLUE_CALLS_CMSIS;
+  const table = code === 'reference' ? GLUE_CALLS_REFERENCE : code === 'c' ? GLUE_CALLS_C : GLUE_CALLS_CMSIS;
   const [mc, ms] = table[op.kind] ?? [0, 0];
   const bcast = ['add', 'mul', 'sub'].includes(op.kind) && (graph.tensors[op.inputs[0] ?? -1]?.shape ?? []).join('x') !== (graph.tensors[op.inputs[1] ?? -1]?.shape ?? []).join('x');
   return [mc + (bcast ? 3 : 0), ms];
@@ -53,6 +57,7 @@ function glueCalls(graph: Graph, opIndex: number, code: CodePath): readonly [num
 function withGlueCalls(b: Blocks, graph: Graph, opIndex: number, code: CodePath): void {
   const [mc, ms] = glueCalls(graph, opIndex, code);
   addBlock(b, 'memcpy.glueCall', mc);
+  addBlock(b, 'memcpy_c.glueCall', mc);
   addBlock(b, 'memset.glueCall', ms);
 }
 

@@ -5,6 +5,7 @@ import type { Graph } from '../../../ir/index.ts';
 import type { ClassCounts } from './block-costs.ts';
 import { priceBlocks } from './block-costs.ts';
 import type { InstructionBuild } from './builds.ts';
+import { forLibc } from './libc-counts.ts';
 import { opBlocks } from './op-blocks.ts';
 
 export interface OpInstructions {
@@ -15,8 +16,9 @@ export interface OpInstructions {
 
 /** `withGlue` false: the kernel alone, as an ahead-of-time engine calls it (TFLM's glue blocks left out). */
 export function opInstructions(graph: Graph, opIndex: number, build: InstructionBuild, withGlue = true): OpInstructions {
-  const { path, blocks: all } = opBlocks(graph, opIndex, build.code);
-  const blocks = withGlue ? all : Object.fromEntries(Object.entries(all).filter(([k]) => !k.startsWith('glue.') && k !== 'memcpy.glueCall'));
+  const { path, blocks: counted } = opBlocks(graph, opIndex, build.code);
+  const all = forLibc(counted, build.libc);
+  const blocks = withGlue ? all : Object.fromEntries(Object.entries(all).filter(([k]) => !k.startsWith('glue.') && !k.endsWith('.glueCall')));
   const priced = priceBlocks(blocks, build.costs, `op ${opIndex} on ${build.name}`);
   return { path, instructions: priced.instructions, classes: priced.classes };
 }
