@@ -73,13 +73,20 @@ function benchModels(csv: string): Record<Bench, Model> {
   };
 }
 
+/** The data folder holding instructions-m7/ and instructions-m55/: the CSV's (one folder up), else
+ * $MCUSIM_DATA, else ../shared/oracle from the working directory (a CSV shipped in the package has none). */
+function instructionDataRoot(csv: string): string {
+  const candidates = [join(dirname(resolve(csv)), '..'), process.env['MCUSIM_DATA'] ?? '', resolve('..', 'shared', 'oracle')].filter((d) => d !== '');
+  return candidates.find((d) => existsSync(join(d, 'instructions-m7')) || existsSync(join(d, 'instructions-m55'))) ?? candidates[0] ?? '.';
+}
+
 export function runValidation(csvOption: string | undefined): { csv: string; validation: Validation; instructions: InstructionSet[] } {
   const csv = csvOption ?? defaultCsv();
   const text = new TextDecoder().decode(readInputFile(csv, 'latency CSV'));
   const proprietaryCsv = join(dirname(resolve(csv)), 'mlperf-tiny-proprietary.csv');
   const proprietary = existsSync(proprietaryCsv) ? parseLatencyCsv(readFileSync(proprietaryCsv, 'utf8')) : [];
   const validation = validateLatency(parseLatencyCsv(text), benchModels(csv), proprietary);
-  return { csv, validation, instructions: validateInstructionSets(join(dirname(resolve(csv)), '..')) };
+  return { csv, validation, instructions: validateInstructionSets(instructionDataRoot(csv)) };
 }
 
 const pct = (x: number | null): string => (x === null ? '-' : `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`);
