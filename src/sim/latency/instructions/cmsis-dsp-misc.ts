@@ -5,6 +5,7 @@
 // arm_avgpool_s8 (an int32 sum per channel, then a division per output), arm_nn_softmax_common_s8
 // (per row: max, sum of exponentials, output; every element taken as within diff_min of the max).
 import type { Blocks } from './blocks.ts';
+import type { AxisWindow } from './blocks.ts';
 import { addBlock, axisWindows, floorDiv, sumAxis } from './blocks.ts';
 import { memcpyBlocks, wordAccessCalls } from './libc-counts.ts';
 
@@ -28,19 +29,39 @@ export interface PoolShape {
   readonly strideH: number; readonly strideW: number; readonly padH: number; readonly padW: number;
 }
 
-/** arm_max_pool_s8 (DSP / plain C; compare_and_replace_if_larger and clamp_output are inlined). */
-export function maxPoolBlocks(b: Blocks, s: PoolShape): void {
-  const f = 'arm_max_pool_s8';
+/** A pooling window walk: output pixels, window rows and taps inside the input (batches included). */
+export interface PoolWalk {
+  readonly ys: readonly AxisWindow[];
+  readonly xs: readonly AxisWindow[];
+  readonly pixels: number;
+  readonly krows: number;
+  readonly taps: number;
+}
+
+export function poolWalk(s: PoolShape): PoolWalk {
   const ys = axisWindows(s.outH, s.inH, s.fH, s.strideH, 1, s.padH);
   const xs = axisWindows(s.outW, s.inW, s.fW, s.strideW, 1, s.padW);
-  const c4 = floorDiv(s.ch, 4);
-  const c1 = s.ch % 4;
+  const rows = sumAxis(ys, (w) => w.end - w.start);
+  return { ys, xs, pixels: s.batches * s.outH * s.outW, krows: s.batches * rows * s.outW, taps: s.batches * rows * sumAxis(xs, (w) => w.end - w.start) };
+}
+
+/** The loop blocks every pooling function `f` runs: call, batch, output row, output pixel, window row. */
+export function poolLoopBlocks(b: Blocks, f: string, s: PoolShape, w: PoolWalk): void {
   addBlock(b, `${f}.call`, 1);
   addBlock(b, `${f}.batch`, s.batches);
   addBlock(b, `${f}.row`, s.batches * s.outH);
-  addBlock(b, `${f}.pixel`, s.batches * s.outH * s.outW);
-  addBlock(b, `${f}.krow`, s.batches * sumAxis(ys, (w) => w.end - w.start) * s.outW);
-  const taps = s.batches * sumAxis(ys, (w) => w.end - w.start) * sumAxis(xs, (w) => w.end - w.start);
+  addBlock(b, `${f}.pixel`, w.pixels);
+  addBlock(b, `${f}.krow`, w.krows);
+}
+
+/** arm_max_pool_s8 (DSP / plain C; compare_and_replace_if_larger and clamp_output are inlined). */
+export function maxPoolBlocks(b: Blocks, s: PoolShape): void {
+  const f = 'arm_max_pool_s8';
+  const w = poolWalk(s);
+  const { ys, xs, taps } = w;
+  const c4 = floorDiv(s.ch, 4);
+  const c1 = s.ch % 4;
+  poolLoopBlocks(b, f, s, w);
   const firsts = s.batches * s.outH * s.outW;
   addBlock(b, `${f}.tap`, taps);
   addBlock(b, `${f}.cmp`, taps - firsts);
@@ -70,15 +91,9 @@ export function maxPoolBlocks(b: Blocks, s: PoolShape): void {
 /** arm_avgpool_s8 on DSP (int32 channel sums in the scratch, scale_q31_to_q7_and_clamp inlined). */
 export function avgPoolDspBlocks(b: Blocks, s: PoolShape): void {
   const f = 'arm_avgpool_s8';
-  const ys = axisWindows(s.outH, s.inH, s.fH, s.strideH, 1, s.padH);
-  const xs = axisWindows(s.outW, s.inW, s.fW, s.strideW, 1, s.padW);
-  const pixels = s.batches * s.outH * s.outW;
-  const taps = s.batches * sumAxis(ys, (w) => w.end - w.start) * sumAxis(xs, (w) => w.end - w.start);
-  addBlock(b, `${f}.call`, 1);
-  addBlock(b, `${f}.batch`, s.batches);
-  addBlock(b, `${f}.row`, s.batches * s.outH);
-  addBlock(b, `${f}.pixel`, pixels);
-  addBlock(b, `${f}.krow`, s.batches * sumAxis(ys, (w) => w.end - w.start) * s.outW);
+  const w = poolWalk(s);
+  const { pixels, taps } = w;
+  poolLoopBlocks(b, f, s, w);
   addBlock(b, `${f}.first`, pixels);
   addBlock(b, `${f}.first.ch`, pixels * s.ch);
   addBlock(b, `${f}.sum`, taps - pixels);

@@ -9,6 +9,7 @@ import { addBlock, axisWindows, floorDiv, sumAxis } from './blocks.ts';
 import type { ConvShape } from './cmsis-dsp-conv.ts';
 import { leftShifts } from './cmsis-dsp-conv.ts';
 import type { PoolShape } from './cmsis-dsp-misc.ts';
+import { poolLoopBlocks, poolWalk } from './cmsis-dsp-misc.ts';
 
 const v16 = (n: number): number => Math.ceil(n / 16);
 
@@ -192,15 +193,9 @@ export function elementwiseMveBlocks(b: Blocks, fn: string, n: number): void {
 /** arm_max_pool_s8 on MVE: first tap copied, the others compared 16 channels a vector, then clamped. */
 export function maxPoolMveBlocks(b: Blocks, s: PoolShape): void {
   const f = 'arm_max_pool_s8';
-  const ys = axisWindows(s.outH, s.inH, s.fH, s.strideH, 1, s.padH);
-  const xs = axisWindows(s.outW, s.inW, s.fW, s.strideW, 1, s.padW);
-  const pixels = s.batches * s.outH * s.outW;
-  const taps = s.batches * sumAxis(ys, (w) => w.end - w.start) * sumAxis(xs, (w) => w.end - w.start);
-  addBlock(b, `${f}.call`, 1);
-  addBlock(b, `${f}.batch`, s.batches);
-  addBlock(b, `${f}.row`, s.batches * s.outH);
-  addBlock(b, `${f}.pixel`, pixels);
-  addBlock(b, `${f}.krow`, s.batches * sumAxis(ys, (w) => w.end - w.start) * s.outW);
+  const w = poolWalk(s);
+  const { pixels, taps } = w;
+  poolLoopBlocks(b, f, s, w);
   mveCopyBlocks(b, `${f}.first`, s.ch, pixels);
   mveCopyBlocks(b, `${f}.cmp`, s.ch, taps - pixels);
   addBlock(b, `${f}.clamp.v16`, s.batches * v16(s.outH * s.outW * s.ch));

@@ -58,6 +58,22 @@ function cmsisFullyConnected(b: Blocks, graph: Graph, opIndex: number, dsp: bool
   return 'arm_fully_connected_s8';
 }
 
+/** arm_max_pool_s8, arm_avgpool_s8 (each code path's loops) and arm_softmax_s8 (one loop structure). */
+function poolOrSoftmax(b: Blocks, kind: 'maxPool2d' | 'averagePool2d' | 'softmax', s: Readonly<Record<string, number>>, code: 'dsp' | 'c' | 'mve'): string {
+  addBlock(b, `glue.${kind}`, 1);
+  if (kind === 'softmax') {
+    softmaxBlocks(b, num(s, 'outer'), num(s, 'depth'));
+    return 'arm_softmax_s8';
+  }
+  const shape = poolShape(s);
+  if (kind === 'maxPool2d') {
+    if (code === 'mve') maxPoolMveBlocks(b, shape); else maxPoolBlocks(b, shape);
+    return 'arm_max_pool_s8';
+  }
+  if (code === 'mve') avgPoolMveBlocks(b, shape); else if (code === 'dsp') avgPoolDspBlocks(b, shape); else avgPoolCBlocks(b, shape);
+  return 'arm_avgpool_s8';
+}
+
 /** CMSIS-NN paths shared by the DSP and plain-C builds (their loop structures are the same, minus the SIMD parts). */
 export function cmsisScalarPaths(b: Blocks, graph: Graph, opIndex: number, dsp: boolean): string | null {
   const op = graph.ops[opIndex];
@@ -78,20 +94,9 @@ export function cmsisScalarPaths(b: Blocks, graph: Graph, opIndex: number, dsp: 
       return fn;
     }
     case 'maxPool2d':
-      addBlock(b, 'glue.maxPool2d', 1);
-      maxPoolBlocks(b, poolShape(prepared().scalars));
-      return 'arm_max_pool_s8';
     case 'averagePool2d':
-      addBlock(b, 'glue.averagePool2d', 1);
-      if (dsp) avgPoolDspBlocks(b, poolShape(prepared().scalars));
-      else avgPoolCBlocks(b, poolShape(prepared().scalars));
-      return 'arm_avgpool_s8';
-    case 'softmax': {
-      const s = prepared().scalars;
-      addBlock(b, 'glue.softmax', 1);
-      softmaxBlocks(b, num(s, 'outer'), num(s, 'depth'));
-      return 'arm_softmax_s8';
-    }
+    case 'softmax':
+      return poolOrSoftmax(b, op.kind, prepared().scalars, dsp ? 'dsp' : 'c');
     case 'fetchingConv2d': {
       // TinySeg's FetchingConv2D runs CMSIS-NN's convolution over its row window (arm_fused_convolve_s8):
       // priced as the arm_convolve_wrapper_s8 path of its geometry (all input channels).
@@ -183,19 +188,9 @@ export function cmsisMvePaths(b: Blocks, graph: Graph, opIndex: number): string 
       return fn;
     }
     case 'maxPool2d':
-      addBlock(b, 'glue.maxPool2d', 1);
-      maxPoolMveBlocks(b, poolShape(prepared().scalars));
-      return 'arm_max_pool_s8';
     case 'averagePool2d':
-      addBlock(b, 'glue.averagePool2d', 1);
-      avgPoolMveBlocks(b, poolShape(prepared().scalars));
-      return 'arm_avgpool_s8';
-    case 'softmax': {
-      const s = prepared().scalars;
-      addBlock(b, 'glue.softmax', 1);
-      softmaxBlocks(b, num(s, 'outer'), num(s, 'depth'));
-      return 'arm_softmax_s8';
-    }
+    case 'softmax':
+      return poolOrSoftmax(b, op.kind, prepared().scalars, 'mve');
     case 'transposeConv': {
       const p = prepared();
       addBlock(b, 'glue.transposeConv', 1);
