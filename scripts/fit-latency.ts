@@ -1,28 +1,21 @@
 // `node --import tsx scripts/fit-latency.ts [CSV]` (or `npm run fit:latency`): fits the one constant per
 // (core family group, CMSIS-NN) of src/sim/latency/kernel-cost/family-constants.ts from the MLPerf Tiny
-// CSV (default: latency/mlperf-tiny-open.csv of $MCUSIM_DATA or testdata/; gated cells only, as
+// CSV (default: the published cells mcusim ships, sim/latency/mlperf-tiny-data.ts; gated cells only, as
 // the acceptance script gates them), plus the Cortex-M7 constant from TinySeg Table 5 (1190 ms), and
 // prints them with their sources. Rerunnable; the shipped table is these numbers.
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { loadModel } from '../src/api/index.ts';
+import { buildZooModel } from '../src/ir/index.ts';
 import type { Bench, FitPoint } from '../src/optimizer/index.ts';
-import { fitGroups, fitTinySegM7, parseLatencyCsv, rawCycles } from '../src/optimizer/index.ts';
-import { getTarget } from '../src/sim/index.ts';
+import { fitGroups, fitM7Reference, fitTinySegM7, parseLatencyCsv, rawCycles } from '../src/optimizer/index.ts';
+import { MLPERF_TINY_OPEN_CSV, getTarget } from '../src/sim/index.ts';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const data = process.env['MCUSIM_DATA'] ?? resolve(root, 'testdata');
-const csv = process.argv[2] ?? join(data, 'latency', 'mlperf-tiny-open.csv');
-const modelFiles: Record<Bench, string> = {
-  kws: join(data, 'models-real', 'mlperf_kws_dscnn.tflite'),
-  vww: join(data, 'models-real', 'mlperf_vww_96.tflite'),
-  ic: join(data, 'models-real', 'mlperf_ic_resnet8.tflite'),
-  ad: join(data, 'latency', 'mlperf_ad_fc_autoencoder.tflite'),
-};
-const graphs = Object.fromEntries(Object.entries(modelFiles).map(([b, f]) => [b, loadModel(new Uint8Array(readFileSync(f)), f).graph]));
+const csvFile = process.argv[2];
+const csv = csvFile ?? 'the packaged MLPerf Tiny cells';
+// The zoo's MLPerf Tiny models: op for op the public files (test/ir/zoo/mlperf-zoo.test.ts).
+const zooNames: Record<Bench, string> = { kws: 'mlperf-kws', vww: 'mlperf-vww', ic: 'mlperf-ic', ad: 'mlperf-ad' };
+const graphs = Object.fromEntries(Object.entries(zooNames).map(([b, name]) => [b, buildZooModel(name).graph]));
 const points: FitPoint[] = [];
-for (const c of parseLatencyCsv(readFileSync(csv, 'utf8'))) {
+for (const c of parseLatencyCsv(csvFile === undefined ? MLPERF_TINY_OPEN_CSV : readFileSync(csvFile, 'utf8'))) {
   if (!c.gated || c.board === null) continue;
   const t = getTarget(c.board);
   const graph = graphs[c.bench];
@@ -33,5 +26,8 @@ console.log(`fit from ${csv}: ${points.length} gated cells`);
 for (const [group, f] of Object.entries(fitGroups(points))) {
   console.log(`  ${group} cmsis-nn: ${f.value.toFixed(6)}  (${f.cells} cells on ${f.boards.join(', ')})`);
 }
-console.log(`  cortex-m7 cmsis-nn: ${fitTinySegM7().toFixed(6)}  (TinySeg Table 5: zoo:tiny-unet on nicla-vision, 1190 ms)`);
-console.log('  other groups and the reference library: 1 (unit costs from the TRMs, no measurement to fit)');
+const m7 = fitTinySegM7();
+console.log(`  cortex-m7 cmsis-nn: ${m7.toFixed(6)}  (TinySeg Table 5: zoo:tiny-unet on nicla-vision, 1190 ms)`);
+const models = { vww: { graph: graphs['vww']! }, ic: { graph: graphs['ic']! } } as unknown as Parameters<typeof fitM7Reference>[0];
+console.log(`  cortex-m7 reference: ${fitM7Reference(models, m7).toFixed(6)}  (tinyengine README STM32H743 table: reference / CMSIS-NN = 46 / 4 cycles per MAC, VWW and IC on nucleo-h743zi2)`);
+console.log('  cortex-m0plus, cortex-m55/m85: 1 (no measurement of the group: TRM timings alone); the other groups\' reference library takes their CMSIS-NN constant');

@@ -2,15 +2,21 @@
 // [--csv FILE]` (every cell of an MLPerf Tiny latency CSV predicted, with error, summary and
 // leave-one-board-out; optimizer/latency-validation.ts). The CSV defaults to the published cells the
 // package ships (sim/latency/mlperf-tiny-data.ts); the models are the zoo's MLPerf Tiny reference
-// architectures (zoo:mlperf-kws, -vww, -ic, -ad), op for op the public files: it runs anywhere.
+// architectures (zoo:mlperf-kws, -vww, -ic, -ad), op for op the public files: it runs anywhere. The
+// recorded instruction sets (instructions-m7/, instructions-m55/) are looked for beside a given CSV,
+// then in $MCUSIM_DATA, then ../shared/oracle; without them that part says there is none.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { Model } from '../ir/index.ts';
 import { UsageError, buildZooModel } from '../ir/index.ts';
 import type { Bench, CellResult, Validation } from '../optimizer/index.ts';
 import { parseLatencyCsv, validateLatency } from '../optimizer/index.ts';
 import type { Engine, KernelLibrary, LatencyReport } from '../sim/index.ts';
-import { MLPERF_TINY_OPEN_CSV, estimateLatency, getTarget, listTargets } from '../sim/index.ts';
+import { MLPERF_TINY_OPEN_CSV, MLPERF_TINY_PROPRIETARY_CSV, estimateLatency, getTarget, listTargets } from '../sim/index.ts';
 import { renderTable } from './format.ts';
 import { readInputFile } from './load-model.ts';
+import type { InstructionSet } from './latency-instructions.ts';
+import { validateInstructionSets } from './latency-instructions.ts';
 
 /** Board names of `--boards all|A,B,...`, each checked. */
 export function boardList(spec: string): string[] {
@@ -53,9 +59,22 @@ function benchModels(): Record<Bench, Model> {
 /** The name the table's summary gives the cells' source. */
 export const PACKAGED_CSV = 'MLPerf Tiny v0.5-v1.0 published cells (shipped with mcusim)';
 
-export function runValidation(csvOption: string | undefined): { csv: string; validation: Validation } {
+/** The data folder holding instructions-m7/ and instructions-m55/: a given CSV's (one folder up),
+ * else $MCUSIM_DATA, else ../shared/oracle from the working directory; null when none has them. */
+function instructionDataRoot(csv: string | undefined): string | null {
+  const candidates = [csv === undefined ? '' : join(dirname(resolve(csv)), '..'), process.env['MCUSIM_DATA'] ?? '', resolve('..', 'shared', 'oracle')].filter((d) => d !== '');
+  return candidates.find((d) => existsSync(join(d, 'instructions-m7')) || existsSync(join(d, 'instructions-m55'))) ?? null;
+}
+
+export function runValidation(csvOption: string | undefined): { csv: string; validation: Validation; instructions: InstructionSet[] } {
   const text = csvOption === undefined ? MLPERF_TINY_OPEN_CSV : new TextDecoder().decode(readInputFile(csvOption, 'latency CSV'));
-  return { csv: csvOption ?? PACKAGED_CSV, validation: validateLatency(parseLatencyCsv(text), benchModels()) };
+  // The proprietary lower bounds: the packaged ones, or a mlperf-tiny-proprietary.csv beside a given CSV.
+  const proprietaryCsv = csvOption === undefined ? null : join(dirname(resolve(csvOption)), 'mlperf-tiny-proprietary.csv');
+  const proprietaryText = proprietaryCsv === null ? MLPERF_TINY_PROPRIETARY_CSV : existsSync(proprietaryCsv) ? readFileSync(proprietaryCsv, 'utf8') : null;
+  const proprietary = proprietaryText === null ? [] : parseLatencyCsv(proprietaryText);
+  const validation = validateLatency(parseLatencyCsv(text), benchModels(), proprietary);
+  const root = instructionDataRoot(csvOption);
+  return { csv: csvOption ?? PACKAGED_CSV, validation, instructions: root === null ? [] : validateInstructionSets(root) };
 }
 
 const pct = (x: number | null): string => (x === null ? '-' : `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`);
@@ -73,6 +92,8 @@ export function validationText(csv: string, v: Validation): string {
     `${csv}: gated cells ${s.gatedCells} (missing ${s.missing}); shipped constants: mean abs error ${(s.mae * 100).toFixed(1)}%, worst ${(s.worst * 100).toFixed(1)}%`,
     `leave-one-board-out (constants refitted without the predicted board): mean abs error ${(s.loboMae * 100).toFixed(1)}%, worst ${(s.loboWorst * 100).toFixed(1)}%`,
     `constants this CSV fits: ${refit === '' ? 'none (no family with two boards)' : refit}`,
+    v.lowerBounds.length === 0 ? 'no proprietary-engine rows (none packaged, or no mlperf-tiny-proprietary.csv beside the given CSV)' :
+      `proprietary engines on the same board and benchmark: ${v.lowerBounds.filter((c) => c.ok).length}/${v.lowerBounds.length} TFLM + CMSIS-NN estimates slower than them${v.lowerBounds.some((c) => !c.ok) ? ` (FASTER: ${v.lowerBounds.filter((c) => !c.ok).map((c) => `${c.board} ${c.bench} ${c.round} ${c.engineName} ${c.estimateMs.toFixed(1)} < ${c.measuredMs} ms${c.openMeasuredFasterMs === null ? '' : `, an open CMSIS-NN engine measured ${c.openMeasuredFasterMs} ms there too`}`).join('; ')})` : ''}`,
     '',
   ].join('\n');
 }

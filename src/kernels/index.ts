@@ -25,3 +25,4 @@ export { bilinearTaps, nearestIndices, resizeSize } from './specs/resize-common.
 export * from './specs/storage-io.ts';
 export { fetchRowWindow, rowWindowScratch } from './specs/fetching-conv2d.ts';
 export type { RowWindow } from './specs/fetching-conv2d.ts';
+export { CONV_PATH, DW_PATH, cmsisConvPath, cmsisDepthwisePath } from './specs/cmsis-nn/conv-family.ts';

@@ -22,3 +22,4 @@ export * from './total-guard.ts';
 export * from './evaluator.ts';
 export * from './candidate-eval.ts';
 export * from './latency-validation.ts';
+export * from './instruction-validation.ts';

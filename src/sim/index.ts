@@ -10,6 +10,8 @@ export * from './trace-plot.ts';
 export * from './spill-store.ts';
 export * from './latency.ts';
 export * from './latency/compute-cost.ts';
+export * from './latency/cost-counts.ts';
+export * from './latency/instructions/index.ts';
 export * from './latency/storage-traffic.ts';
 export * from './timeline-svg.ts';
 export * from './target-overrides.ts';

@@ -9,7 +9,8 @@ import { InternalError } from '../ir/index.ts';
 import type { OpCompute } from './latency/compute-cost.ts';
 import type { Engine } from './latency/kernel-cost/index.ts';
 import { familyConstant } from './latency/kernel-cost/index.ts';
-import { opComputeCycles } from './latency/compute-cost.ts';
+import { interpreterCost, opComputeCycles } from './latency/compute-cost.ts';
+import type { ClassCounts } from './latency/instructions/index.ts';
 import type { StorageTransfer } from './latency/storage-traffic.ts';
 import { storageTransfers } from './latency/storage-traffic.ts';
 import { fetchReads, fetchStreaming } from './latency/storage-reads.ts';
@@ -55,10 +56,14 @@ export interface OpLatency extends LatencyBreakdown {
   readonly index: number;
   readonly kind: string;
   readonly name: string;
-  readonly costClass: string;
   /** The kernel's code path for the library and core (e.g. 'arm_convolve_1x1_s8_fast'). */
   readonly path: string;
   readonly macs: number;
+  /** Instructions of the op's window in the build (kernel + TFLM's per-op glue), by class. */
+  readonly instructions: number;
+  readonly instructionClasses: ClassCounts;
+  /** True when no measured instruction model covers the op (priced from its spec's loop nest). */
+  readonly estimated: boolean;
   /** Compute cycles on the main core (calibration scale applied), and their time. */
   readonly cycles: number;
   readonly ms: number;
@@ -88,6 +93,13 @@ export interface LatencyReport {
   readonly core: { readonly family: string; readonly clockHz: number };
   /** The (core family, library) constant applied to kernel cycles, and where it comes from. */
   readonly familyConstant: { readonly value: number; readonly source: string };
+  /** The measured TFLM build whose instruction costs priced the ops (or why none did). */
+  readonly build: string;
+  /** Instructions of one Invoke: every op's window plus the interpreter's own loop (TFLM engine). */
+  readonly instructions: number;
+  readonly interpreter: { readonly instructions: number; readonly cycles: number };
+  /** Ops priced without a measured instruction model (estimated from their spec's loop nest). */
+  readonly estimatedOps: readonly number[];
   readonly storage: StorageKind;
   readonly asyncErase: boolean;
   readonly compress: boolean;
@@ -242,6 +254,7 @@ function sumKind(intervals: readonly TimelineInterval[], kind: IntervalKind): nu
 
 function opRows(graph: Graph, compute: readonly OpCompute[], scale: number, core: CoreProfile, main: readonly TimelineInterval[]): OpLatency[] {
   const totalCycles = compute.reduce((a, c) => a + c.cycles * scale, 0);
+  const n = (x: number): number => Math.round(x);
   const byOp: TimelineInterval[][] = graph.ops.map(() => []);
   for (const x of main) if (x.opIndex !== undefined) byOp[x.opIndex]?.push(x);
   let cursor = 0;
@@ -256,9 +269,11 @@ function opRows(graph: Graph, compute: readonly OpCompute[], scale: number, core
       index: i,
       kind: op.kind,
       name: out?.name ?? '',
-      costClass: c === undefined ? 'none' : c.costClass.type === 'mac' || c.costClass.type === 'element' ? `${c.costClass.type}:${c.costClass.cls}` : c.costClass.type,
       path: c?.path ?? 'none',
       macs: c?.macs ?? 0,
+      instructions: n(c?.instructions ?? 0),
+      instructionClasses: Object.fromEntries(Object.entries(c?.classes ?? {}).map(([k, v]) => [k, n(v ?? 0)])),
+      estimated: c?.estimated ?? false,
       cycles: Math.round((c?.cycles ?? 0) * scale),
       ms: ms(cyclesToUs(core, (c?.cycles ?? 0) * scale)),
       share: totalCycles > 0 ? ((c?.cycles ?? 0) * scale) / totalCycles : 0,
@@ -288,7 +303,11 @@ export function estimateLatency(graph: Graph, options: LatencyOptions): LatencyR
   };
   const calibration = opts.target.computeCalibration[opts.library] ?? null;
   const scale = calibration?.scale ?? 1;
-  const compute = graph.ops.map((_, i) => opComputeCycles(graph, i, opts.target, opts.library, opts.engine));
+  const ops = graph.ops.map((_, i) => opComputeCycles(graph, i, opts.target, opts.library, opts.engine));
+  // The interpreter's loop runs around every op: its cycles join the ops' (the Invoke's own to op 0).
+  const interp = interpreterCost(graph, opts.target, opts.library, opts.engine);
+  const perOp = graph.ops.length > 0 ? interp.cycles / graph.ops.length : 0;
+  const compute = ops.map((c) => ({ ...c, cycles: c.cycles + perOp }));
   const computeUs = compute.map((c) => cyclesToUs(opts.target.mainCore, c.cycles * scale));
   const setup: Setup = { graph, opts, computeUs, transfers: storageTransfers(graph) };
   let run = simulate(setup, []);
@@ -305,6 +324,10 @@ export function estimateLatency(graph: Graph, options: LatencyOptions): LatencyR
     engine: opts.engine,
     core: { family: opts.target.core.family, clockHz: opts.target.mainCore.clockHz },
     familyConstant: familyConstant(opts.target, opts.library),
+    build: ops[0]?.build ?? '',
+    instructions: Math.round(ops.reduce((a, c) => a + c.instructions, 0) + interp.instructions),
+    interpreter: { instructions: interp.instructions, cycles: Math.round(interp.cycles) },
+    estimatedOps: ops.flatMap((c, i) => (c.estimated ? [i] : [])),
     storage: opts.storage,
     asyncErase: opts.asyncErase,
     compress: opts.compress,

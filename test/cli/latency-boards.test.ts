@@ -4,18 +4,18 @@
 import { describe, expect, it } from 'vitest';
 import type { BinRun } from './bin-helpers.ts';
 import { runMcusim } from './bin-helpers.ts';
-import { ORACLE } from '../oracle-paths.ts';
 
 const mcusim = (...args: string[]): Promise<BinRun> => runMcusim(args);
-const KWS = `${ORACLE}/models-real/mlperf_kws_dscnn.tflite`;
+// The zoo's MLPerf Tiny KWS: op for op the public file (test/ir/zoo/mlperf-zoo.test.ts), so no data needed.
+const KWS = 'zoo:mlperf-kws';
 
 describe('mcusim boards', () => {
-  it('lists the 13 boards as a table and as JSON with core, clock, regions and flash timing', async () => {
+  it('lists the 14 boards as a table and as JSON with core, clock, regions and flash timing', async () => {
     const text = await mcusim('boards');
     expect(text.code).toBe(0);
     for (const b of ['nucleo-l4r5zi', 'rpi-pico', 'ek-ra8d1']) expect(text.stdout).toContain(b);
     const doc = JSON.parse((await mcusim('boards', '--json')).stdout);
-    expect(doc.boards).toHaveLength(13);
+    expect(doc.boards).toHaveLength(14);
     const l4 = doc.boards.find((b: { name: string }) => b.name === 'nucleo-l4r5zi');
     expect(l4).toEqual(expect.objectContaining({ mcu: 'STM32L4R5ZIT6', core: expect.objectContaining({ family: 'cortex-m4', dsp: true, clockHz: 120e6 }), spillStorage: false }));
     expect(l4.flash.waitStates).toBe(5);
@@ -38,17 +38,18 @@ describe('mcusim latency on boards', () => {
   });
   it('prints per-op cycles, ms and share, and one line per board with --boards all', async () => {
     const t = await mcusim('latency', KWS, '--board', 'nucleo-l4r5zi');
-    expect(t.stdout).toMatch(/arm_depthwise_conv_3x3_s8\s+\d+\s+\d+\s+[\d.]+\s+[\d.]+%/);
+    expect(t.stdout).toMatch(/arm_depthwise_conv_3x3_s8\s+\d+\s+\d+\s+\d+\s+[\d.]+\s+[\d.]+%/);
+    expect(t.stdout).toMatch(/where the [\d,]+ instructions of one Invoke go/);
     const all = await mcusim('latency', KWS, '--boards', 'all', '--json');
     expect(all.code, all.stderr).toBe(0);
     const doc = JSON.parse(all.stdout);
-    expect(doc.boards).toHaveLength(13);
+    expect(doc.boards).toHaveLength(14);
     const ms = (b: string): number => doc.boards.find((x: { board: string }) => x.board === b).totalMs;
     expect(ms('nano33-ble-sense')).toBeGreaterThan(ms('nucleo-l4r5zi'));
     expect(ms('nucleo-h743zi2')).toBeLessThan(ms('disco-f746ng'));
   });
-  it('--validate reports every public cell, the summary and leave-one-board-out', async () => {
-    const r = await mcusim('latency', '--validate', '--csv', `${ORACLE}/latency/mlperf-tiny-open.csv`, '--json');
+  it('--validate reports every packaged public cell, the summary and leave-one-board-out', async () => {
+    const r = await mcusim('latency', '--validate', '--json');
     expect(r.code, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(doc.cells).toHaveLength(16);

@@ -13,6 +13,7 @@ import { TINYSEG_TABLE5_PAPER_MS, captureSpillPayloads, describePayloadInputs, e
 import type { KernelLibrary, LatencyReport, TargetProfile } from '../../sim/index.ts';
 import { DEFAULT_KERNEL_LIBRARY, ENGINES, KERNEL_LIBRARIES, STORAGE_KINDS, isStorageKind, parseEngine, renderTimelineSvg } from '../../sim/index.ts';
 import { boardList, boardsText, latencyOnBoards, runValidation, validationText } from '../latency-boards.ts';
+import { instructionSetsText } from '../latency-instructions.ts';
 import { addQuietOption, checkOutputFile, progressLog, refuseFlag, refuseSpillFlags } from '../cli-options.ts';
 import { renderTable } from '../format.ts';
 import { boardFitWarning } from '../fit-warning.ts';
@@ -49,21 +50,46 @@ function parseLibrary(name: string): KernelLibrary {
   return lib;
 }
 
+/** Where the instructions go: per kernel path (ops, instructions, share) and per instruction class. */
+export function instructionsText(r: LatencyReport): string {
+  const byPath = new Map<string, { ops: number; instructions: number; ms: number }>();
+  for (const o of r.ops) {
+    const key = `${o.path}${o.estimated ? ' [estimated]' : ''}`;
+    const e = byPath.get(key) ?? { ops: 0, instructions: 0, ms: 0 };
+    byPath.set(key, { ops: e.ops + 1, instructions: e.instructions + o.instructions, ms: e.ms + o.computeMs });
+  }
+  const total = Math.max(1, r.instructions);
+  const rows = [...byPath.entries()].sort((a, b) => b[1].instructions - a[1].instructions)
+    .map(([path, e]) => [path, e.ops, e.instructions, `${((e.instructions / total) * 100).toFixed(1)}%`, e.ms.toFixed(3)]);
+  rows.push(['(interpreter: Invoke loop)', '', r.interpreter.instructions, `${((r.interpreter.instructions / total) * 100).toFixed(1)}%`, '']);
+  const classes = new Map<string, number>();
+  for (const o of r.ops) for (const [c, n] of Object.entries(o.instructionClasses)) classes.set(c, (classes.get(c) ?? 0) + (n ?? 0));
+  const mix = [...classes.entries()].sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ${((n / total) * 100).toFixed(1)}%`).join(', ');
+  return [
+    `where the ${r.instructions.toLocaleString('en-US')} instructions of one Invoke go (${r.build}):`,
+    renderTable(['kernel path', 'ops', 'instructions', 'share', 'compute ms'], rows),
+    `by class: ${mix}`,
+  ].join('\n');
+}
+
 function textReport(r: LatencyReport, inputs: PayloadInputs): string {
   const spills = r.slots.length > 0;
   const rows = r.ops.map((o) => [
-    o.index, o.kind, o.path, o.macs, o.cycles, o.ms.toFixed(3), `${(o.share * 100).toFixed(1)}%`,
+    o.index, o.kind, `${o.path}${o.estimated ? ' [estimated]' : ''}`, o.macs, o.instructions, o.cycles, o.ms.toFixed(3), `${(o.share * 100).toFixed(1)}%`,
     ...(spills ? [o.spillMs.toFixed(3), o.fetchMs.toFixed(3), o.codecMs.toFixed(3), o.stallMs.toFixed(3), o.totalMs.toFixed(3)] : []),
   ]);
   const b = r.breakdown;
   const cal = r.calibration === null ? '' : `; board-file compute scale ${r.calibration.scale.toFixed(4)} (${r.calibration.source})`;
   const slots = r.slots.map((s) => `slot ${s.slot}: tensor ${s.tensor}, ${s.rawBytes} B -> ${s.storedBytes} B stored (${s.compression})`);
   return [
-    renderTable(['op', 'kind', 'kernel path', 'MACs', 'cycles', 'compute ms', 'share', ...(spills ? ['spill ms', 'fetch ms', 'codec ms', 'stall ms', 'total ms'] : [])], rows),
+    renderTable(['op', 'kind', 'kernel path', 'MACs', 'instructions', 'cycles', 'compute ms', 'share', ...(spills ? ['spill ms', 'fetch ms', 'codec ms', 'stall ms', 'total ms'] : [])], rows),
+    '',
+    instructionsText(r),
     '',
     ...slots,
     `board ${r.board} (${r.core.family} ${r.core.clockHz / 1e6} MHz), kernels ${r.library}, engine ${r.engine}, storage ${r.storage}${r.asyncErase ? ', async erase' : ''}${r.compress ? `, compressed (bytes from ${describePayloadInputs(inputs)})` : ''}`,
     `${r.core.family} + ${r.library} constant ${r.familyConstant.value.toFixed(4)} (${r.familyConstant.source})${cal}`,
+    ...(r.estimatedOps.length > 0 ? [`ops ${r.estimatedOps.join(', ')}: no measured instruction model, estimated from their spec's loop nest`] : []),
     `total ${r.totalMs.toFixed(1)} ms = compute ${b.computeMs.toFixed(1)} + spill ${b.spillMs.toFixed(1)} + fetch ${b.fetchMs.toFixed(1)} + codec ${b.codecMs.toFixed(1)} + stall ${b.stallMs.toFixed(1)}; second core busy ${r.secondCoreBusyMs.toFixed(1)} ms`,
     '',
   ].join('\n');
@@ -124,8 +150,8 @@ function runTable(modelArg: string, model: Model, target: TargetProfile, library
 
 function runValidate(modelArg: string | undefined, opts: LatencyCliOptions): number {
   if (modelArg !== undefined) throw new UsageError('--validate predicts the MLPerf Tiny models of the CSV; drop MODEL');
-  const { csv, validation } = runValidation(opts.csv);
-  process.stdout.write(opts.json ? `${JSON.stringify({ csv, ...validation })}\n` : validationText(csv, validation));
+  const { csv, validation, instructions } = runValidation(opts.csv);
+  process.stdout.write(opts.json ? `${JSON.stringify({ csv, ...validation, instructions })}\n` : `${validationText(csv, validation)}\n${instructionSetsText(instructions)}`);
   return 0;
 }
 

@@ -1,184 +1,109 @@
-// Compute cycles of one op on the main core (DESIGN.md §3 "Cost model", issue 44): the code path the
-// kernel library takes for the op and its work (kernel-cost/op-work.ts), priced per core family with
-// the board's flash wait states and the engine's per-op overhead (kernel-cost/kernel-cycles.ts). The
-// kernel's exact cost counts (countCost over its nest) give executed MACs and copied bytes; ops whose
-// nest binds storage data (TinySeg Spill / Fetching / FetchingConv2D) are counted from their shapes.
-import type { Graph, Op, OpKind } from '../../ir/index.ts';
-import { DTYPE_BYTES, InternalError, ModelError, byteSize, elementCount } from '../../ir/index.ts';
-import type { CostCounts, KernelInstance } from '../../kernels/index.ts';
-import { countCost, countMacs, instantiateOp, placementFreeKey, prepareOp } from '../../kernels/index.ts';
-import type { ElementKernelClass, KernelLibrary, MacKernelClass, TargetProfile } from '../targets/index.ts';
+// Compute cycles of one op on the main core (DESIGN.md §3 "Cost model", issue 54): the instructions
+// the op executes in the board's TFLM build (instructions/: block counts from the kernel's loop bounds
+// priced by measured block costs, per instruction class), turned into cycles by the core's pipeline
+// (targets/core-timing.ts), plus flash wait states on weights the caches do not hold, times the core
+// family's one fitted constant. An op the instruction model does not cover is priced from its spec's
+// loop nest and marked `estimated`; nothing is silently zero.
+import type { Graph, Op } from '../../ir/index.ts';
+import { InternalError, McusimError } from '../../ir/index.ts';
+import type { KernelLibrary, TargetProfile, TimedClass } from '../targets/index.ts';
+import { CORE_TIMING, classCycles } from '../targets/index.ts';
+import { costInstance, countCostCached } from './cost-counts.ts';
+import type { ClassCounts, InstructionBuild } from './instructions/index.ts';
+import { INTERPRETER_MIX, instructionBuild, opInstructions } from './instructions/index.ts';
 import type { Engine } from './kernel-cost/index.ts';
-import { copyWork, kernelCycles, opWork } from './kernel-cost/index.ts';
-
-/** How an op kind is costed. */
-export type CostClass =
-  | { readonly type: 'mac'; readonly cls: MacKernelClass }
-  | { readonly type: 'element'; readonly cls: ElementKernelClass; readonly per: 'input' | 'output' }
-  | { readonly type: 'copy' }
-  | { readonly type: 'none' };
-
-const mac = (cls: MacKernelClass): CostClass => ({ type: 'mac', cls });
-const perOut = (cls: ElementKernelClass): CostClass => ({ type: 'element', cls, per: 'output' });
-const COPY: CostClass = { type: 'copy' };
-
-/** One row per op kind: adding a kind to the IR fails to compile until it is costed here. */
-export const COST_CLASS: Readonly<Record<OpKind, CostClass>> = {
-  conv2d: mac('conv2d'),
-  depthwiseConv2d: mac('depthwiseConv2d'),
-  transposeConv: mac('transposeConv'),
-  fullyConnected: mac('fullyConnected'),
-  // Both are sequences of fully-connected dot products (plus elementwise gate work for the LSTM).
-  svdf: mac('fullyConnected'),
-  unidirectionalSequenceLstm: mac('fullyConnected'),
-  fetchingConv2d: mac('conv2d'),
-  merge: mac('conv2d'),
-  // Pooling cost follows the window elements read (TFLM loops over every tap).
-  maxPool2d: { type: 'element', cls: 'pooling', per: 'input' },
-  averagePool2d: { type: 'element', cls: 'pooling', per: 'input' },
-  add: perOut('elementwise'),
-  mul: perOut('elementwise'),
-  relu: perOut('elementwise'),
-  relu6: perOut('elementwise'),
-  leakyRelu: perOut('elementwise'),
-  logistic: perOut('elementwise'),
-  quantize: perOut('elementwise'),
-  dequantize: perOut('elementwise'),
-  mean: { type: 'element', cls: 'elementwise', per: 'input' },
-  softmax: perOut('softmax'),
-  logSoftmax: perOut('softmax'),
-  l2Normalization: perOut('softmax'),
-  hardSwish: perOut('elementwise'),
-  tanh: perOut('elementwise'),
-  elu: perOut('elementwise'),
-  prelu: perOut('elementwise'),
-  resizeNearestNeighbor: COPY,
-  // Four taps and a 20-bit weighted sum per output element.
-  resizeBilinear: { type: 'element', cls: 'pooling', per: 'output' },
-  concatenation: COPY,
-  reshape: COPY,
-  pad: COPY,
-  split: COPY,
-  splitV: COPY,
-  stridedSlice: COPY,
-  transpose: COPY,
-  fetching: COPY,
-  sub: perOut('elementwise'),
-  maximum: perOut('elementwise'),
-  minimum: perOut('elementwise'),
-  squaredDifference: perOut('elementwise'),
-  gather: COPY,
-  shape: COPY,
-  pack: COPY,
-  unpack: COPY,
-  fill: COPY,
-  expandDims: COPY,
-  squeeze: COPY,
-  spaceToDepth: COPY,
-  depthToSpace: COPY,
-  spaceToBatchNd: COPY,
-  batchToSpaceNd: COPY,
-  // Spill's own work (codec, CRC, program) is storage time, modelled by the latency driver.
-  spill: { type: 'none' },
-  custom: { type: 'none' },
-};
+import { AOT_OP_INSTRUCTIONS, familyConstant, flashStall, opWeights } from './kernel-cost/index.ts';
 
 export interface OpCompute {
-  readonly costClass: CostClass;
-  readonly macs: number;
-  /** Elements (pooling taps, elementwise outputs) or bytes (copies) the op works on. */
-  readonly units: number;
   /** The kernel's code path (e.g. 'arm_convolve_1x1_s8_fast'). */
   readonly path: string;
-  /** Kernel work priced by the core's unit costs, flash wait states on weights, engine overhead. */
+  readonly macs: number;
+  /** Instructions of the op's window: its kernel and TFLM's per-op glue (AOT: the kernel and one call). */
+  readonly instructions: number;
+  readonly classes: ClassCounts;
+  /** True when no measured instruction model covers the op (priced from its spec's loop nest). */
+  readonly estimated: boolean;
+  /** The build whose measured costs priced the op, or why none did. */
+  readonly build: string;
+  /** Instructions priced by the core's cycles per class. */
   readonly computeCycles: number;
+  /** Flash wait states on weight reads the caches miss. */
   readonly flashStallCycles: number;
-  readonly engineCycles: number;
-  /** Total cycles (family constant applied), before a board file's computeCalibration scale. */
+  /** constant x (compute + flash). */
   readonly cycles: number;
 }
 
-/** Kinds whose nest reads an extra, storage-staged input: costed from shapes, not countCost. */
-const SHAPE_COSTED: ReadonlySet<OpKind> = new Set<OpKind>(['spill', 'fetching', 'fetchingConv2d']);
-
-/** What countCost is a function of: the instance without its placement, with buffer sizes and
- * the arrays' contents (bounds may read params); the walk is data-independent by construction. */
-export function costKey(inst: KernelInstance): string {
-  return placementFreeKey(inst, true);
+/** MACs of an op's nest (countCost on the reference spec); 0 for ops it cannot count. */
+function macsOf(graph: Graph, opIndex: number): number {
+  const op = graph.ops[opIndex];
+  if (op === undefined || op.kind === 'spill' || op.kind === 'custom') return 0;
+  try { return countCostCached(costInstance(graph, opIndex)).macs; } catch { return 0; }
 }
 
-/** Counts by costKey, for this process: a sweep or a search costs the same ops again and again
- * (zoo:tiny-unet's sweep spent 0.7 s of its 1.3 s walking the same nests at each point). Keys
- * carry per-channel params (a few KB for a wide conv), hence the bound. */
-const COUNTS = new Map<string, CostCounts>();
-const MAX_COUNTS = 1024;
+/**
+ * No measured model: instructions from the spec's nest (per byte loaded / stored, per MAC, per
+ * primitive call, plus a call's glue), figures of the measured reference kernels' element loops.
+ */
+function estimateFromNest(graph: Graph, opIndex: number): { instructions: number; classes: ClassCounts } {
+  const op = graph.ops[opIndex];
+  if (op?.kind === 'spill') return { instructions: 0, classes: {} };
+  const c = countCostCached(costInstance(graph, opIndex));
+  const prims = Object.values(c.primitiveCalls).reduce((a, b) => a + b, 0);
+  const loads = c.arenaLoadBytes + c.constLoadBytes + c.storageLoadBytes;
+  const classes: ClassCounts = {
+    alu: 3 * loads + 2 * c.arenaStoreBytes + 2 * c.macs + 12 * prims + 200,
+    mul: c.macs,
+    load: loads,
+    store: c.arenaStoreBytes,
+    condBack: loads,
+    jump: 20,
+  };
+  return { instructions: Object.values(classes).reduce((a, b) => a + (b ?? 0), 0), classes };
+}
 
-/** countCost(inst), walked once per distinct costKey in this process. */
-export function countCostCached(inst: KernelInstance): CostCounts {
-  const key = costKey(inst);
-  let c = COUNTS.get(key);
-  if (c === undefined) {
-    if (COUNTS.size >= MAX_COUNTS) COUNTS.clear();
-    c = countCost(inst);
-    COUNTS.set(key, c);
+const NONE: ClassCounts = {};
+
+function opPricing(graph: Graph, opIndex: number, build: InstructionBuild | null, engine: Engine): { path: string; instructions: number; classes: ClassCounts; estimated: boolean } {
+  const op = graph.ops[opIndex] as Op;
+  if (op.kind === 'spill') return { path: 'spill (storage: timed by the storage model)', instructions: 0, classes: NONE, estimated: false };
+  if (build !== null) {
+    try {
+      const r = opInstructions(graph, opIndex, build, engine === 'tflm');
+      return { ...r, instructions: r.instructions + (engine === 'aot' ? AOT_OP_INSTRUCTIONS : 0), estimated: false };
+    } catch (e) {
+      if (!(e instanceof McusimError) || e.code !== 'E_MODEL_UNSUPPORTED_OP') throw e;
+    }
   }
-  return c;
+  const est = estimateFromNest(graph, opIndex);
+  return { path: `${op.kind}: no measured instruction model (estimated from the spec's loop nest)`, ...est, estimated: true };
 }
-
-/** The instance countsOf costs: every activation and scratch at offset 0 (counts ignore addresses). */
-export function costInstance(graph: Graph, opIndex: number): KernelInstance {
-  const prepared = prepareOp(graph, opIndex);
-  const offsets = graph.tensors.map((t) => (t.data === null ? 0 : null));
-  return instantiateOp(graph, prepared, offsets, prepared.prepared.scratch.map(() => 0));
-}
-
-function countsOf(graph: Graph, opIndex: number): CostCounts {
-  return countCostCached(costInstance(graph, opIndex));
-}
-
-function tensorAt(graph: Graph, op: Op, side: 'input' | 'output', slot: number): { readonly dtype: keyof typeof DTYPE_BYTES; readonly shape: readonly number[] } {
-  const index = (side === 'input' ? op.inputs : op.outputs)[slot];
-  const t = index === undefined || index < 0 ? undefined : graph.tensors[index];
-  if (t === undefined) throw new ModelError('E_MODEL_INVALID', `${op.kind}: ${side} ${slot} is missing`);
-  return t;
-}
-
-const NO_COST = { path: 'none', computeCycles: 0, flashStallCycles: 0, engineCycles: 0, cycles: 0 };
 
 /** Cycles of op `opIndex` for `library` under `engine` (`constant` overrides the family's, for the fit). */
 export function opComputeCycles(graph: Graph, opIndex: number, target: TargetProfile, library: KernelLibrary, engine: Engine = 'tflm', constant?: number): OpCompute {
   const op = graph.ops[opIndex];
   if (op === undefined) throw new InternalError(`no op ${opIndex}`);
   if (op.kind === 'custom') {
-    throw new ModelError('E_MODEL_UNSUPPORTED_OP', `op ${opIndex}: custom op '${op.customCode}' has no latency model`, [
-      { code: 'E_MODEL_UNSUPPORTED_OP', message: `custom op '${op.customCode}' has no latency model`, opIndex, opKind: op.kind },
-    ]);
+    throw new McusimError('E_MODEL_UNSUPPORTED_OP', `op ${opIndex}: custom op '${op.customCode}' has no latency model`);
   }
-  const costClass = COST_CLASS[op.kind];
-  if (costClass.type === 'none') return { costClass, macs: 0, units: 0, ...NO_COST };
-  const counts = SHAPE_COSTED.has(op.kind) ? null : countsOf(graph, opIndex);
-  switch (costClass.type) {
-    case 'mac':
-    case 'element': {
-      const macs = costClass.type === 'mac' ? counts?.macs ?? countMacs(op, graph) : counts?.macs ?? 0;
-      let units: number;
-      if (costClass.type === 'mac') units = macs;
-      else if (costClass.per === 'output') units = elementCount(tensorAt(graph, op, 'output', 0).shape);
-      else units = Math.round((counts?.arenaLoadBytes ?? 0) / DTYPE_BYTES[tensorAt(graph, op, 'input', 0).dtype]);
-      const work = opWork(graph, op, library, target.core, { macs, storeBytes: counts?.arenaStoreBytes ?? 0 });
-      const elementWork = costClass.type === 'element' && costClass.per === 'input' && op.kind === 'mean'
-        ? { ...work, units: { refElem: units, opCall: 1 } } : work;
-      return { costClass, macs, units, path: elementWork.path, ...kernelCycles(elementWork, target, library, engine, constant) };
-    }
-    case 'copy': {
-      const out = tensorAt(graph, op, 'output', 0);
-      const units = counts?.arenaStoreBytes ?? byteSize(out.dtype, out.shape);
-      const work = copyWork(op, { macs: 0, storeBytes: units });
-      return { costClass, macs: 0, units, path: work.path, ...kernelCycles(work, target, library, engine, constant) };
-    }
-    default: {
-      const never: never = costClass;
-      throw new InternalError(`unhandled cost class ${JSON.stringify(never)}`);
-    }
-  }
+  const choice = instructionBuild(target.core, library);
+  const priced = opPricing(graph, opIndex, choice.build, engine);
+  const timing = CORE_TIMING[target.core.family];
+  const computeCycles = classCycles(priced.classes as Partial<Record<TimedClass, number>>, timing);
+  const flashStallCycles = opWeights(graph, opIndex, target.core).reduce((a, w) => a + flashStall(w, computeCycles, target.flashTiming), 0);
+  const k = constant ?? familyConstant(target, library).value;
+  return {
+    path: priced.path, macs: macsOf(graph, opIndex), instructions: priced.instructions, classes: priced.classes, estimated: priced.estimated,
+    build: choice.build === null ? choice.note : `${choice.build.name}${choice.note === 'measured build' ? '' : ` (${choice.note})`}`,
+    computeCycles, flashStallCycles, cycles: k * (computeCycles + flashStallCycles),
+  };
+}
+
+/** The interpreter's own instructions and cycles for one Invoke of `graph` (0 for ahead-of-time engines). */
+export function interpreterCost(graph: Graph, target: TargetProfile, library: KernelLibrary, engine: Engine, constant?: number): { instructions: number; cycles: number } {
+  const build = instructionBuild(target.core, library).build;
+  if (engine !== 'tflm' || build === null) return { instructions: 0, cycles: 0 };
+  const instructions = build.interpreter.invoke + build.interpreter.perOp * graph.ops.length;
+  const mix = Object.fromEntries(Object.entries(INTERPRETER_MIX).map(([c, share]) => [c, (share ?? 0) * instructions]));
+  const k = constant ?? familyConstant(target, library).value;
+  return { instructions, cycles: k * classCycles(mix, CORE_TIMING[target.core.family]) };
 }

@@ -265,7 +265,29 @@ export const rpiPico = board({
   },
 });
 
+export const ensembleE7 = board({
+  name: 'ensemble-e7',
+  description: 'Alif Ensemble E7 (AppKit E7): Cortex-M55 high-performance core 400 MHz (Helium), 13.5 MB SRAM, 5.5 MB MRAM', mcu: 'AE722F80F55D5',
+  // Alif Ensemble E7 product brief: RTSS-HP Cortex-M55 up to 400 MHz with Helium (MVE) and FPU; the HP core's
+  // TCMs and SRAM0/1 run at 400 MHz (Alif whitepaper AWPR0003 "RAM Regions and Linker Files", Rev B table).
+  clockHz: 400_000_000, core: { family: 'cortex-m55', dsp: true, fpu: 'dp', mve: true },
+  // AWPR0003 (Rev A / B tables): SRAM0 4096 KB and SRAM1 2560 KB (bulk, 400 MHz), SRAM2 256 KB = HP ITCM,
+  // SRAM3 1024 KB = HP DTCM (400 MHz); the HE core's TCMs (SRAM4/5) and SRAM6-9 (160 MHz) are left out.
+  ramRegions: [
+    { name: 'SRAM0', sizeBytes: 4096 * KIB }, { name: 'SRAM1', sizeBytes: 2560 * KIB },
+    { name: 'ITCM (SRAM2)', sizeBytes: 256 * KIB }, { name: 'DTCM (SRAM3)', sizeBytes: 1024 * KIB },
+  ], arenaRegion: 'SRAM0',
+  flashBytes: 5632 * KIB, // Ensemble E7 product brief: 5.5 MB MRAM (code and model constants, executed in place).
+  flashTiming: {
+    waitStates: 2, // No public source retrieved (MRAM read latency at 400 MHz behind the M55's caches).
+    accessBytes: 16, // No public source retrieved (MRAM 128-bit read port).
+    accelerator: 'M55 L1 caches: 32 KB I + 32 KB D (Ensemble E7 HP core)', // Ensemble E7 product brief: 32 KB I / 32 KB D cache per M55.
+    dataCacheBytes: 32 * KIB,
+    dataPrefetch: false, // Cortex-M55 TRM: no data prefetcher described for the AXI master.
+  },
+});
+
 export const BOARDS: readonly TargetProfile[] = [
   nucleoL4r5zi, ekRa6m4, nrf5340Dk, nano33BleSense, discoF746ng, nucleoH743zi2, nucleoH7a3ziQ,
-  nucleoU575ziQ, numakerM467hj, ekRa8d1, rpiPico, portentaH7,
+  nucleoU575ziQ, numakerM467hj, ekRa8d1, rpiPico, portentaH7, ensembleE7,
 ];

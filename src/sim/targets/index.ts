@@ -3,3 +3,4 @@ export * from './target-profile.ts';
 export * from './nicla-vision.ts';
 export * from './registry.ts';
 export * from './boards.ts';
+export * from './core-timing.ts';

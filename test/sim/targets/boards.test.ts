@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { createStorage, getTarget, listTargets } from '../../../src/sim/index.ts';
 
 const NAMES = ['nicla-vision', 'nucleo-l4r5zi', 'ek-ra6m4', 'nrf5340-dk', 'nano33-ble-sense', 'disco-f746ng', 'nucleo-h743zi2',
-  'nucleo-h7a3zi-q', 'nucleo-u575zi-q', 'numaker-m467hj', 'ek-ra8d1', 'rpi-pico', 'portenta-h7'];
+  'nucleo-h7a3zi-q', 'nucleo-u575zi-q', 'numaker-m467hj', 'ek-ra8d1', 'rpi-pico', 'portenta-h7', 'ensemble-e7'];
 
 describe('board profiles', () => {
-  it('registers the 13 boards of the issue', () => {
+  it('registers the 14 boards of the issues (ensemble-e7: issue 54)', () => {
     expect([...listTargets()].sort()).toEqual([...NAMES].sort());
   });
   it.each(NAMES)('%s: arena region listed, features consistent, flash timing sane', (name) => {

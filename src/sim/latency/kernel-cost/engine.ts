@@ -1,21 +1,18 @@
-// Per-op runtime overhead of the inference engine around the kernels: TFLM's interpreter (MicroGraph::
-// InvokeSubgraph -> the registration's Eval: GetEvalInput/Output virtual lookups, RuntimeShape copies,
-// the CMSIS-NN dims/params structs, GetScratchBuffer) vs ahead-of-time graphs (microTVM AOT, ONNC) that
-// call the same CMSIS-NN kernels directly with prebuilt structs. ESTIMATES counted from those call paths.
+// The inference engine around the kernels: TFLM's interpreter (its per-op glue and its Invoke loop are
+// part of the instruction model, measured) or an ahead-of-time compiled graph (microTVM AOT, ONNC) that
+// calls the same CMSIS-NN kernels directly with prebuilt argument structs.
 import { UsageError } from '../../../ir/index.ts';
 
 export type Engine = 'tflm' | 'aot';
 
 export const ENGINES: readonly Engine[] = ['tflm', 'aot'];
 
-/** Core cycles the engine adds to each op's kernel call. */
-export const ENGINE_OP_CYCLES: Readonly<Record<Engine, number>> = {
-  // ~3 GetEvalInput/Output (virtual MicroContext calls, ~25 cycles each), ~4 RuntimeShape copies
-  // (~40 each), ~40 struct stores, scratch lookup, profiler scope and dispatch: ~800 cycles.
-  tflm: 800,
-  // One direct call with constant argument structs: ~100 cycles.
-  aot: 100,
-};
+/**
+ * Instructions an ahead-of-time graph spends per op besides the kernel: loading constant struct
+ * pointers and the call (~12 argument moves and stores, the call and return, the status test).
+ * ESTIMATE from microTVM's generated C calling CMSIS-NN (one call per op); not measured.
+ */
+export const AOT_OP_INSTRUCTIONS = 40;
 
 export function parseEngine(name: string): Engine {
   const e = ENGINES.find((x) => x === name);

@@ -1,23 +1,14 @@
-// Cycles of one op's kernel on a board: its work units (op-work.ts) priced by the core family's unit
-// costs, plus the flash wait states of weights the caches do not hold (FlashReadTiming of the board
-// profile), times the family's one constant, plus the engine's per-op overhead.
-import type { FlashReadTiming, KernelLibrary, TargetProfile } from '../../targets/index.ts';
-import type { Engine } from './engine.ts';
-import { ENGINE_OP_CYCLES } from './engine.ts';
+// Memory stalls of one op: the weights it walks (bytes, passes) and the flash wait states of weight
+// reads the caches miss (FlashReadTiming of the board profile); and the family constant lookup.
+import type { Graph } from '../../../ir/index.ts';
+import type { CoreFeatures, FlashReadTiming, KernelLibrary, TargetProfile } from '../../targets/index.ts';
 import type { FamilyConstant } from './family-constants.ts';
 import { FAMILY_CONSTANTS } from './family-constants.ts';
-import { UNIT_COSTS } from './unit-costs.ts';
-import type { KernelWork, WeightStream, WorkUnit } from './work.ts';
 
-export interface KernelCycles {
-  /** Work units priced by the core's unit costs. */
-  readonly computeCycles: number;
-  /** Flash wait states on weight reads the caches miss. */
-  readonly flashStallCycles: number;
-  /** The engine's per-op overhead. */
-  readonly engineCycles: number;
-  /** constant x (compute + flash) + engine. */
-  readonly cycles: number;
+/** Weights read from flash: `bytes` of constant data, walked `passes` times by the kernel. */
+export interface WeightStream {
+  readonly bytes: number;
+  readonly passes: number;
 }
 
 /** A cache holds a layer's weights between passes when they fill at most half of it (the other half
@@ -37,17 +28,42 @@ export function flashStall(w: WeightStream, computeCycles: number, flash: FlashR
   return lines * perLine;
 }
 
-export function familyConstant(target: TargetProfile, library: KernelLibrary): FamilyConstant {
-  return FAMILY_CONSTANTS[target.core.family][library];
+const constBytes = (graph: Graph, t: number | undefined): number => graph.tensors[t ?? -1]?.data?.length ?? 0;
+const dim = (s: readonly number[] | undefined, i: number): number => s?.[i] ?? 1;
+
+/**
+ * How often the op's kernel walks its weights: CMSIS-NN's 1x1 stride-1 conv once (weights are the
+ * outer loop), per output row for other 1x1 convs, per two (MVE: four) im2col pixels for the others;
+ * depthwise per output pixel; fully connected per batch row; everything else once.
+ */
+export function opWeights(graph: Graph, opIndex: number, core: CoreFeatures): WeightStream[] {
+  const op = graph.ops[opIndex];
+  if (op === undefined) return [];
+  const out = graph.tensors[op.outputs[0] ?? -1]?.shape;
+  const pixels = dim(out, 0) * dim(out, 1) * dim(out, 2);
+  switch (op.kind) {
+    case 'conv2d':
+    case 'fetchingConv2d': {
+      const slot = op.kind === 'conv2d' ? 1 : op.inputs.length - 2;
+      const f = graph.tensors[op.inputs[slot] ?? -1]?.shape;
+      const o = op.options;
+      const oneByOne = dim(f, 1) === 1 && dim(f, 2) === 1;
+      const passes = oneByOne ? (o.strideH === 1 && o.strideW === 1 ? 1 : dim(out, 1)) : Math.ceil(pixels / (core.mve ? 4 : 2));
+      return [{ bytes: constBytes(graph, op.inputs[slot]), passes }];
+    }
+    case 'depthwiseConv2d':
+      return [{ bytes: constBytes(graph, op.inputs[1]), passes: pixels }];
+    case 'fullyConnected': {
+      const n = dim(graph.tensors[op.inputs[1] ?? -1]?.shape, 0);
+      return [{ bytes: constBytes(graph, op.inputs[1]), passes: Math.max(1, Math.round((out ?? []).reduce((a, d) => a * d, 1) / n)) }];
+    }
+    case 'transposeConv':
+      return [{ bytes: constBytes(graph, op.inputs[1]), passes: dim(graph.tensors[op.inputs[2] ?? -1]?.shape, 1) }];
+    default:
+      return [];
+  }
 }
 
-/** Cycles of `work` on `target` (constant from FAMILY_CONSTANTS unless `constant` is given, as the fit does). */
-export function kernelCycles(work: KernelWork, target: TargetProfile, library: KernelLibrary, engine: Engine, constant?: number): KernelCycles {
-  const costs = UNIT_COSTS[target.core.family];
-  let computeCycles = 0;
-  for (const [unit, n] of Object.entries(work.units)) computeCycles += (n ?? 0) * costs[unit as WorkUnit];
-  const flashStallCycles = work.weights.reduce((a, w) => a + flashStall(w, computeCycles, target.flashTiming), 0);
-  const k = constant ?? familyConstant(target, library).value;
-  const engineCycles = ENGINE_OP_CYCLES[engine];
-  return { computeCycles, flashStallCycles, engineCycles, cycles: k * (computeCycles + flashStallCycles) + engineCycles };
+export function familyConstant(target: TargetProfile, library: KernelLibrary): FamilyConstant {
+  return FAMILY_CONSTANTS[target.core.family][library];
 }
