@@ -129,11 +129,78 @@ function realTflmRuns(): string {
   return ['| run | file: `optimize ...` | build | mcusim ops | arena_used_bytes (= `inspect --runtime tflm`) | original on that build |', '| --- | --- | --- | --- | --- | --- |', ...rows].join('\n');
 }
 
+interface Table5Json { readonly rows: readonly { readonly label: string; readonly peakBytes: number; readonly ms: Readonly<Record<string, number | null>>; readonly paperMs: Readonly<Record<string, number | null>> }[] }
+
+/** TinySeg Table 5 on zoo:tiny-unet: `latency zoo:tiny-unet --table --paper`, got / paper per storage. */
+function tinysegTable5(): string {
+  const r = cli<Table5Json>(['latency', 'zoo:tiny-unet', '--table', '--paper']);
+  if (!r.ok) return `| ${r.error} | | | | |`;
+  const cell = (got: number | null | undefined, paper: number | null | undefined): string =>
+    got === null || got === undefined || paper === null || paper === undefined ? 'N/A' : `${got.toFixed(1)} / ${paper} (${got >= paper ? '+' : '-'}${(Math.abs(got - paper) / paper * 100).toFixed(1)}%)`;
+  const rows = r.doc.rows.map((x) => `| ${x.label} | ${n(x.peakBytes)} | ${['internal', 'external', 'remote'].map((s) => cell(x.ms[s], x.paperMs[s])).join(' | ')} |`);
+  return ['| step | peak B | Internal ms | External ms | Remote ms |', '| --- | ---: | ---: | ---: | ---: |', ...rows].join('\n');
+}
+
+interface SweepJson { readonly rows: readonly { readonly requestedPercent: number; readonly spilledChannels: number; readonly victimChannels: number; readonly actualPercent: number; readonly spilledBytes: number; readonly peakBytes: number; readonly latencyMs: number; readonly breakdown: Readonly<Record<string, number>>; readonly sameAsPercent: number | null }[] }
+
+/** The partial-spilling sweep on zoo:tiny-unet, synchronous and asynchronous erase: `sweep zoo:tiny-unet --steps 10 [--async-erase]`. */
+function spillSweep(): string {
+  const sync = cli<SweepJson>(['sweep', 'zoo:tiny-unet', '--steps', '10']);
+  const async = cli<SweepJson>(['sweep', 'zoo:tiny-unet', '--steps', '10', '--async-erase']);
+  if (!sync.ok || !async.ok) return `| ${sync.ok ? '' : sync.error} ${async.ok ? '' : async.error} | | | | | | | |`;
+  const ms = (x: number | undefined): string => (x ?? 0).toFixed(1);
+  const rows = sync.doc.rows.map((x, i) => {
+    const split = x.spilledChannels === 0 ? 'none' : `${x.spilledChannels}/${x.victimChannels} ch (${x.actualPercent}%)`;
+    const same = x.sameAsPercent === null ? '' : `same split as ${x.sameAsPercent}%`;
+    return `| ${x.requestedPercent}% | ${split} | ${n(x.spilledBytes)} | ${n(x.peakBytes)} | ${ms(x.latencyMs)} | ${ms(x.breakdown['computeMs'])} | ${ms(x.breakdown['spillMs'])} | ${ms(x.breakdown['fetchMs'])} | ${ms(async.doc.rows[i]?.latencyMs)} | ${same} |`;
+  });
+  return ['| spill | split | spilled B | peak B | latency ms | compute | spill | fetch | with `--async-erase` ms | note |', '| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |', ...rows].join('\n');
+}
+
+interface ValidationJson {
+  readonly cells: readonly { readonly round: string; readonly board: string | null; readonly engine: string; readonly engineName: string; readonly bench: string; readonly gated: boolean; readonly error: number | null }[];
+  readonly summary: { readonly gatedCells: number; readonly mae: number; readonly worst: number; readonly loboMae: number; readonly loboWorst: number };
+  readonly instructions: readonly { readonly dir: string; readonly board: string; readonly summary: { readonly models: number; readonly bigOps: number; readonly within10: number; readonly within5: number; readonly totalsWithin3: number; readonly worstInvokeError: number } }[];
+}
+let validation: ReturnType<typeof cli<ValidationJson>> | null = null;
+/** `latency --validate` once for both tables (the packaged cells; the recorded instruction sets of the oracle folder). */
+const validate = (): ReturnType<typeof cli<ValidationJson>> => (validation ??= cli<ValidationJson>(['latency', '--validate']));
+const signed = (x: number | null): string => (x === null ? '-' : `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`);
+
+/** Instructions predicted against the recorded builds (`latency --validate`, needs instructions-m7/ and -m55/ in the oracle folder). */
+function instructionSets(): string {
+  const r = validate();
+  if (!r.ok) return `| ${r.error} | | | | | |`;
+  const rows = r.doc.instructions.map((x) => { const u = x.summary; return `| ${x.dir.replace(/^.*\//, '')} (${x.board}) | ${u.models} | ${n(u.bigOps)} | ${n(u.within10)} | ${n(u.within5)} | ${u.totalsWithin3} / ${u.models} (worst ${(u.worstInvokeError * 100).toFixed(2)}%) |`; });
+  if (rows.length === 0) rows.push(`| no instructions-m7/ or instructions-m55/ in ${ORACLE} | | | | | |`);
+  return ['| set (board) | models | ops >= 10k instructions | within 10% | within 5% | Invoke totals within 3% |', '| --- | ---: | ---: | ---: | ---: | ---: |', ...rows].join('\n');
+}
+
+/** Error per MLPerf Tiny cell, board x engine x round, and the gated summary (`latency --validate`). */
+function mlperfValidation(): string {
+  const r = validate();
+  if (!r.ok) return `| ${r.error} | | | | |`;
+  const groups = new Map<string, Map<string, number | null>>();
+  for (const c of r.doc.cells) {
+    const key = `${c.board ?? '?'} (${c.engine}, ${c.round}${c.gated ? '' : ', not gated'})`;
+    if (!groups.has(key)) groups.set(key, new Map());
+    groups.get(key)?.set(c.bench, c.error);
+  }
+  const rows = [...groups].map(([k, m]) => `| ${k} | ${['kws', 'vww', 'ic', 'ad'].map((b) => signed(m.get(b) ?? null)).join(' | ')} |`);
+  const u = r.doc.summary;
+  return ['| board (engine, round) | KWS | VWW | IC | AD |', '| --- | ---: | ---: | ---: | ---: |', ...rows, '',
+    `${u.gatedCells} gated cells: mean absolute error **${(u.mae * 100).toFixed(1)}%**, worst **${(u.worst * 100).toFixed(1)}%**; leave-one-board-out (the constant refitted without the predicted board): mean **${(u.loboMae * 100).toFixed(1)}%**, worst ${(u.loboWorst * 100).toFixed(1)}%.`].join('\n');
+}
+
 const TABLES: Readonly<Record<string, { readonly page: string; readonly make: () => string }>> = {
   'dmo-per-library': { page: 'docs/cmsis-nn.md', make: dmoPerLibrary },
   'passes-by-library': { page: 'docs/cmsis-nn.md', make: passesByLibrary },
   techniques: { page: 'docs/optimizations.md', make: techniques },
   'real-tflm-runs': { page: 'docs/deploy-tflm.md', make: realTflmRuns },
+  'tinyseg-table5': { page: 'docs/optimizations.md', make: tinysegTable5 },
+  'spill-sweep': { page: 'docs/optimizations.md', make: spillSweep },
+  'instruction-sets': { page: 'docs/latency.md', make: instructionSets },
+  'mlperf-validation': { page: 'docs/latency.md', make: mlperfValidation },
 };
 
 function replaceTable(text: string, name: string, table: string, page: string): string {
