@@ -6,7 +6,7 @@ export { INSPECT_RUNTIMES, inspectModel, planModel } from './inspect.ts';
 export type { InspectReport, InspectRuntime, Inspection, OpJson, PlanBufferJson, PlanModelOptions, TensorJson } from './inspect.ts';
 export { estimateLatency, optimizeModel, runModel } from './run-model.ts';
 export type { EstimateLatencyOptions, OptimizeOptions, RunModelOptions, RunModelResult } from './run-model.ts';
-export { checkSeeds, combineVerifyResults, joinSeedRuns, openVerifySession, verify, verifyModels, verifyPassed } from './verify.ts';
+export { checkSeeds, combineVerifyResults, joinSeedRuns, openVerifySession, reportVerification, verify, verifyModels, verifyPassed } from './verify.ts';
 export type { VerifyHeader, VerifyKernelFeed, VerifyKernels, VerifyReferencePart, VerifySeedResult, VerifySession, VerifyTracedPart, VerifyMismatch, VerifyOptions, VerifyReport, VerifyResult, VerifyStorageOptions, VerifyStorageReport, VerifyViolation } from './verify.ts';
 export { needsMcusimOps, optimizeWithReport } from './optimize.ts';
 export type { ArenaComparison, OptimizeReport, OptimizeRun, OptimizeRunOptions } from './optimize.ts';

@@ -11,6 +11,7 @@ import type { ArenaTotals, PlannedModel } from '../optimizer/index.ts';
 import { checkPlan, preparePlannedModel, preparedArenaTotals, runPlanned, tracerFor } from '../optimizer/index.ts';
 import type { StorageKind, TflmArchName, TraceViolation } from '../sim/index.ts';
 import { DEFAULT_TFLM_ARCH, createStorage, niclaVision, randomInputs } from '../sim/index.ts';
+import type { ReportVerification } from '../report/index.ts';
 
 /** Where the optimized model's spilled tensors go (TinySeg storage ops); default: internal flash. */
 export interface VerifyStorageOptions {
@@ -361,4 +362,20 @@ export function verify(original: Model, optimized: Model, options: VerifyOptions
   const { seeds, ...storage } = options;
   const report = verifyModels(original, optimized, seeds ?? 3, storage);
   return { ...report, passed: verifyPassed(report) };
+}
+
+const MAX_DETAILS = 8;
+
+/** The report's verification section (`report`, and the web page's): pass, counts and the first details. */
+export function reportVerification(r: VerifyReport): ReportVerification {
+  const details = [
+    ...r.mismatches.map((m) => `seed ${m.seed}, output ${m.output} (${m.name}): ${m.differingBytes} bytes differ, first at byte ${m.firstByte} (${m.expected} expected, ${m.actual} got)`),
+    ...r.violations.map((v) => `seed ${v.seed}: ${v.kind} (${v.access}) at step ${v.step}, op ${v.opIndex} ${v.opKind}, address ${v.address}`),
+    ...(r.storage?.violations ?? []).map((v) => `storage: ${v}`),
+  ];
+  return {
+    seeds: r.seeds, passed: verifyPassed(r), identical: r.identical, traceClean: r.traceClean, planError: r.planError,
+    mismatches: r.mismatches.length, violations: r.violations.length,
+    details: details.length > MAX_DETAILS ? [...details.slice(0, MAX_DETAILS), `... ${details.length - MAX_DETAILS} more`] : details,
+  };
 }

@@ -12,7 +12,7 @@ import { UsageError, buildZooModel } from '../ir/index.ts';
 import type { Bench, CellResult, Validation } from '../optimizer/index.ts';
 import { parseLatencyCsv, validateLatency } from '../optimizer/index.ts';
 import type { Engine, KernelLibrary, LatencyReport } from '../sim/index.ts';
-import { MLPERF_TINY_OPEN_CSV, MLPERF_TINY_PROPRIETARY_CSV, estimateLatency, getTarget, listTargets } from '../sim/index.ts';
+import { MLPERF_TINY_OPEN_CSV, MLPERF_TINY_PROPRIETARY_CSV, estimateLatency, heaviestOp, getTarget, listTargets } from '../sim/index.ts';
 import { renderTable } from './format.ts';
 import { readInputFile } from './load-model.ts';
 import type { InstructionSet } from './latency-instructions.ts';
@@ -38,11 +38,7 @@ export function latencyOnBoards(model: Model, boards: readonly string[], library
   return boards.map((name) => {
     const target = getTarget(name);
     const r: LatencyReport = estimateLatency(model.graph, { target, library, engine });
-    const top = [...r.ops].sort((a, b) => b.share - a.share)[0];
-    return {
-      board: name, core: target.core.family, clockMhz: target.mainCore.clockHz / 1e6, totalMs: r.totalMs,
-      heaviestOp: top === undefined ? null : { index: top.index, kind: top.kind, share: top.share },
-    };
+    return { board: name, core: target.core.family, clockMhz: target.mainCore.clockHz / 1e6, totalMs: r.totalMs, heaviestOp: heaviestOp(r) };
   });
 }
 

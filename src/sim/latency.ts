@@ -290,6 +290,12 @@ function opRows(graph: Graph, compute: readonly OpCompute[], scale: number, core
 }
 
 /** Latency of one steady-state inference of `graph` (the model's plan does not affect it). */
+/** The op with the largest share of a report's latency (`latency --boards`' heaviestOp, the page's board table). */
+export function heaviestOp(r: LatencyReport): { readonly index: number; readonly kind: string; readonly share: number } | null {
+  const top = [...r.ops].sort((a, b) => b.share - a.share)[0];
+  return top === undefined ? null : { index: top.index, kind: top.kind, share: top.share };
+}
+
 export function estimateLatency(graph: Graph, options: LatencyOptions): LatencyReport {
   const opts = {
     target: options.target,

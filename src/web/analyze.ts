@@ -5,8 +5,8 @@
 import type { Model } from '../ir/index.ts';
 import { renderPlanSvg } from '../optimizer/index.ts';
 import type { LatencyReport } from '../sim/index.ts';
-import { boardFit, getTarget, listTargets } from '../sim/index.ts';
-import { heaviestOp, inspectBuild, latencyOn } from './cli-equivalents.ts';
+import { boardFit, getTarget, heaviestOp, listTargets } from '../sim/index.ts';
+import { inspectBuild, latencyOn } from './cli-equivalents.ts';
 import type { Analysis, BoardLatency, BoardRow, Build } from './protocol.ts';
 
 const shapeText = (s: readonly number[] | null): string => (s === null ? '-' : s.join('x'));

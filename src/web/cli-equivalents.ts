@@ -1,22 +1,18 @@
 // The arguments a CLI command passes to the library, for the page's build: each page figure comes
 // from the same API call with the same arguments as the CLI's --json for the same flags (test/web
-// compares every one). Where a command still computes a figure in its own file (latency's board
-// lines, report's verification section), the few lines are here, TO BE REPLACED by the src/api
-// function once one exists (issue 53 moved optimize's report into src/api: optimizeWithReport).
-// A change of a command's defaults must be mirrored here; the page tests show any drift:
+// compares every one); the figures themselves are computed by the library (inspectModel,
+// estimateLatency + heaviestOp, optimizeWithReport, reportVerification), never here. A change of a command's defaults must be mirrored here; the page tests show any drift:
 //   registryOf     = --kernels K [--cpu C] with the file check (kernel-options.ts kernelsForFile)
 //   inspectBuild   = `inspect MODEL --board B --kernels K [--cpu C] --json` (arch cortex-m, default runtime)
 //   latencyOn      = `latency MODEL --board B --kernels K --engine E --json`
-//   heaviestOp     = `latency MODEL --boards all --json`'s heaviestOp per board
 //   optimizeBuild  = `optimize MODEL --passes P [--target-bytes N] [--spill-percent S] --kernels K [--cpu C] -o F --json`
 import { inspectModel, optimizeWithReport } from '../api/index.ts';
-import type { Inspection, OptimizeRun, VerifyReport } from '../api/index.ts';
+import type { Inspection, OptimizeRun } from '../api/index.ts';
 import type { Model } from '../ir/index.ts';
 import { UsageError } from '../ir/index.ts';
 import { CORTEX_M_CPUS, KERNEL_LIBRARY_NAMES, kernelRegistry } from '../kernels/index.ts';
 import type { KernelRegistry } from '../kernels/index.ts';
 import { DEFAULT_PAYLOAD_INPUTS, DEFAULT_PLANNER, checkPlanLibrary, estimateModelLatency, getPass, passNames } from '../optimizer/index.ts';
-import type { ReportVerification } from '../report/index.ts';
 import type { KernelLibrary, LatencyReport } from '../sim/index.ts';
 import { DEFAULT_ARENA_RUNTIME, DEFAULT_TFLM_ARCH, KERNEL_LIBRARIES, getTarget, getTflmArch, parseEngine } from '../sim/index.ts';
 import type { Build } from './protocol.ts';
@@ -59,12 +55,6 @@ export function latencyOn(model: Model, board: string, build: Build): LatencyRep
     target: getTarget(board), library: libraryOf(build.kernels), engine: parseEngine(build.engine),
     storage: 'internal', asyncErase: false, compress: false, inputs: DEFAULT_PAYLOAD_INPUTS, payloadOf: null,
   });
-}
-
-/** The op with the largest share of a board's latency (`latency --boards`' heaviestOp). */
-export function heaviestOp(r: LatencyReport): { index: number; kind: string; share: number } | null {
-  const top = [...r.ops].sort((a, b) => b.share - a.share)[0];
-  return top === undefined ? null : { index: top.index, kind: top.kind, share: top.share };
 }
 
 export interface OptimizeFlags {
@@ -120,21 +110,4 @@ export function optimizeBuild(model: Model, label: string, flags: OptimizeFlags,
     `--kernels ${registry.library}`, ...(registry.cpu === null ? [] : [`--cpu ${registry.cpu}`]),
   ].join(' ');
   return { ...run, cliFlags };
-}
-
-const MAX_DETAILS = 8;
-
-/** The report's verification section from a verify report (`report`'s verificationOf). */
-export function reportVerification(r: VerifyReport): ReportVerification {
-  const details = [
-    ...r.mismatches.map((m) => `seed ${m.seed}, output ${m.output} (${m.name}): ${m.differingBytes} bytes differ, first at byte ${m.firstByte} (${m.expected} expected, ${m.actual} got)`),
-    ...r.violations.map((v) => `seed ${v.seed}: ${v.kind} (${v.access}) at step ${v.step}, op ${v.opIndex} ${v.opKind}, address ${v.address}`),
-    ...(r.storage?.violations ?? []).map((v) => `storage: ${v}`),
-  ];
-  const passed = r.identical && r.traceClean;
-  return {
-    seeds: r.seeds, passed, identical: r.identical, traceClean: r.traceClean, planError: r.planError,
-    mismatches: r.mismatches.length, violations: r.violations.length,
-    details: details.length > MAX_DETAILS ? [...details.slice(0, MAX_DETAILS), `... ${details.length - MAX_DETAILS} more`] : details,
-  };
 }

@@ -7,13 +7,14 @@
 import { strToU8, zipSync } from 'fflate';
 import type { Zippable } from 'fflate';
 import type { VerifyReport } from '../api/index.ts';
+import { reportVerification } from '../api/index.ts';
 import { generateCProject, generateTflmKernels } from '../codegen/index.ts';
 import type { GeneratedFile } from '../codegen/index.ts';
 import type { Model } from '../ir/index.ts';
 import { DEFAULT_PLANNER } from '../optimizer/index.ts';
 import { collectReport, renderReportHtml } from '../report/index.ts';
 import { getTarget } from '../sim/index.ts';
-import { registryOf, reportVerification } from './cli-equivalents.ts';
+import { registryOf } from './cli-equivalents.ts';
 import { fileStem } from './optimize-task.ts';
 import type { Build, Download, DownloadKind } from './protocol.ts';
 

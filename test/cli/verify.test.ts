@@ -11,7 +11,7 @@ import { runMcusim, testTempDir } from './bin-helpers.ts';
 import type { Model } from '../../src/ir/index.ts';
 import { buildZooModel, byteSize, exportTflite, importTflite, readOfflinePlan, withOfflinePlan } from '../../src/ir/index.ts';
 import { computeModelBufferRequests, dmoPass, runPipeline } from '../../src/optimizer/index.ts';
-import { verifyModels, verifyPassed } from '../../src/api/index.ts';
+import { reportVerification, verifyModels, verifyPassed } from '../../src/api/index.ts';
 import { ORACLE_MODELS, itWithData } from '../oracle-paths.ts';
 
 const tmp = testTempDir('mcusim-verify-');
@@ -88,6 +88,13 @@ describe('verify catches a plan shifted one byte into a clobber', () => {
     expect(r.traceClean).toBe(false);
     expect(r.planError).toMatch(/^E_PLAN_OVERLAP/);
     expect(r.violations.some((v) => v.kind === 'clobber' && v.opIndex === pair?.op)).toBe(true);
+    // The report's (and the web page's) verification section says FAILED with the clobber in its details.
+    const section = reportVerification(r);
+    expect(section.passed).toBe(false);
+    expect(section.violations).toBe(r.violations.length);
+    expect(section.mismatches).toBe(r.mismatches.length);
+    expect(section.details.some((d) => /^seed \d+: clobber .* at step \d+, op \d+ /.test(d)) || section.details.at(-1)?.startsWith('... ')).toBe(true);
+    expect(section.details.length).toBeLessThanOrEqual(9);
   });
 
   it('through the CLI: exit 1, a JSON report, and a readable table', async () => {

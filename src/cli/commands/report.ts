@@ -16,8 +16,7 @@ import { DEFAULT_TARGET_NAME, getTarget } from '../../sim/index.ts';
 import { checkOutputFile, progressLog } from '../cli-options.ts';
 import { loadRunnableModel } from '../load-model.ts';
 import { writeOutputFile } from '../output-file.ts';
-import type { VerifyReport } from '../../api/index.ts';
-import { verifyPassed } from '../../api/index.ts';
+import { reportVerification } from '../../api/index.ts';
 import { startVerifyThreads } from '../verify-pool.ts';
 import { openEvaluatorPool, parseJobs } from '../worker-pool.ts';
 import { addKernelOptions, kernelsForFile } from '../kernel-options.ts';
@@ -32,31 +31,10 @@ interface ReportCliOptions extends KernelCliOptions {
   readonly quiet?: boolean;
 }
 
-const MAX_DETAILS = 8;
-
-
 function parseSeeds(text: string): number {
   const n = Number(text);
   if (!Number.isSafeInteger(n) || n < 0 || n > 100) throw new UsageError(`--seeds must be an integer from 0 to 100, got '${text}'`);
   return n;
-}
-
-function verificationOf(r: VerifyReport): ReportVerification {
-  const details = [
-    ...r.mismatches.map((m) => `seed ${m.seed}, output ${m.output} (${m.name}): ${m.differingBytes} bytes differ, first at byte ${m.firstByte} (${m.expected} expected, ${m.actual} got)`),
-    ...r.violations.map((v) => `seed ${v.seed}: ${v.kind} (${v.access}) at step ${v.step}, op ${v.opIndex} ${v.opKind}, address ${v.address}`),
-    ...(r.storage?.violations ?? []).map((v) => `storage: ${v}`),
-  ];
-  return {
-    seeds: r.seeds,
-    passed: verifyPassed(r),
-    identical: r.identical,
-    traceClean: r.traceClean,
-    planError: r.planError,
-    mismatches: r.mismatches.length,
-    violations: r.violations.length,
-    details: details.length > MAX_DETAILS ? [...details.slice(0, MAX_DETAILS), `... ${details.length - MAX_DETAILS} more`] : details,
-  };
 }
 
 export async function runReport(modelArg: string, opts: ReportCliOptions): Promise<number> {
@@ -86,7 +64,7 @@ export async function runReport(modelArg: string, opts: ReportCliOptions): Promi
     if (threads !== null) {
       const parallel = Math.min(jobs, seeds);
       log(`report: verifying the optimized model on ${seeds} seed${seeds === 1 ? '' : 's'} (${parallel} thread${parallel === 1 ? '' : 's'})`);
-      verification = verificationOf(await threads.run(data.original, data.optimized, { kernels: registry.library, ...(registry.cpu === null ? {} : { cpu: registry.cpu }) }));
+      verification = reportVerification(await threads.run(data.original, data.optimized, { kernels: registry.library, ...(registry.cpu === null ? {} : { cpu: registry.cpu }) }));
     }
   } finally {
     await threads?.close();
