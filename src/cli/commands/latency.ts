@@ -217,7 +217,7 @@ export function registerLatency(program: Command, setExit: (code: number) => voi
     .option('--kernels <lib>', `kernel library (${KERNEL_LIBRARIES.join(', ')})`, DEFAULT_KERNEL_LIBRARY)
     .option('--engine <engine>', `runtime around the kernels (${ENGINES.join(', ')}: TFLM interpreter or an ahead-of-time compiled graph)`, 'tflm')
     .option('--boards <list>', 'one line per board: "all" or a comma-separated list of boards')
-    .option('--validate', 'predict every cell of an MLPerf Tiny latency CSV: error per cell, summary, leave-one-board-out')
+    .option('--validate', 'predict every cell of an MLPerf Tiny latency CSV: error per cell, summary, leave-one-board-out, proprietary lower bounds, recorded instruction counts when found')
     .option('--csv <file>', "with --validate: a CSV of measured cells in the same columns (default: the MLPerf Tiny cells mcusim ships)")
     .option('--storage <kind>', `spill storage (${STORAGE_KINDS.join(', ')}; default internal)`)
     .option('--async-erase', 'erase flash on the second core ahead of the next spill (TinySeg §5.2)')
