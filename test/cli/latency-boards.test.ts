@@ -19,6 +19,9 @@ describe('mcusim boards', () => {
     const l4 = doc.boards.find((b: { name: string }) => b.name === 'nucleo-l4r5zi');
     expect(l4).toEqual(expect.objectContaining({ mcu: 'STM32L4R5ZIT6', core: expect.objectContaining({ family: 'cortex-m4', dsp: true, clockHz: 120e6 }), spillStorage: false }));
     expect(l4.flash.waitStates).toBe(5);
+    // The build the latency constants are for: Nicla Vision's Arduino -Os build, a vendor build elsewhere.
+    expect(doc.boards.find((b: { name: string }) => b.name === 'nicla-vision').build).toEqual(expect.objectContaining({ optimization: '-Os' }));
+    expect(doc.boards.filter((b: { build: unknown }) => b.build !== null).map((b: { name: string }) => b.name)).toEqual(['nicla-vision']);
   });
 });
 

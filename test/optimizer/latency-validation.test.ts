@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildZooModel } from '../../src/ir/index.ts';
 import type { Bench, FitPoint } from '../../src/optimizer/index.ts';
-import { fitConstant, fitGroups, parseLatencyCsv, predictMs, rawCycles, validateLatency } from '../../src/optimizer/index.ts';
-import { MLPERF_TINY_OPEN_CSV, MLPERF_TINY_PROPRIETARY_CSV, estimateLatency, getTarget } from '../../src/sim/index.ts';
+import { fitConstant, fitGroups, fitM7, fitTinySegM7, parseLatencyCsv, predictMs, rawCycles, tinyengineCyclesPerMac, validateLatency } from '../../src/optimizer/index.ts';
+import { MLPERF_TINY_OPEN_CSV, MLPERF_TINY_PROPRIETARY_CSV, estimateLatency, familyConstant, getTarget, niclaVision } from '../../src/sim/index.ts';
 import { ORACLE, describeWithData } from '../oracle-paths.ts';
 
 // The zoo's MLPerf Tiny models (op for op the public files, test/ir/zoo/mlperf-zoo.test.ts) and the
@@ -33,6 +33,36 @@ describe('parseLatencyCsv', () => {
     expect(cells.find((c) => c.board === 'ek-ra6m4')?.engine).toBe('tflm');
     const late = parseLatencyCsv('round,board,core,engine_class,kws_ms,vww_ms\nv1.1,EK-RA6M4,Cortex-M33,TFLM+CMSIS-NN,10,20\nv1.2,EK-RA8D1,Cortex-M85 (Helium),TFLM+CMSIS-NN,1,2\n');
     expect(late.map((c) => [c.bench, c.gated])).toEqual([['kws', true], ['vww', false], ['kws', false], ['vww', false]]);
+  });
+});
+
+describe('the shipped constants are what scripts/fit-latency.ts fits', () => {
+  const close = (a: number, b: number): void => expect(Math.abs(a / b - 1)).toBeLessThan(1e-5);
+  it('Cortex-M7: vendor build from the tinyengine H743 table, -Os build (nicla-vision) from TinySeg Table 5', () => {
+    const h743 = getTarget('nucleo-h743zi2');
+    close(fitM7('cmsis-nn'), familyConstant(h743, 'cmsis-nn').value);
+    close(fitM7('reference'), familyConstant(h743, 'reference').value);
+    close(fitTinySegM7(), familyConstant(niclaVision, 'cmsis-nn').value);
+    expect(familyConstant(niclaVision, 'cmsis-nn').source).toMatch(/-Os/);
+    expect(getTarget('portenta-h7').build).toBeUndefined();
+    // The table's nets run 3.8-4.8 cycles per MAC with CMSIS-NN, 44-48 with the reference kernels.
+    expect(tinyengineCyclesPerMac('cmsis-nn')).toBeGreaterThan(3.8);
+    expect(tinyengineCyclesPerMac('cmsis-nn')).toBeLessThan(4.8);
+    expect(tinyengineCyclesPerMac('reference') / tinyengineCyclesPerMac('cmsis-nn')).toBeCloseTo(10.9, 1);
+  });
+  it('Cortex-M4 / M33 from the gated MLPerf cells', () => {
+    const points: FitPoint[] = parseLatencyCsv(csv('mlperf-tiny-open.csv')).filter((c) => c.gated && c.board !== null).map((c) => {
+      const t = getTarget(c.board ?? '');
+      return { board: t.name, family: t.core.family, raw: rawCycles(models[c.bench].graph, t, c.engine), target: t, measuredMs: c.measuredMs };
+    });
+    close(fitGroups(points)['cortex-m4/m33']?.value ?? NaN, familyConstant(getTarget('nucleo-l4r5zi'), 'cmsis-nn').value);
+  });
+  it('float-model rows of the proprietary CSV bound nothing', () => {
+    const prop = parseLatencyCsv(csv('mlperf-tiny-proprietary.csv'));
+    expect(prop.filter((c) => c.floatModel).map((c) => `${c.csvBoard} ${c.bench}`).sort()).toEqual(
+      ['CY8CPROTO-062-4343W ad', 'CY8CPROTO-062-4343W ic', 'CY8CPROTO-062-4343W vww', 'NUCLEO-H7A3ZI-Q ad', 'NUCLEO-H7A3ZI-Q ic', 'NUCLEO-H7A3ZI-Q vww']);
+    const v = validateLatency(parseLatencyCsv(csv('mlperf-tiny-open.csv')).slice(0, 1), models, prop);
+    expect(v.lowerBounds).toHaveLength(prop.filter((c) => c.board !== null && !c.floatModel).length);
   });
 });
 

@@ -12,6 +12,8 @@ function boardJson(t: TargetProfile): Record<string, unknown> {
     name: t.name, description: t.description, mcu: t.mcu,
     core: { ...t.core, clockHz: t.mainCore.clockHz },
     ...(t.secondCore === undefined ? {} : { secondCore: t.secondCore }),
+    // The build the latency constants are for: null = a vendor -O2 / -O3 build.
+    build: t.build ?? null,
     sramBytes: t.sramBytes, ramRegions: t.ramRegions, arenaRegion: t.arenaRegion,
     flashBytes: t.flashBytes, flash: t.flashTiming,
     spillStorage: t.internalFlash !== undefined || t.qspiFlash !== undefined || t.remoteHost !== undefined,

@@ -54,6 +54,9 @@ export const niclaVision: SpillTargetProfile = {
   },
   // No per-board scale: kernel compute comes from the Cortex-M7 cost model (src/sim/latency/kernel-cost),
   // whose one constant is fitted on TinySeg Table 5's original 1190 ms (scripts/fit-latency.ts).
+  // TinySeg built its runtime with the Arduino IDE (LCTES'24 §6.1), whose mbed core compiles the NICLA_VISION
+  // variant at -Os (ArduinoCore-mbed variants/NICLA_VISION/cflags.txt; PORTENTA_H7_M7's is -O3).
+  build: { sdk: 'Arduino mbed core (NICLA_VISION variant)', optimization: '-Os', source: 'ArduinoCore-mbed variants/NICLA_VISION/cflags.txt: -Os; TinySeg LCTES 2024 §6.1 (Arduino IDE)' },
   computeCalibration: {},
   codec: {
     // ESTIMATE from the byte loops of TinySeg's runtime (application/tinyseg_transfer_module.cpp

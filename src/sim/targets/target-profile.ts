@@ -151,6 +151,15 @@ export interface RamRegion {
   readonly sizeBytes: number;
 }
 
+/** How the board's usual SDK compiles TFLM, where that differs from a vendor -O2 / -O3 build. */
+export interface BoardBuild {
+  /** The SDK, e.g. 'Arduino mbed core (NICLA_VISION variant)'. */
+  readonly sdk: string;
+  /** The optimization level its compiler flags give: the latency model has a constant per (core family, level). */
+  readonly optimization: '-Os';
+  readonly source: string;
+}
+
 export interface TargetProfile {
   readonly name: string;
   readonly description: string;
@@ -161,6 +170,8 @@ export interface TargetProfile {
   readonly flashTiming: FlashReadTiming;
   /** Absent on single-core parts (no asynchronous erase). */
   readonly secondCore?: CoreProfile;
+  /** Absent: a vendor -O2 / -O3 build (what the instruction counts were measured on). */
+  readonly build?: BoardBuild;
   readonly sramBytes: number;
   /** The SRAM's separate blocks; the arena goes in `arenaRegion`. */
   readonly ramRegions: readonly RamRegion[];

@@ -3,7 +3,7 @@
 import type { Graph } from '../../../ir/index.ts';
 import type { CoreFeatures, FlashReadTiming, KernelLibrary, TargetProfile } from '../../targets/index.ts';
 import type { FamilyConstant } from './family-constants.ts';
-import { FAMILY_CONSTANTS } from './family-constants.ts';
+import { FAMILY_CONSTANTS, SIZE_OPTIMIZED_CONSTANTS } from './family-constants.ts';
 
 /** Weights read from flash: `bytes` of constant data, walked `passes` times by the kernel. */
 export interface WeightStream {
@@ -64,6 +64,8 @@ export function opWeights(graph: Graph, opIndex: number, core: CoreFeatures): We
   }
 }
 
+/** The constant of the board's core family and build: a -Os board build (`target.build`) takes its own where the family has one. */
 export function familyConstant(target: TargetProfile, library: KernelLibrary): FamilyConstant {
-  return FAMILY_CONSTANTS[target.core.family][library];
+  const sizeOptimized = target.build?.optimization === '-Os' ? SIZE_OPTIMIZED_CONSTANTS[target.core.family] : undefined;
+  return (sizeOptimized ?? FAMILY_CONSTANTS[target.core.family])[library];
 }
