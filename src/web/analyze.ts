@@ -14,7 +14,8 @@ const shapeText = (s: readonly number[] | null): string => (s === null ? '-' : s
 export function boardLatency(r: LatencyReport): BoardLatency {
   return {
     board: r.board, library: r.library, engine: r.engine, core: r.core.family, clockMhz: r.core.clockHz / 1e6, totalMs: r.totalMs,
-    ops: r.ops.map((o) => ({ index: o.index, kind: o.kind, path: o.path, macs: o.macs, cycles: o.cycles, ms: o.ms, share: o.share })),
+    instructions: r.instructions,
+    ops: r.ops.map((o) => ({ index: o.index, kind: o.kind, path: o.path, macs: o.macs, instructions: o.instructions, cycles: o.cycles, ms: o.ms, share: o.share })),
   };
 }
 

@@ -66,6 +66,8 @@ export interface LatencyOpRow {
   readonly kind: string;
   readonly path: string;
   readonly macs: number;
+  /** Instructions the op's kernel and TFLM's glue execute (`latency --json` ops[].instructions). */
+  readonly instructions: number;
   readonly cycles: number;
   readonly ms: number;
   readonly share: number;
@@ -78,6 +80,8 @@ export interface BoardLatency {
   readonly core: string;
   readonly clockMhz: number;
   readonly totalMs: number;
+  /** One Invoke's instructions, the interpreter's included (`latency --json` instructions). */
+  readonly instructions: number;
   readonly ops: readonly LatencyOpRow[];
 }
 

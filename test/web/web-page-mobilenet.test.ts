@@ -109,6 +109,9 @@ describeInChromium('web page: zoo:mobilenet-v1-0.25-128', () => {
     await selectAndWait(page, 'select[data-control="cpu"]', 'cortex-m55');
     await selectAndWait(page, 'select[data-control="board"]', 'ek-ra8d1');
     await expectSummaryEqualsCli(page, MODEL, { kernels: 'cmsis-nn', cpu: 'cortex-m55', board: 'ek-ra8d1' });
+    // The chosen board's breakdown: one Invoke's instructions (the MVE paths on the M85) as `latency --json` gives them.
+    const lat = await cliJson<{ instructions: number }>(['latency', MODEL, '--board', 'ek-ra8d1', '--kernels', 'cmsis-nn']);
+    expect(await page.$eval('#board-detail h3', (e) => { const d = (e as unknown as { dataset: Record<string, string | undefined> }).dataset; return [d['board'], Number(d['instructions'])]; })).toEqual(['ek-ra8d1', lat.instructions]);
     const all = await cliJson<{ boards: { board: string; totalMs: number }[] }>(['latency', MODEL, '--boards', 'all', '--kernels', 'cmsis-nn']);
     for (const r of await boardRows(page)) expect(Math.abs(r.latencyMs - (all.boards.find((b) => b.board === r.board)?.totalMs ?? NaN)), r.board).toBeLessThanOrEqual(0.05);
     expect(await metric(page, 'latency-ms')).not.toBe('');

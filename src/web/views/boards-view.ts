@@ -63,10 +63,10 @@ export function renderBoards(a: Analysis, state: BoardsState, chosen: string, on
 }
 
 export function renderBoardDetail(l: BoardLatency): void {
-  const rows = l.ops.map((o) => row([String(o.index), o.kind, el('span', { class: 'mono' }, o.path), intText(o.macs), intText(o.cycles), o.ms.toFixed(3), `${(o.share * 100).toFixed(1)}%`,
+  const rows = l.ops.map((o) => row([String(o.index), o.kind, el('span', { class: 'mono' }, o.path), intText(o.macs), intText(o.instructions), intText(o.cycles), o.ms.toFixed(3), `${(o.share * 100).toFixed(1)}%`,
     el('span', { class: 'bar', style: `width:${(o.share * 200).toFixed(1)}px` })]));
   byId('board-detail').replaceChildren(
-    el('h3', {}, `${l.board}: ${msText(l.totalMs)} per inference (${l.core} ${l.clockMhz} MHz, ${l.library} kernels, ${l.engine})`),
-    el('div', { class: 'scroll' }, table(['op', 'kind', 'kernel path', 'MACs', 'cycles', 'compute ms', 'share', ''], rows)),
+    el('h3', { 'data-board': l.board, 'data-instructions': l.instructions }, `${l.board}: ${msText(l.totalMs)} per inference, ${intText(l.instructions)} instructions (${l.core} ${l.clockMhz} MHz, ${l.library} kernels, ${l.engine})`),
+    el('div', { class: 'scroll' }, table(['op', 'kind', 'kernel path', 'MACs', 'instructions', 'cycles', 'compute ms', 'share', ''], rows)),
   );
 }
