@@ -4,23 +4,18 @@
 // the acceptance script gates them), plus the Cortex-M7 constant from TinySeg Table 5 (1190 ms), and
 // prints them with their sources. Rerunnable; the shipped table is these numbers.
 import { readFileSync } from 'node:fs';
-import { buildZooModel } from '../src/ir/index.ts';
-import type { Bench, FitPoint } from '../src/optimizer/index.ts';
-import { TINYENGINE_H743, TINYENGINE_PROXY, fitGroups, fitM7, fitTinySegM7, parseLatencyCsv, rawCycles, tinyengineCyclesPerMac } from '../src/optimizer/index.ts';
+import type { FitPoint } from '../src/optimizer/index.ts';
+import { TINYENGINE_H743, TINYENGINE_PROXY, fitGroups, fitM7, fitTinySegM7, mlperfZooModels, parseLatencyCsv, rawCycles, tinyengineCyclesPerMac } from '../src/optimizer/index.ts';
 import { MLPERF_TINY_OPEN_CSV, getTarget } from '../src/sim/index.ts';
 
 const csvFile = process.argv[2];
 const csv = csvFile ?? 'the packaged MLPerf Tiny cells';
-// The zoo's MLPerf Tiny models: op for op the public files (test/ir/zoo/mlperf-zoo.test.ts).
-const zooNames: Record<Bench, string> = { kws: 'mlperf-kws', vww: 'mlperf-vww', ic: 'mlperf-ic', ad: 'mlperf-ad' };
-const graphs = Object.fromEntries(Object.entries(zooNames).map(([b, name]) => [b, buildZooModel(name).graph]));
+const models = mlperfZooModels();
 const points: FitPoint[] = [];
 for (const c of parseLatencyCsv(csvFile === undefined ? MLPERF_TINY_OPEN_CSV : readFileSync(csvFile, 'utf8'))) {
   if (!c.gated || c.board === null) continue;
   const t = getTarget(c.board);
-  const graph = graphs[c.bench];
-  if (graph === undefined) continue;
-  points.push({ board: t.name, family: t.core.family, raw: rawCycles(graph, t, c.engine), target: t, measuredMs: c.measuredMs });
+  points.push({ board: t.name, family: t.core.family, raw: rawCycles(models[c.bench].graph, t, c.engine), target: t, measuredMs: c.measuredMs });
 }
 console.log(`fit from ${csv}: ${points.length} gated cells`);
 for (const [group, f] of Object.entries(fitGroups(points))) {

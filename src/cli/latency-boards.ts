@@ -8,9 +8,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Model } from '../ir/index.ts';
-import { UsageError, buildZooModel } from '../ir/index.ts';
-import type { Bench, CellResult, Validation } from '../optimizer/index.ts';
-import { parseLatencyCsv, validateLatency } from '../optimizer/index.ts';
+import { UsageError } from '../ir/index.ts';
+import type { CellResult, Validation } from '../optimizer/index.ts';
+import { mlperfZooModels, parseLatencyCsv, validateLatency } from '../optimizer/index.ts';
 import type { Engine, KernelLibrary, LatencyReport } from '../sim/index.ts';
 import { MLPERF_TINY_OPEN_CSV, MLPERF_TINY_PROPRIETARY_CSV, estimateLatency, heaviestOp, getTarget, listTargets } from '../sim/index.ts';
 import { renderTable } from './format.ts';
@@ -47,11 +47,6 @@ export function boardsText(modelArg: string, lines: readonly BoardLine[], librar
   return `${renderTable(['board', 'core', 'MHz', 'total ms', 'heaviest op (share)'], rows)}\n${modelArg}: kernels ${library}, engine ${engine}\n`;
 }
 
-/** The four MLPerf Tiny benchmarks as the zoo writes them (their latency equals the public files'). */
-function benchModels(): Record<Bench, Model> {
-  return { kws: buildZooModel('mlperf-kws'), vww: buildZooModel('mlperf-vww'), ic: buildZooModel('mlperf-ic'), ad: buildZooModel('mlperf-ad') };
-}
-
 /** The name the table's summary gives the cells' source. */
 export const PACKAGED_CSV = 'MLPerf Tiny v0.5-v1.0 published cells (shipped with mcusim)';
 
@@ -68,7 +63,7 @@ export function runValidation(csvOption: string | undefined): { csv: string; val
   const proprietaryCsv = csvOption === undefined ? null : join(dirname(resolve(csvOption)), 'mlperf-tiny-proprietary.csv');
   const proprietaryText = proprietaryCsv === null ? MLPERF_TINY_PROPRIETARY_CSV : existsSync(proprietaryCsv) ? readFileSync(proprietaryCsv, 'utf8') : null;
   const proprietary = proprietaryText === null ? [] : parseLatencyCsv(proprietaryText);
-  const validation = validateLatency(parseLatencyCsv(text), benchModels(), proprietary);
+  const validation = validateLatency(parseLatencyCsv(text), mlperfZooModels(), proprietary);
   const root = instructionDataRoot(csvOption);
   return { csv: csvOption ?? PACKAGED_CSV, validation, instructions: root === null ? [] : validateInstructionSets(root) };
 }

@@ -6,7 +6,7 @@
 import type { Graph, Model } from '../ir/index.ts';
 import { UsageError, buildZooModel } from '../ir/index.ts';
 import type { CoreFamily, Engine, KernelLibrary, TargetProfile } from '../sim/index.ts';
-import { CONSTANT_GROUP, FAMILY_CONSTANTS, cyclesToUs, familyConstant, getTarget, interpreterCost, niclaVision, opComputeCycles } from '../sim/index.ts';
+import { CONSTANT_GROUP, FAMILY_CONSTANTS, cyclesToUs, familyConstant, getTarget, interpreterCost, niclaVision, opComputeCycles, opMacs } from '../sim/index.ts';
 
 export type Bench = 'kws' | 'vww' | 'ic' | 'ad';
 export const BENCHES: readonly Bench[] = ['kws', 'vww', 'ic', 'ad'];
@@ -76,10 +76,15 @@ export interface RawCycles {
   readonly kernel: number;
 }
 
-export function rawCycles(graph: Graph, target: TargetProfile, engine: Engine): RawCycles {
-  let kernel = interpreterCost(graph, target, 'cmsis-nn', engine, 1).cycles;
-  graph.ops.forEach((_, i) => { kernel += opComputeCycles(graph, i, target, 'cmsis-nn', engine, 1).cycles; });
+export function rawCycles(graph: Graph, target: TargetProfile, engine: Engine, library: KernelLibrary = 'cmsis-nn'): RawCycles {
+  let kernel = interpreterCost(graph, target, library, engine, 1).cycles;
+  graph.ops.forEach((_, i) => { kernel += opComputeCycles(graph, i, target, library, engine, 1).cycles; });
   return { kernel };
+}
+
+/** The four MLPerf Tiny benchmarks as the zoo writes them (op for op the public files; test/ir/zoo/mlperf-zoo.test.ts). */
+export function mlperfZooModels(): Record<Bench, Model> {
+  return { kws: buildZooModel('mlperf-kws'), vww: buildZooModel('mlperf-vww'), ic: buildZooModel('mlperf-ic'), ad: buildZooModel('mlperf-ad') };
 }
 
 export function predictMs(raw: RawCycles, target: TargetProfile, constant: number): number {
@@ -178,9 +183,8 @@ export const TINYENGINE_PROXY = 'mobilenet-v2-0.35-224';
 export function fitM7(library: KernelLibrary): number {
   const t = getTarget('nucleo-h743zi2');
   const g = buildZooModel(TINYENGINE_PROXY).graph;
-  const macs = g.ops.reduce((a, _, i) => a + opComputeCycles(g, i, t, library, 'tflm', 1).macs, 0);
-  const raw = interpreterCost(g, t, library, 'tflm', 1).cycles + g.ops.reduce((a, _, i) => a + opComputeCycles(g, i, t, library, 'tflm', 1).cycles, 0);
-  return (tinyengineCyclesPerMac(library) * macs) / raw;
+  const macs = g.ops.reduce((a, _, i) => a + opMacs(g, i), 0);
+  return (tinyengineCyclesPerMac(library) * macs) / rawCycles(g, t, 'tflm', library).kernel;
 }
 
 export interface CellResult extends LatencyCell {

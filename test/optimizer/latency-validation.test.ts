@@ -4,15 +4,14 @@
 // the fit recovering a constant it was given.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { buildZooModel } from '../../src/ir/index.ts';
 import type { Bench, FitPoint } from '../../src/optimizer/index.ts';
-import { fitConstant, fitGroups, fitM7, fitTinySegM7, parseLatencyCsv, predictMs, rawCycles, tinyengineCyclesPerMac, validateLatency } from '../../src/optimizer/index.ts';
+import { fitConstant, fitGroups, fitM7, fitTinySegM7, mlperfZooModels, parseLatencyCsv, predictMs, rawCycles, tinyengineCyclesPerMac, validateLatency } from '../../src/optimizer/index.ts';
 import { MLPERF_TINY_OPEN_CSV, MLPERF_TINY_PROPRIETARY_CSV, estimateLatency, familyConstant, getTarget, niclaVision } from '../../src/sim/index.ts';
 import { ORACLE, describeWithData } from '../oracle-paths.ts';
 
 // The zoo's MLPerf Tiny models (op for op the public files, test/ir/zoo/mlperf-zoo.test.ts) and the
 // published cells the package ships (equal to the oracle's CSVs, checked below when the data is there).
-const models = { kws: buildZooModel('mlperf-kws'), vww: buildZooModel('mlperf-vww'), ic: buildZooModel('mlperf-ic'), ad: buildZooModel('mlperf-ad') };
+const models = mlperfZooModels();
 const PACKAGED: Record<string, string> = { 'mlperf-tiny-open.csv': MLPERF_TINY_OPEN_CSV, 'mlperf-tiny-proprietary.csv': MLPERF_TINY_PROPRIETARY_CSV };
 const csv = (name: string): string => PACKAGED[name] ?? '';
 

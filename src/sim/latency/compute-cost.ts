@@ -34,7 +34,7 @@ export interface OpCompute {
 }
 
 /** MACs of an op's nest (countCost on the reference spec); 0 for ops it cannot count. */
-function macsOf(graph: Graph, opIndex: number): number {
+export function opMacs(graph: Graph, opIndex: number): number {
   const op = graph.ops[opIndex];
   if (op === undefined || op.kind === 'spill' || op.kind === 'custom') return 0;
   try { return countCostCached(costInstance(graph, opIndex)).macs; } catch { return 0; }
@@ -92,7 +92,7 @@ export function opComputeCycles(graph: Graph, opIndex: number, target: TargetPro
   const flashStallCycles = opWeights(graph, opIndex, target.core).reduce((a, w) => a + flashStall(w, computeCycles, target.flashTiming), 0);
   const k = constant ?? familyConstant(target, library).value;
   return {
-    path: priced.path, macs: macsOf(graph, opIndex), instructions: priced.instructions, classes: priced.classes, estimated: priced.estimated,
+    path: priced.path, macs: opMacs(graph, opIndex), instructions: priced.instructions, classes: priced.classes, estimated: priced.estimated,
     build: choice.build === null ? choice.note : `${choice.build.name}${choice.note === 'measured build' ? '' : ` (${choice.note})`}`,
     computeCycles, flashStallCycles, cycles: k * (computeCycles + flashStallCycles),
   };
