@@ -189,7 +189,8 @@ function mlperfValidation(): string {
   const rows = [...groups].map(([k, m]) => `| ${k} | ${['kws', 'vww', 'ic', 'ad'].map((b) => signed(m.get(b) ?? null)).join(' | ')} |`);
   const u = r.doc.summary;
   return ['| board (engine, round) | KWS | VWW | IC | AD |', '| --- | ---: | ---: | ---: | ---: |', ...rows, '',
-    `${u.gatedCells} gated cells: mean absolute error **${(u.mae * 100).toFixed(1)}%**, worst **${(u.worst * 100).toFixed(1)}%**; leave-one-board-out (the constant refitted without the predicted board): mean **${(u.loboMae * 100).toFixed(1)}%**, worst ${(u.loboWorst * 100).toFixed(1)}%.`].join('\n');
+    `${u.gatedCells} gated cells: mean absolute error **${(u.mae * 100).toFixed(1)}%**, worst **${(u.worst * 100).toFixed(1)}%**; leave-one-board-out (the constant refitted without the predicted board): mean **${(u.loboMae * 100).toFixed(1)}%**, worst ${(u.loboWorst * 100).toFixed(1)}%.` +
+      (u.helium === null ? '' : ` Helium, reported apart (nothing fitted on it): ${u.helium.cells} cells, mean **${(u.helium.mae * 100).toFixed(1)}%**, worst ${(u.helium.worst * 100).toFixed(1)}%.`)].join('\n');
 }
 
 const TABLES: Readonly<Record<string, { readonly page: string; readonly make: () => string }>> = {

@@ -48,7 +48,7 @@ export function boardsText(modelArg: string, lines: readonly BoardLine[], librar
 }
 
 /** The name the table's summary gives the cells' source. */
-export const PACKAGED_CSV = 'MLPerf Tiny v0.5-v1.0 published cells (shipped with mcusim)';
+export const PACKAGED_CSV = 'MLPerf Tiny v0.5-v1.2 published cells (shipped with mcusim)';
 
 /** The data folder holding instructions-m7/ and instructions-m55/: a given CSV's (one folder up),
  * else $MCUSIM_DATA, else ../shared/oracle from the working directory; null when none has them. */
@@ -82,6 +82,8 @@ export function validationText(csv: string, v: Validation): string {
     '',
     `${csv}: gated cells ${s.gatedCells} (missing ${s.missing}); shipped constants: mean abs error ${(s.mae * 100).toFixed(1)}%, worst ${(s.worst * 100).toFixed(1)}%`,
     `leave-one-board-out (constants refitted without the predicted board): mean abs error ${(s.loboMae * 100).toFixed(1)}%, worst ${(s.loboWorst * 100).toFixed(1)}%`,
+    s.helium === null ? 'no Helium cells (reported apart: no constant is fitted on a Helium core)' :
+      `Helium cells, reported apart (TRM timings alone, nothing fitted on them): ${s.helium.cells} cells, mean abs error ${(s.helium.mae * 100).toFixed(1)}%, worst ${(s.helium.worst * 100).toFixed(1)}%`,
     `constants this CSV fits: ${refit === '' ? 'none (no family with two boards)' : refit}`,
     v.lowerBounds.length === 0 ? 'no proprietary-engine rows (none packaged, or no mlperf-tiny-proprietary.csv beside the given CSV)' :
       `proprietary engines on the same board and benchmark: ${v.lowerBounds.filter((c) => c.ok).length}/${v.lowerBounds.length} TFLM + CMSIS-NN estimates slower than them${v.lowerBounds.some((c) => !c.ok) ? ` (FASTER: ${v.lowerBounds.filter((c) => !c.ok).map((c) => `${c.board} ${c.bench} ${c.round} ${c.engineName} ${c.estimateMs.toFixed(1)} < ${c.measuredMs} ms${c.openMeasuredFasterMs === null ? '' : `, an open CMSIS-NN engine measured ${c.openMeasuredFasterMs} ms there too`}`).join('; ')})` : ''}`,

@@ -55,7 +55,7 @@ describe('mcusim latency on boards', () => {
     const r = await mcusim('latency', '--validate', '--json');
     expect(r.code, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout);
-    expect(doc.cells).toHaveLength(16);
+    expect(doc.cells).toHaveLength(20);
     expect(doc.summary.gatedCells).toBe(12);
     expect(doc.summary.mae).toBeLessThanOrEqual(0.1);
     expect(doc.summary.loboMae).toEqual(expect.any(Number));

@@ -1,6 +1,6 @@
 // MLPerf Tiny's published latencies, shipped with the package so that `mcusim latency --validate`
 // runs anywhere (an installed package, an empty folder). Every row names its source: `repo` (the
-// round's results repository, mlcommons/tiny_results_v0.5 / _v0.7 / _v1.0, Apache-2.0), `commit`,
+// round's results repository, mlcommons/tiny_results_v0.5 / _v0.7 / _v1.0 / _v1.2, Apache-2.0), `commit`,
 // `results_dir` (the EEMBC runner's performance logs: ms = 1000 / median throughput) and
 // `system_json` (board, core, clock, engine). Published figures, typed in as data; parsed by
 // parseLatencyCsv (docs/latency.md).
@@ -11,6 +11,7 @@ v0.5,reference,Nucleo-L4R5ZI,NUCLEO-L4R5ZI,STM32L4R5ZIT6,Cortex-M4F,120,TFLM v2.
 v0.7,renesas,EK-RA6M4,EK-RA6M4,R7FA6M4AF3CFB (RA6M4),Cortex-M33,200,TFLM + CMSIS-NN; GCC 8.3.1,TFLM+CMSIS-NN,50.572,162.364,246.184,4.613,mlcommons/tiny_results_v0.7,64623f41b6721bdff6d0133a524c63a003123b3b,closed/renesas/results/EK-RA6M4/<bench>/performance/,closed/renesas/systems/EK-RA6M4_System_Description.json
 v1.0,OctoML,microtvm_cmsis_nn/NRF5340-DK,nRF5340 DK,nRF5340,Cortex-M33,128,microTVM @e3a6cb6a + CMSIS-NN @51263182; Zephyr 2.7.3,microTVM+CMSIS-NN,76.086,232.019,316.156,6.266,mlcommons/tiny_results_v1.0,c7761cf84076d601c4a0ed2ecc51e77d40696ed2,closed/OctoML/results/microtvm_cmsis_nn/NRF5340-DK/<bench>/performance/,closed/OctoML/systems/system_description_NRF5340DK_microtvm_cmsis_nn.json
 v1.0,OctoML,microtvm_cmsis_nn/NUCLEO_L4R5ZI,NUCLEO-L4R5ZI,STM32L4R5ZIT6U,Cortex-M4F,120,microTVM @e3a6cb6a + CMSIS-NN @51263182; Zephyr 2.7.3,microTVM+CMSIS-NN,99.81,301.205,389.56,8.605,mlcommons/tiny_results_v1.0,c7761cf84076d601c4a0ed2ecc51e77d40696ed2,closed/OctoML/results/microtvm_cmsis_nn/NUCLEO_L4R5ZI/<bench>/performance/,closed/OctoML/systems/system_description_NUCLEO_L4R5ZI_microtvm_cmsis_nn.json
+v1.2,Renesas,EK-RA8D1,EK-RA8D1,R7FA8D1AHECBD,Cortex-M85 (Helium),480,TFLM + CMSIS-NN (its MVE paths: code/EK-RA8D1/src/tflite-micro/cmsis_nn); LLVM Embedded Toolchain for Arm 17.0.1,TFLM+CMSIS-NN,3.465,13.393,8.478,0.531,mlcommons/tiny_results_v1.2,cadb362343f559d459e7cdb8748685ba76b9eb23,closed/Renesas/results/EK-RA8D1/<bench>/performance/,closed/Renesas/systems/EK-RA8D1.json
 `;
 
 /** Proprietary engines (X-CUBE-AI, Plumerai, ...) on Cortex-M boards: a TFLM + CMSIS-NN estimate below one of these is wrong. */

@@ -4,8 +4,10 @@
 // Tiny system description the clock comes from, or the vendor's public code that encodes the datasheet
 // table (ST STM32Cube LL drivers, Renesas FSP bsp_feature.h, Nuvoton BSP), checked 2026-11-28. "No public
 // source retrieved" marks a figure kept from the vendor manual as recalled, not checked against a text.
-// Wait states are as the source gives them: in flash-bus clocks (H7: AXI, RA8: ICLK), which on the H7
-// boards and the RA8D1 run at half the core clock. No spill-store profile here (nicla-vision has one).
+// Wait states are as the source gives them: in flash-bus clocks (H7: AXI, RA8: ICLK), which on the H743 /
+// H747 boards and the RA8D1 run at half the core clock (busClockDivider 2); flash read over an AXI master
+// // (M7, M85) costs an address phase and one clock per 64-bit beat more (busBytes, flashAccessWaitCycles).
+// No spill-store profile here (nicla-vision has one).
 
 import type { CoreFeatures, FlashReadTiming, RamRegion, TargetProfile } from './target-profile.ts';
 
@@ -126,6 +128,7 @@ export const discoF746ng = board({
     // RM0385 §3.3.2 Table 5; STM32CubeF7 Drivers/STM32F7xx_HAL_Driver/Src/stm32f7xx_ll_utils.c
     // (UTILS_SCALE1_LATENCY7_FREQ 210 MHz, over-drive): 2.7-3.6 V, 210 < HCLK <= 216 MHz -> 7 WS.
     waitStates: 7,
+    busBytes: 8, // Cortex-M7 TRM §2.1: 64-bit AXI master (AXIM); AXI clock = HCLK = the core clock here.
     accessBytes: 32, // RM0385 §3.3.2: 256-bit flash read (AXI line fill through the L1 cache).
     accelerator: 'ART accelerator (ITCM path) + M7 L1 cache 4 KB I + 4 KB D (AXI path)', // DS10916 §3.2, §3.4
     dataCacheBytes: 4 * KIB, // DS10916 §3.2: 4 KB data cache.
@@ -137,6 +140,8 @@ const H7_FLASH_480: FlashReadTiming = {
   // RM0433 §4.3.8 Table 17; STM32CubeH7 Projects/NUCLEO-H743ZI/Examples/PWR/PWR_VOS0_480MHZ/Src/main.c:
   // VOS0, SYSCLK 480 MHz, HCLK (AXI) 240 MHz, "Flash Latency(WS) = 4" (AXI clocks).
   waitStates: 4,
+  busClockDivider: 2, // the same main.c: SYSCLK 480 MHz, AXI clock (HCLK) = SYSCLK / 2.
+  busBytes: 8, // Cortex-M7 TRM §2.1: the M7 reads memory outside its TCMs over a 64-bit AXI master (AXIM).
   accessBytes: 32, // RM0433 §4.3.7: one 256-bit flash word per read.
   accelerator: 'M7 L1 cache: 16 KB I + 16 KB D (flash over AXI)', // DS12110 §3.1
   dataCacheBytes: 16 * KIB,
@@ -180,6 +185,7 @@ export const nucleoH7a3ziQ = board({
     // RM0455 flash table; STM32CubeH7 Drivers/STM32H7xx_HAL_Driver/Src/stm32h7xx_ll_utils.c, STM32H7_DEV_ID
     // 0x480 (H7A3/B3): UTILS_SCALE0_LATENCY6_FREQ 280 MHz, i.e. VOS0, 264 < HCLK <= 280 MHz -> 6 WS.
     waitStates: 6,
+    busBytes: 8, // Cortex-M7 TRM §2.1: 64-bit AXI master (AXIM); the H7A3's AXI runs at the core clock (HPRE /1 at 280 MHz).
     accessBytes: 16, // RM0455 §4.3.7: 128-bit flash word.
     accelerator: 'M7 L1 cache: 16 KB I + 16 KB D (flash over AXI)', // DS13195 §3.1
     dataCacheBytes: 16 * KIB,
@@ -235,12 +241,23 @@ export const ekRa8d1 = board({
   flashBytes: 2 * MIB, // R01DS0445 Table 1.1: 2 MB code flash.
   flashTiming: {
     // Renesas FSP ra/fsp/src/bsp/mcu/ra8d1/bsp_feature.h: SYS_CLOCK_FREQ_FOUR_ROM_WAITS 192 MHz, _FIVE_ 240 MHz,
-    // so ICLK = 240 MHz (the core at 480) takes FLWT = 4 ROM wait cycles (ICLK cycles).
+    // so ICLK = 240 MHz takes FLWT = 4 ROM wait cycles (ICLK cycles; bsp_clocks.c writes FLWT from ICLK).
     waitStates: 4,
-    accessBytes: 32, // M85 L1 cache line 32 bytes (Cortex-M85 TRM §L1 data cache).
-    accelerator: 'M85 L1 cache: 32 KB I + 32 KB D', // R01DS0445 §1.1
-    dataCacheBytes: 32 * KIB,
-    dataPrefetch: true, // Cortex-M85 TRM: the L1 data cache has an automatic prefetcher.
+    // ICLK = CPUCLK / 2: the EK-RA8D1 MLPerf Tiny v1.2 project's ra_gen/bsp_clock_cfg.h (PLL1P 480 MHz,
+    // CPUCLK /1, ICLK /2), RA8D1's 240 MHz ICLK limit behind a 480 MHz core.
+    busClockDivider: 2,
+    busBytes: 8, // Cortex-M85 TRM: the core reads memory outside its TCMs over a 64-bit AXI5 master (M-AXI).
+    // Without the L1 data cache each MVE vector load (VLDRB.8: 16 bytes) is its own AXI read: no line fill.
+    accessBytes: 16,
+    // FSP's BSP property default leaves the L1 D-cache off: ra_cfg/fsp_cfg/bsp/bsp_mcu_family_cfg.h
+    // BSP_CFG_DCACHE_ENABLED (0), and system.c enables it only under that flag (the MLPerf v1.2 project keeps
+    // it off: SCB_EnableDCache() commented out). bsp_clocks.c enables the flash cache (R_BSP_FlashCacheEnable,
+    // FCACHEE); its size: no public source retrieved, taken as holding no weights between passes.
+    accelerator: 'M85 L1 cache: 32 KB I + 32 KB D (D-cache off by FSP default) + FCACHE flash cache', // R01DS0445 §1.1
+    dataCacheBytes: 0,
+    // The in-order M85 keeps AXI reads outstanding while the MVE beats of earlier instructions run: only the
+    // wait cycles beyond the compute between two weight loads stall it.
+    dataPrefetch: true,
   },
 });
 
@@ -283,7 +300,7 @@ export const ensembleE7 = board({
     accessBytes: 16, // No public source retrieved (MRAM 128-bit read port).
     accelerator: 'M55 L1 caches: 32 KB I + 32 KB D (Ensemble E7 HP core)', // Ensemble E7 product brief: 32 KB I / 32 KB D cache per M55.
     dataCacheBytes: 32 * KIB,
-    dataPrefetch: false, // Cortex-M55 TRM: no data prefetcher described for the AXI master.
+    dataPrefetch: true, // CMSIS core_cm55.h MEMSYSCTL->PFCR: the M55's data prefetcher (ENABLE, MIN_LA / MAX_LA look-ahead).
   },
 });
 

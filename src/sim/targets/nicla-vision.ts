@@ -18,6 +18,9 @@ export const niclaVision: SpillTargetProfile = {
   flashTiming: {
     // RM0399 §4.3.8 Table 16 (FLASH_ACR.LATENCY at VOS1, AXI 240 MHz): 4 wait states.
     waitStates: 4,
+    // RM0399 §8 (RCC): SYSCLK 480 MHz, the AXI clock (HCLK) at SYSCLK / 2 = 240 MHz, the clock FLASH_ACR counts.
+    busClockDivider: 2,
+    busBytes: 8, // Cortex-M7 TRM §2.1: the M7 reads flash over its 64-bit AXI master (AXIM).
     // RM0399 §4.3.7: a read returns one 256-bit flash word.
     accessBytes: 32,
     // DS12930 §3.1: 16 KB I-cache + 16 KB D-cache (L1) on the M7's AXI master.

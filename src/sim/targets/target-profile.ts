@@ -50,8 +50,14 @@ export interface CoreFeatures {
 
 /** How the program and the model's constant data (weights) are read from flash at the board's clock. */
 export interface FlashReadTiming {
-  /** Wait states configured at the clock (each flash access costs 1 + waitStates core cycles). */
+  /** Wait states configured at the clock, in clocks of the flash's bus (`busClockDivider`): an access on the
+   * core's own bus clock costs 1 + waitStates core cycles (`flashAccessWaitCycles`). */
   readonly waitStates: number;
+  /** Core cycles per clock of the bus the flash is read over (RA8D1: ICLK = CPUCLK / 2); default 1. */
+  readonly busClockDivider?: number;
+  /** Bytes per data beat where the flash is read over an AXI bus (an address phase, the wait states, then
+   * one beat per `busBytes` of the access); absent: the access completes in 1 + waitStates bus clocks. */
+  readonly busBytes?: number;
   /** Bytes one flash access (or cache line fill) brings in. */
   readonly accessBytes: number;
   /** What hides the wait states from the instruction stream (ART accelerator, L1 cache, ...). */

@@ -31,15 +31,15 @@ const M4_M33_CMSIS: FamilyConstant = { value: 1.205873, source: 'fitted by scrip
 // with CMSIS-NN (geometric mean 4.23; MACs from the mcunet README's model list) and 44-48 with the reference
 // kernels (46.06). Their files are not public beside the table, so the constant is fitted on the same block
 // structure: zoo:mobilenet-v2-0.35-224 (mbv2-w0.35, in the table at r144, OOM on TFLM there) on nucleo-h743zi2.
-const M7_CMSIS: FamilyConstant = { value: 1.585509, source: 'tinyengine README STM32H743 table: TFLM + CMSIS-NN at 4.23 cycles per MAC over 8 MCUNet nets (zoo:mobilenet-v2-0.35-224 on nucleo-h743zi2; scripts/fit-latency.ts)' };
-const M7_REFERENCE: FamilyConstant = { value: 0.958002, source: 'tinyengine README STM32H743 table: TFLM reference kernels at 46.06 cycles per MAC over 8 MCUNet nets (zoo:mobilenet-v2-0.35-224 on nucleo-h743zi2; scripts/fit-latency.ts)' };
+const M7_CMSIS: FamilyConstant = { value: 1.578710, source: 'tinyengine README STM32H743 table: TFLM + CMSIS-NN at 4.23 cycles per MAC over 8 MCUNet nets (zoo:mobilenet-v2-0.35-224 on nucleo-h743zi2; scripts/fit-latency.ts)' };
+const M7_REFERENCE: FamilyConstant = { value: 0.957773, source: 'tinyengine README STM32H743 table: TFLM reference kernels at 46.06 cycles per MAC over 8 MCUNet nets (zoo:mobilenet-v2-0.35-224 on nucleo-h743zi2; scripts/fit-latency.ts)' };
 
 // Same script: TinySeg LCTES 2024 Table 5, the original Tiny U-Net on Nicla Vision, 1190 ms for the 206.5 M
 // instructions the build executes (7.8 cycles per MAC where the H743 table's nets take 4.2): the Arduino mbed
 // build of that board (-Os, TinySeg's 2023 TFLM) runs the kernels 2.5x slower than the vendor build. A board
 // whose `build` says -Os takes these; the reference kernels are assumed slowed as much as CMSIS-NN.
-const M7_OS_CMSIS: FamilyConstant = { value: 4.041237, source: 'TinySeg LCTES 2024 Table 5: original Tiny U-Net 1190 ms on nicla-vision (Arduino mbed, -Os; scripts/fit-latency.ts)' };
-const M7_OS_REFERENCE: FamilyConstant = { value: 2.441811, source: 'the -O2 reference constant x (TinySeg Table 5 -Os constant / the H743 CMSIS-NN constant): no measurement of reference kernels at -Os' };
+const M7_OS_CMSIS: FamilyConstant = { value: 3.886571, source: 'TinySeg LCTES 2024 Table 5: original Tiny U-Net 1190 ms on nicla-vision (Arduino mbed, -Os; scripts/fit-latency.ts)' };
+const M7_OS_REFERENCE: FamilyConstant = { value: 2.357909, source: 'the -O2 reference constant x (TinySeg Table 5 -Os constant / the H743 CMSIS-NN constant): no measurement of reference kernels at -Os' };
 
 /** Constants of a -Os board build (`TargetProfile.build`), where a family has them; others keep FAMILY_CONSTANTS. */
 export const SIZE_OPTIMIZED_CONSTANTS: Readonly<Partial<Record<CoreFamily, Readonly<Record<KernelLibrary, FamilyConstant>>>>> = {

@@ -15,16 +15,29 @@ export interface WeightStream {
  * holds the activations and, on unified caches, the code). */
 const CACHE_SHARE = 0.5;
 
+/**
+ * Core cycles one flash access adds beyond the load's own cycle: 1 + waitStates bus clocks on the core's
+ * bus; over AXI an address phase, 1 + waitStates clocks to the first beat and one clock per further beat;
+ * each bus clock `busClockDivider` core cycles.
+ */
+export function flashAccessWaitCycles(flash: FlashReadTiming): number {
+  const divider = flash.busClockDivider ?? 1;
+  const beats = flash.busBytes === undefined ? 1 : Math.max(1, Math.ceil(flash.accessBytes / flash.busBytes));
+  const busClocks = (flash.busBytes === undefined ? 0 : 1) + 1 + flash.waitStates + (beats - 1);
+  return divider * busClocks - 1;
+}
+
 /** Wait-state cycles of reading `w` from flash while `computeCycles` of work run over it. */
 export function flashStall(w: WeightStream, computeCycles: number, flash: FlashReadTiming): number {
-  if (w.bytes <= 0 || flash.waitStates <= 0) return 0;
+  const wait = flashAccessWaitCycles(flash);
+  if (w.bytes <= 0 || wait <= 0) return 0;
   const cached = w.bytes <= flash.dataCacheBytes * CACHE_SHARE;
   const missedBytes = cached ? w.bytes : w.bytes * w.passes;
   const lines = missedBytes / flash.accessBytes;
   // With a sequential prefetch the next line is read while the current one is consumed: only the
   // wait states beyond the compute spent on a line stall the core.
   const computePerLine = (computeCycles / Math.max(1, w.bytes * w.passes)) * flash.accessBytes;
-  const perLine = flash.dataPrefetch ? Math.max(0, flash.waitStates - computePerLine) : flash.waitStates;
+  const perLine = flash.dataPrefetch ? Math.max(0, wait - computePerLine) : wait;
   return lines * perLine;
 }
 
