@@ -159,7 +159,7 @@ function spillSweep(): string {
 
 interface ValidationJson {
   readonly cells: readonly { readonly round: string; readonly board: string | null; readonly engine: string; readonly engineName: string; readonly bench: string; readonly gated: boolean; readonly error: number | null }[];
-  readonly summary: { readonly gatedCells: number; readonly mae: number; readonly worst: number; readonly loboMae: number; readonly loboWorst: number };
+  readonly summary: { readonly gatedCells: number; readonly mae: number; readonly worst: number; readonly loboMae: number; readonly loboWorst: number; readonly helium: { readonly cells: number; readonly mae: number; readonly worst: number } | null };
   readonly instructions: readonly { readonly dir: string; readonly board: string; readonly summary: { readonly models: number; readonly bigOps: number; readonly within10: number; readonly within5: number; readonly totalsWithin3: number; readonly worstInvokeError: number } }[];
 }
 let validation: ReturnType<typeof cli<ValidationJson>> | null = null;

@@ -2,7 +2,7 @@
 // MVE features, clock, RAM regions, flash and its wait states at that clock, what hides them.
 import type { Command } from 'commander';
 import type { TargetProfile } from '../../sim/index.ts';
-import { getTarget, listTargets } from '../../sim/index.ts';
+import { flashAccessWaitCycles, getTarget, listTargets } from '../../sim/index.ts';
 import { renderTable } from '../format.ts';
 
 const KIB = 1024;
@@ -15,7 +15,8 @@ function boardJson(t: TargetProfile): Record<string, unknown> {
     // The build the latency constants are for: null = a vendor -O2 / -O3 build.
     build: t.build ?? null,
     sramBytes: t.sramBytes, ramRegions: t.ramRegions, arenaRegion: t.arenaRegion,
-    flashBytes: t.flashBytes, flash: t.flashTiming,
+    // waitCycles: core cycles one flash read adds beyond the load's own (flashAccessWaitCycles).
+    flashBytes: t.flashBytes, flash: { ...t.flashTiming, waitCycles: flashAccessWaitCycles(t.flashTiming) },
     spillStorage: t.internalFlash !== undefined || t.qspiFlash !== undefined || t.remoteHost !== undefined,
   };
 }
@@ -33,9 +34,9 @@ export function runBoards(opts: { readonly json?: boolean }): number {
   const rows = boards.map((t) => [
     t.name, t.mcu, t.core.family, features(t), `${t.mainCore.clockHz / 1e6}`,
     `${Math.round(t.sramBytes / KIB)}`, `${t.arenaRegion} ${Math.round((t.ramRegions.find((r) => r.name === t.arenaRegion)?.sizeBytes ?? 0) / KIB)}`,
-    `${Math.round(t.flashBytes / KIB)}`, `${t.flashTiming.waitStates}`, t.flashTiming.accelerator,
+    `${Math.round(t.flashBytes / KIB)}`, `${t.flashTiming.waitStates}`, `${flashAccessWaitCycles(t.flashTiming)} / ${t.flashTiming.accessBytes} B`, t.flashTiming.accelerator,
   ]);
-  process.stdout.write(`${renderTable(['board', 'mcu', 'core', 'features', 'MHz', 'SRAM KB', 'arena region KB', 'flash KB', 'flash WS', 'hides wait states'], rows)}\n`);
+  process.stdout.write(`${renderTable(['board', 'mcu', 'core', 'features', 'MHz', 'SRAM KB', 'arena region KB', 'flash KB', 'flash WS', 'wait cycles / read', 'hides wait states'], rows)}\n`);
   return 0;
 }
 

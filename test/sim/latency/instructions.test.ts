@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { loadModel } from '../../../src/api/index.ts';
 import { buildZooModel } from '../../../src/ir/index.ts';
 import type { Blocks, FlashReadTiming, TargetProfile } from '../../../src/sim/index.ts';
-import { axisWindows, depthwise3x3Blocks, estimateLatency, flashStall, forLibc, getTarget, memcpyBlocks, memsetBlocks, ntTBlocks, opComputeCycles } from '../../../src/sim/index.ts';
+import { axisWindows, depthwise3x3Blocks, estimateLatency, flashAccessWaitCycles, flashStall, forLibc, getTarget, memcpyBlocks, memsetBlocks, ntTBlocks, opComputeCycles } from '../../../src/sim/index.ts';
 import { ORACLE, describeWithData } from '../../oracle-paths.ts';
 
 describe('block counts from the loop bounds', () => {
@@ -89,6 +89,15 @@ describe('flashStall', () => {
     const pf = { ...flash, dataPrefetch: true };
     expect(flashStall({ bytes: 1024, passes: 10 }, 10_240, pf)).toBe(0);
     expect(flashStall({ bytes: 1024, passes: 10 }, 2560, pf)).toBeCloseTo(((1024 * 10) / 8) * 3, 6);
+  });
+  it('counts wait states in the flash bus clock and, over AXI, an address phase and one clock per beat', () => {
+    // On the core's bus at the core clock: 1 + 5 cycles, the load's own one in its compute.
+    expect(flashAccessWaitCycles(flash)).toBe(5);
+    // RA8D1: FLWT 4 at ICLK = CPUCLK / 2, a 16-byte read on the M85's 64-bit AXI: 1 + 5 + 1 ICLK = 14 cycles.
+    expect(flashAccessWaitCycles({ ...flash, waitStates: 4, busClockDivider: 2, busBytes: 8, accessBytes: 16 })).toBe(13);
+    // H743: 4 WS at AXI = SYSCLK / 2, a 32-byte line in 4 beats: 1 + 5 + 3 AXI clocks = 18 cycles.
+    expect(flashAccessWaitCycles({ ...flash, waitStates: 4, busClockDivider: 2, busBytes: 8, accessBytes: 32 })).toBe(17);
+    expect(flashStall({ bytes: 160, passes: 1 }, 0, { ...flash, waitStates: 4, busClockDivider: 2, busBytes: 8, accessBytes: 16 })).toBe(10 * 13);
   });
 });
 

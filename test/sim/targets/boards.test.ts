@@ -37,6 +37,13 @@ describe('board profiles', () => {
     expect(t.mainCore.clockHz).toBe(clockHz);
     expect(t.flashTiming.waitStates).toBe(waitStates);
   });
+  it('RA8D1: ICLK at half the core clock, flash read over the M85\'s 64-bit AXI, L1 D-cache off (FSP default)', () => {
+    const f = getTarget('ek-ra8d1').flashTiming;
+    expect([f.waitStates, f.busClockDivider, f.busBytes, f.accessBytes, f.dataCacheBytes]).toEqual([4, 2, 8, 16, 0]);
+    // The H743 / H747 count their wait states at the 240 MHz AXI clock too; the H7A3's AXI runs at the core clock.
+    for (const b of ['nucleo-h743zi2', 'portenta-h7', 'nicla-vision']) expect(getTarget(b).flashTiming.busClockDivider).toBe(2);
+    expect(getTarget('nucleo-h7a3zi-q').flashTiming.busClockDivider ?? 1).toBe(1);
+  });
   it('RA6M4: no flash prefetch buffer (FSP BSP_FEATURE_BSP_FLASH_PREFETCH_BUFFER 0)', () => {
     const f = getTarget('ek-ra6m4').flashTiming;
     expect(f.dataPrefetch).toBe(false);
