@@ -11,7 +11,7 @@ import { KERNEL_LIBRARIES } from './targets/index.ts';
 
 /** Leaf keys that divide or size something: zero would be meaningless. */
 const POSITIVE_KEYS: ReadonlySet<string> = new Set([
-  'clockHz', 'busClockHz', 'linkBytesPerSecond', 'scale', 'sramBytes',
+  'clockHz', 'busClockHz', 'linkBytesPerSecond', 'scale', 'sramBytes', 'accessBytes', 'busClockDivider', 'busBytes',
   'banks', 'sectorsPerBank', 'sectorBytes', 'programUnitBytes', 'sizeBytes', 'pageBytes', 'readAccessBytes',
   'readDataLines', 'programDataLines', 'packetBytes',
 ]);
@@ -20,8 +20,13 @@ const POSITIVE_KEYS: ReadonlySet<string> = new Set([
 const INTEGER_KEYS: ReadonlySet<string> = new Set([
   'sramBytes', 'banks', 'sectorsPerBank', 'sectorBytes', 'programUnitBytes', 'sizeBytes', 'pageBytes',
   'readAccessBytes', 'readDataLines', 'programDataLines', 'packetBytes', 'readWaitStates',
-  'readCommandClocks', 'writeCommandClocks',
+  'readCommandClocks', 'writeCommandClocks', 'waitStates', 'accessBytes', 'dataCacheBytes', 'busBytes',
 ]);
+
+/** Optional keys a profile may leave out (a value of the same type as the one shown), by object path. */
+const OPTIONAL_KEYS: Readonly<Record<string, Readonly<Record<string, Json>>>> = {
+  flashTiming: { busClockDivider: 1, busBytes: 8 },
+};
 
 /** The simulator holds a device's bytes: larger storage sizes are refused rather than failing mid-run. */
 export const MAX_STORAGE_BYTES = 1 << 30;
@@ -49,6 +54,10 @@ function mergeLike(base: Json, over: Json, path: string, key: string, problems: 
     if (typeof over !== 'string') problems.push(`${path}: must be a string`);
     return over;
   }
+  if (typeof base === 'boolean') {
+    if (typeof over !== 'boolean') problems.push(`${path}: must be true or false`);
+    return over;
+  }
   if (Array.isArray(base)) {
     // Arrays (the QSPI part's larger erase types) are replaced whole, element shape as the base's first.
     if (!Array.isArray(over)) {
@@ -63,10 +72,12 @@ function mergeLike(base: Json, over: Json, path: string, key: string, problems: 
     return base;
   }
   const out: Record<string, Json> = { ...base };
+  const optional = OPTIONAL_KEYS[path] ?? {};
   for (const [k, v] of Object.entries(over)) {
     const sub = path === '' ? k : `${path}.${k}`;
-    if (!Object.prototype.hasOwnProperty.call(base, k)) problems.push(`${sub}: unknown key (known: ${Object.keys(base).join(', ')})`);
-    else out[k] = mergeLike(base[k], v, sub, k, problems);
+    const shape = Object.prototype.hasOwnProperty.call(base, k) ? base[k] : optional[k];
+    if (shape === undefined) problems.push(`${sub}: unknown key (known: ${[...new Set([...Object.keys(base), ...Object.keys(optional)])].join(', ')})`);
+    else out[k] = mergeLike(shape, v, sub, k, problems);
   }
   return out;
 }
@@ -101,6 +112,16 @@ function mergeCalibration(base: TargetProfile['computeCalibration'], over: Json,
   return out;
 }
 
+function builds(t: TargetProfile, kind: (typeof STORAGE_KINDS)[number]): boolean {
+  try {
+    createStorage(t, kind);
+    return true;
+  } catch (e) {
+    if (e instanceof McusimError) return false;
+    throw e;
+  }
+}
+
 /**
  * `base` with `overrides` (parsed JSON) applied. A UsageError lists every problem; a merged profile
  * whose storage geometry no device accepts (an erase type that does not tile the sectors, say) is
@@ -113,7 +134,8 @@ export function overrideTarget(base: TargetProfile, overrides: Json): TargetProf
   const merged = mergeLike(base, rest, '', '', problems) as TargetProfile;
   const target: TargetProfile = computeCalibration === undefined ? merged : { ...merged, computeCalibration: mergeCalibration(base.computeCalibration, computeCalibration, problems) };
   if (problems.length > 0) throw new UsageError(`target overrides:\n  ${problems.join('\n  ')}`);
-  for (const kind of STORAGE_KINDS) {
+  // Every storage device the base profiles must still build (a board without spill storage has none).
+  for (const kind of STORAGE_KINDS.filter((k) => builds(base, k))) {
     try {
       createStorage(target, kind);
     } catch (e) {

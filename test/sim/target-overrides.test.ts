@@ -3,7 +3,8 @@
 // device accepts is refused up front; the merged numbers are the ones the latency model uses.
 import { describe, expect, it } from 'vitest';
 import { McusimError } from '../../src/ir/index.ts';
-import { MAX_STORAGE_BYTES, estimateLatency, niclaVision, overrideTarget } from '../../src/sim/index.ts';
+import { MAX_STORAGE_BYTES, estimateLatency, getTarget, niclaVision, overrideTarget } from '../../src/sim/index.ts';
+import { buildZooModel } from '../../src/ir/index.ts';
 import { spilledTinyUnet } from './latency-variant.ts';
 
 function problemsOf(overrides: unknown): string[] {
@@ -74,6 +75,19 @@ describe('overrideTarget', () => {
     expect(() => overrideTarget(niclaVision, { qspiFlash: { blockErases: [{ sizeBytes: 6144, eraseUs: 1 }] } })).toThrow(/external storage: .*does not tile/);
     expect(() => overrideTarget(niclaVision, { internalFlash: { programUnitBytes: 48 } })).toThrow(/internal storage/);
     expect(() => overrideTarget(niclaVision, [])).toThrow(/must be a JSON object/);
+  });
+
+  it('overrides a board without spill storage; optional flash keys and booleans are checked', () => {
+    const ra8 = getTarget('ek-ra8d1');
+    // A project that enables the RA8D1's L1 D-cache: 32-byte line fills the cache holds between passes.
+    const dcache = overrideTarget(ra8, { flashTiming: { accessBytes: 32, dataCacheBytes: 32 * 1024 } });
+    expect(dcache.flashTiming.dataCacheBytes).toBe(32 * 1024);
+    const ad = buildZooModel('mlperf-ad').graph;
+    expect(estimateLatency(ad, { target: dcache }).totalMs).toBeLessThan(estimateLatency(ad, { target: ra8 }).totalMs);
+    const ra6 = getTarget('ek-ra6m4');
+    expect(overrideTarget(ra6, { flashTiming: { busBytes: 8, busClockDivider: 2 } }).flashTiming.busClockDivider).toBe(2);
+    expect(() => overrideTarget(ra6, { flashTiming: { dataPrefetch: 1, busBytes: 0, foo: 1 } })).toThrow(
+      /dataPrefetch: must be true or false[\s\S]*busBytes: must be > 0[\s\S]*foo: unknown key/);
   });
 
   it('feeds the latency model: a slower receive path lengthens only the remote fetch', () => {
