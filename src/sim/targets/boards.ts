@@ -6,7 +6,7 @@
 // source retrieved" marks a figure kept from the vendor manual as recalled, not checked against a text.
 // Wait states are as the source gives them: in flash-bus clocks (H7: AXI, RA8: ICLK), which on the H743 /
 // H747 boards and the RA8D1 run at half the core clock (busClockDivider 2); flash read over an AXI master
-// // (M7, M85) costs an address phase and one clock per 64-bit beat more (busBytes, flashAccessWaitCycles).
+// (M7, M85) costs an address phase and one clock per 64-bit beat more (busBytes, flashAccessWaitCycles).
 // No spill-store profile here (nicla-vision has one).
 
 import type { CoreFeatures, FlashReadTiming, RamRegion, TargetProfile } from './target-profile.ts';
