@@ -1,14 +1,15 @@
 // The instruction model (src/sim/latency/instructions): block counts worked out by hand for small
 // shapes, the CMSIS-NN dispatch on the MLPerf Tiny models, the AOT engine leaving TFLM's glue out,
 // the flash stall model, and the predictions against the real builds' recorded counts (the
-// acceptance's limits: every op of >= 10,000 instructions within 10%, 90% within 5%, Invoke within 3%).
+// acceptance's limits: every op of >= 10,000 instructions within 10%, 90% within 5%, Invoke within 3%);
+// the builds each core runs, with lab counts of the cortex-m0plus reference build typed in.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadModel } from '../../../src/api/index.ts';
 import { buildZooModel } from '../../../src/ir/index.ts';
 import type { Blocks, FlashReadTiming, TargetProfile } from '../../../src/sim/index.ts';
-import { axisWindows, depthwise3x3Blocks, estimateLatency, flashAccessWaitCycles, flashStall, forLibc, getTarget, memcpyBlocks, memsetBlocks, ntTBlocks, opComputeCycles } from '../../../src/sim/index.ts';
+import { axisWindows, depthwise3x3Blocks, estimateLatency, flashAccessWaitCycles, flashStall, forLibc, getTarget, instructionBuild, memcpyBlocks, memsetBlocks, ntTBlocks, opComputeCycles } from '../../../src/sim/index.ts';
 import { ORACLE, describeWithData } from '../../oracle-paths.ts';
 
 describe('block counts from the loop bounds', () => {
@@ -149,5 +150,42 @@ describe('builds per core', () => {
     // No DSP: the pointwise convs run arm_nn_mat_mult_nt_t_s8's one-column loop, several times the DSP build's instructions.
     const dsp = estimateLatency(kws, { target: getTarget('nucleo-h743zi2') });
     expect(r.instructions / dsp.instructions).toBeGreaterThan(2);
+  });
+
+  // Lab measurements (not in the repository) of TFLM 90b983c's reference kernels built for cortex-m0plus
+  // (arm-none-eabi-gcc 12.2.1 -O2) under QEMU 7.2 mps2-an500 with an exact instruction counter:
+  // ds-cnn-kws.tflite (the geometry of zoo:mlperf-kws) per op, each op's profiler window minus the 11
+  // hook instructions; the Invoke of a second run (no hooks) of it, cifar10-cnn.tflite,
+  // mlperf_ic_resnet8.tflite and mlperf_ad_fc_autoencoder.tflite (the zoo models' geometries).
+  const M0PLUS_REFERENCE_KWS_OPS = [38714201, 8942128, 49230828, 8944463, 49232750, 8945990, 49230069, 8943656, 49234985, 301372, 273, 11370, 24270];
+  const M0PLUS_REFERENCE_INVOKES: Readonly<Record<string, number>> = { 'mlperf-kws': 271759517, 'cifar10-cnn': 1001404128, 'mlperf-ic': 1120101096, 'mlperf-ad': 3382949 };
+  it('a Cortex-M0+ runs the measured reference-kernel build: Armv6-M\'s libgcc requantization costs more per MAC than the M7 build', () => {
+    const pico = getTarget('rpi-pico');
+    const choice = instructionBuild(pico.core, 'reference');
+    expect(choice.note).toBe('measured build');
+    expect(choice.build?.libc).toBe('armv6m');
+    const r = estimateLatency(kws, { target: pico, library: 'reference' });
+    expect(r.build).toBe('TFLM reference kernels, cortex-m0plus build');
+    expect(r.estimatedOps).toEqual([]);
+    const m7 = estimateLatency(kws, { target: getTarget('nucleo-h743zi2'), library: 'reference' });
+    expect(m7.build).toBe('TFLM reference kernels, cortex-m7 build');
+    // Same MACs, more instructions each: a MultiplyByQuantizedMultiplier is ~90 instructions with __aeabi_lmul.
+    expect(r.instructions / m7.instructions).toBeGreaterThan(1.3);
+    // The other cores without a reference build of their own keep the M7 one, as a stand-in.
+    const m4 = instructionBuild(getTarget('nucleo-l4r5zi').core, 'reference');
+    expect(m4.build?.name).toBe('TFLM reference kernels, cortex-m7 build');
+    expect(m4.note).toMatch(/^stand-in/);
+  });
+  it('the M0+ reference table prices the measured KWS ops within 2% and four measured Invokes within 0.5%', () => {
+    const pico = getTarget('rpi-pico');
+    const r = estimateLatency(kws, { target: pico, library: 'reference' });
+    expect(r.ops.length).toBe(M0PLUS_REFERENCE_KWS_OPS.length);
+    M0PLUS_REFERENCE_KWS_OPS.forEach((m, i) => {
+      if (m >= 10_000) expect(Math.abs((r.ops[i]?.instructions ?? Number.NaN) / m - 1), `op ${i}`).toBeLessThan(0.02);
+    });
+    for (const [name, measured] of Object.entries(M0PLUS_REFERENCE_INVOKES)) {
+      const e = estimateLatency(buildZooModel(name).graph, { target: pico, library: 'reference' });
+      expect(Math.abs(e.instructions / measured - 1), name).toBeLessThan(0.005);
+    }
   });
 });

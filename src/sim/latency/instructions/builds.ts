@@ -13,6 +13,7 @@ import { M7_CMSIS_DSP } from './costs-m7-dsp.ts';
 import { M55_CMSIS_MVE } from './costs-m55-mve.ts';
 import { M7_REFERENCE } from './costs-m7-reference.ts';
 import { M0PLUS_CMSIS_C } from './costs-m0plus-c.ts';
+import { M0PLUS_REFERENCE } from './costs-m0plus-reference.ts';
 
 /** What TFLM's MicroInterpreter spends outside the ops' windows: once per Invoke and per op. */
 export interface InterpreterCost {
@@ -55,6 +56,10 @@ const M0PLUS_INTERPRETER: InterpreterCost = { invoke: 95, perOp: 44, source: 'la
 
 export const M0PLUS_C_BUILD: InstructionBuild = { name: 'TFLM + CMSIS-NN (plain C), cortex-m0plus build', code: 'c', costs: M0PLUS_CMSIS_C, interpreter: M0PLUS_INTERPRETER, libc: 'armv6m' };
 
+// The reference-kernel cortex-m0plus build links the same interpreter code: outside the op windows it runs
+// the plain-C build's instructions exactly, on the single-op models (139) and on the five multi-op ones.
+export const M0PLUS_REFERENCE_BUILD: InstructionBuild = { name: 'TFLM reference kernels, cortex-m0plus build', code: 'reference', costs: M0PLUS_REFERENCE, interpreter: M0PLUS_INTERPRETER, libc: 'armv6m' };
+
 export interface BuildChoice {
   readonly build: InstructionBuild | null;
   /** Why a core runs another core's measured build, or why none fits. */
@@ -64,6 +69,7 @@ export interface BuildChoice {
 /** The measured build pricing `library` on `core`. */
 export function instructionBuild(core: CoreFeatures, library: KernelLibrary): BuildChoice {
   if (library === 'reference') {
+    if (core.family === 'cortex-m0plus') return { build: M0PLUS_REFERENCE_BUILD, note: 'measured build' };
     return core.family === 'cortex-m7'
       ? { build: M7_REFERENCE_BUILD, note: 'measured build' }
       : { build: M7_REFERENCE_BUILD, note: `stand-in: TFLM's reference kernels on the ${core.family}, measured as compiled for a Cortex-M7` };
