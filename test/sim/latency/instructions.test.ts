@@ -2,14 +2,18 @@
 // shapes, the CMSIS-NN dispatch on the MLPerf Tiny models, the AOT engine leaving TFLM's glue out,
 // the flash stall model, and the predictions against the real builds' recorded counts (the
 // acceptance's limits: every op of >= 10,000 instructions within 10%, 90% within 5%, Invoke within 3%);
-// the builds each core runs, with lab counts of the cortex-m0plus reference build typed in.
+// the builds each core runs, with lab counts of the cortex-m0plus reference build typed in; the
+// reference Transpose's recursion and Pad's padding tests, with lab counts of both reference builds.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadModel } from '../../../src/api/index.ts';
 import { buildZooModel } from '../../../src/ir/index.ts';
 import type { Blocks, FlashReadTiming, TargetProfile } from '../../../src/sim/index.ts';
-import { axisWindows, depthwise3x3Blocks, estimateLatency, flashAccessWaitCycles, flashStall, forLibc, getTarget, instructionBuild, memcpyBlocks, memsetBlocks, ntTBlocks, opComputeCycles } from '../../../src/sim/index.ts';
+import { M0PLUS_REFERENCE_BUILD, M7_REFERENCE_BUILD, axisWindows, depthwise3x3Blocks, estimateLatency, flashAccessWaitCycles, flashStall, forLibc, getTarget, instructionBuild, memcpyBlocks, memsetBlocks, ntTBlocks, opComputeCycles, opInstructions } from '../../../src/sim/index.ts';
+import { refPadBlocks, refTransposeBlocks } from '../../../src/sim/latency/instructions/reference-kernels.ts';
+import type { SingleOpSpec } from '../../../src/optimizer/index.ts';
+import { buildSingleOpGraph } from '../../../src/optimizer/index.ts';
 import { ORACLE, describeWithData } from '../../oracle-paths.ts';
 
 describe('block counts from the loop bounds', () => {
@@ -58,6 +62,49 @@ describe('block counts from the loop bounds', () => {
     // Rows inside per output row 2,3,3,2 (= 10) x columns inside per output column 2,3,3,2 (= 10): 100 taps x 2 groups x 2 reads.
     expect(b['memcpy_c.call']).toBe(400);
     expect(forLibc(b, 'armv7m')['memcpy_c.call']).toBeUndefined();
+  });
+});
+
+describe('TFLM reference Transpose and Pad', () => {
+  it('TransposeImpl recurses: output 2x3x4x5 makes 1 call at depth 0, 2 + 2*3 at the middle depths, 24 rows of 5', () => {
+    const b: Blocks = {};
+    refTransposeBlocks(b, [2, 3, 4, 5]);
+    const f = 'transpose_internal::TransposeImpl<int8>';
+    expect(b).toEqual({ [`${f}.call`]: 1, [`${f}.mid`]: 8, [`${f}.row`]: 24, [`${f}.elem`]: 120 });
+    const r3: Blocks = {};
+    refTransposeBlocks(r3, [4, 3, 7]);
+    expect(r3[`${f}.mid`]).toBe(4);
+  });
+  it('PadImpl\'s tests stop at the first padded dimension: 1x2x3x4 padded h 1/0, w 0/2, c 1/1', () => {
+    const b: Blocks = {};
+    // [before per dim..., after per dim...]; the output is 1x3x5x6 (90 elements).
+    refPadBlocks(b, [1, 2, 3, 4], [0, 1, 0, 1, 0, 0, 2, 1]);
+    const f = 'PadImpl<int8,int8>';
+    expect(b).toEqual({
+      [`${f}.call`]: 1, [`${f}.h`]: 3, [`${f}.row`]: 15, [`${f}.elem.copy`]: 24,
+      // the top row (5x6); then in the 2 input rows the 2 right columns (x6); then per input pixel (2x3) a left and a right channel.
+      [`${f}.elem.pad.h.left`]: 30, [`${f}.elem.pad.w.right`]: 24, [`${f}.elem.pad.d.left`]: 6, [`${f}.elem.pad.d.right`]: 6,
+    });
+    // A padded batch (no lab case pads it) is priced as height padding.
+    const n: Blocks = {};
+    refPadBlocks(n, [2, 1, 1, 1], [1, 0, 0, 0, 0, 0, 0, 0]);
+    expect(n[`${f}.elem.pad.h.left`]).toBe(1);
+  });
+
+  // Lab measurements (not in the repository) of TFLM 90b983c's reference kernels built for cortex-m7 and
+  // cortex-m0plus (arm-none-eabi-gcc 12.2.1 -O2) under QEMU 7.2 mps2-an500 with an exact instruction
+  // counter, each op's profiler window minus the 11 hook instructions: the sweep models
+  // transpose_1_46.tflite (int8 1x6x10x36, perm [2, 3, 0, 1]: output 10x36x1x6, 10 + 360 middle-depth
+  // calls) and pad_1_11.tflite (int8 1x12x1x31 padded h 0/1, w 2/2), which the tables before the
+  // middle-depth block and the per-dimension padding tests missed by -33% / -32% and -12% / -10%.
+  const LAB: readonly { what: string; spec: SingleOpSpec; m7: number; m0plus: number }[] = [
+    { what: 'transpose 1x6x10x36 perm 2,3,0,1', spec: { kind: 'transpose', input: [1, 6, 10, 36], perm: [2, 3, 0, 1] }, m7: 39658, m0plus: 58714 },
+    { what: 'pad 1x12x1x31 h 0/1 w 2/2', spec: { kind: 'pad', input: [1, 12, 1, 31], pads: [0, 0, 0, 1, 2, 2, 0, 0] }, m7: 59534, m0plus: 63917 },
+  ];
+  it.each(LAB)('$what: both reference tables within 0.5% of the lab builds', ({ spec, m7, m0plus }) => {
+    const g = buildSingleOpGraph(spec);
+    expect(Math.abs(opInstructions(g, 0, M7_REFERENCE_BUILD).instructions / m7 - 1)).toBeLessThan(0.005);
+    expect(Math.abs(opInstructions(g, 0, M0PLUS_REFERENCE_BUILD).instructions / m0plus - 1)).toBeLessThan(0.005);
   });
 });
 

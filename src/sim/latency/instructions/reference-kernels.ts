@@ -3,7 +3,9 @@
 // per tap and channel inside the input, the bounds test per tap), FullyConnected, the int8 Add / Mul
 // element loops, MaxPool / AveragePool (window clipped to the input), Softmax (gemmlowp exponentials per
 // element), TransposeConv (scatter of every input tap into the int32 scratch, then requantize), PadImpl
-// and TransposeImpl (one pass per output element). MultiplyByQuantizedMultiplier is a call per output.
+// (per output element, padding tests up to the first that holds) and TransposeImpl (a recursive call per
+// index of every dimension but the last, one pass per output element). MultiplyByQuantizedMultiplier is a
+// call per output.
 import type { Blocks } from './blocks.ts';
 import { addBlock, axisWindows, sumAxis } from './blocks.ts';
 import type { ConvShape } from './cmsis-dsp-conv.ts';
@@ -137,22 +139,50 @@ export function refTransposeConvBlocks(b: Blocks, s: ConvShape): void {
   requantCalls(b, n * s.outH * s.outW, s.lsh);
 }
 
-/** TransposeImpl<int8>: one pass per output element, a loop set-up per output row (code per rank). */
+/**
+ * TransposeImpl<int8> (reference transpose.h) recurses over the output's dimensions: the call at depth 0
+ * (`call`), one call per index of the dimensions above at every middle depth (`mid`: the function's entry
+ * and its parent's loop step), one per output row at the last depth (`row`), which copies the row's
+ * elements (`elem`). One function for every rank (the lab's rank-3 and rank-4 cases fit the same costs).
+ */
 export function refTransposeBlocks(b: Blocks, output: readonly number[]): void {
-  const f = `transpose_internal::TransposeImpl<int8>.r${output.length}`;
-  addBlock(b, `${f}.call`, 1);
-  addBlock(b, `${f}.row`, output.slice(0, -1).reduce((a, d) => a * d, 1));
-  addBlock(b, `${f}.elem`, output.reduce((a, d) => a * d, 1));
+  const f = 'transpose_internal::TransposeImpl<int8>';
+  const prefix = (n: number): number => output.slice(0, n).reduce((a, d) => a * d, 1);
+  let mid = 0;
+  for (let depth = 1; depth < output.length - 1; depth++) mid += prefix(depth);
+  // A 1-D transpose's only call is already the last depth's.
+  if (output.length > 1) addBlock(b, `${f}.call`, 1);
+  addBlock(b, `${f}.mid`, mid);
+  addBlock(b, `${f}.row`, prefix(output.length - 1));
+  addBlock(b, `${f}.elem`, prefix(output.length));
 }
 
-/** PadImpl<int8, int8>: per output element, the padding tests decide between the pad value and a copy. */
+/**
+ * PadImpl<int8, int8> (reference pad.h) extends the shapes to 5-D (b, p, h, w, d) and walks the output;
+ * per element a chain of tests, left then right edge of each dimension from the outermost, stops at the
+ * first that holds: a padded element costs by the dimension and side that pads it (`elem.pad.<dim>.<side>`),
+ * a copied one runs all ten tests (`elem.copy`); the w loop starts once per (b, p, h) index (`h`), the d
+ * loop once per (b, p, h, w) (`row`). The b and p edges (the batch of a 4-D input) are tested before h but
+ * no lab case pads them: their elements are counted as h's. `pre` holds the before then the after counts.
+ */
 export function refPadBlocks(b: Blocks, input: readonly number[], pre: readonly number[]): void {
   const f = 'PadImpl<int8,int8>';
-  const out = input.map((d, i) => d + (pre[i] ?? 0) + (pre[input.length + i] ?? 0));
-  const total = out.reduce((a, d) => a * d, 1);
-  const interior = input.reduce((a, d) => a * d, 1);
+  const lead = Math.max(0, 5 - input.length);
+  const ext = [...new Array<number>(lead).fill(1), ...input];
+  const left = [...new Array<number>(lead).fill(0), ...input.map((_, i) => pre[i] ?? 0)];
+  const right = [...new Array<number>(lead).fill(0), ...input.map((_, i) => pre[input.length + i] ?? 0)];
+  const out = ext.map((d, i) => d + (left[i] ?? 0) + (right[i] ?? 0));
+  const prod = (xs: readonly number[]): number => xs.reduce((a, d) => a * d, 1);
   addBlock(b, `${f}.call`, 1);
-  addBlock(b, `${f}.row`, out.slice(0, -1).reduce((a, d) => a * d, 1));
-  addBlock(b, `${f}.elem.copy`, interior);
-  addBlock(b, `${f}.elem.pad`, total - interior);
+  addBlock(b, `${f}.h`, prod(out.slice(0, -2)));
+  addBlock(b, `${f}.row`, prod(out.slice(0, -1)));
+  addBlock(b, `${f}.elem.copy`, prod(ext));
+  const dims = ['b', 'p', 'h', 'w', 'd'];
+  ext.forEach((_, i) => {
+    // Elements whose outer coordinates are all inside the input and whose i-th is in the padding.
+    const inner = prod(ext.slice(0, i)) * prod(out.slice(i + 1));
+    const dim = dims[Math.max(2, i - ext.length + 5)] ?? 'h';
+    addBlock(b, `${f}.elem.pad.${dim}.left`, inner * (left[i] ?? 0));
+    addBlock(b, `${f}.elem.pad.${dim}.right`, inner * (right[i] ?? 0));
+  });
 }
