@@ -169,19 +169,24 @@ export function depthwiseOptMveBlocks(b: Blocks, s: ConvShape): void {
 
 /** arm_fully_connected_s8 on MVE: arm_nn_vec_mat_mult_t_s8 takes 4 filter rows a pass (kernel sums precomputed). */
 export function fullyConnectedMveBlocks(b: Blocks, batches: number, k: number, n: number, lsh: readonly number[]): void {
-  const f = 'arm_nn_vec_mat_mult_t_s8';
   addBlock(b, 'arm_fully_connected_s8.call', 1);
   addBlock(b, 'arm_fully_connected_s8.batch', batches);
+  vecMatMultTMveBlocks(b, batches, k, n, (lsh[0] ?? 0) > 0);
+}
+
+/** arm_nn_vec_mat_mult_t_s8 on MVE (zero filter offset), `calls` times: 4 rows a pass, then 1 (kernel sums as the start). */
+export function vecMatMultTMveBlocks(b: Blocks, calls: number, k: number, n: number, leftShift: boolean): void {
+  const f = 'arm_nn_vec_mat_mult_t_s8';
   const r4 = floorDiv(n, 4);
   const r1 = n % 4;
-  addBlock(b, `${f}.call`, batches);
-  addBlock(b, `${f}.call.anyRow4`, r4 > 0 ? batches : 0);
-  addBlock(b, `${f}.call.anyRow1`, r1 > 0 ? batches : 0);
-  addBlock(b, `${f}.row4`, batches * r4);
-  addBlock(b, `${f}.row4.v16`, batches * r4 * v16(k));
-  addBlock(b, `${f}.row1`, batches * r1);
-  addBlock(b, `${f}.row1.v16`, batches * r1 * v16(k));
-  addBlock(b, `${f}.row1.lsh`, batches * r1 * ((lsh[0] ?? 0) > 0 ? 1 : 0));
+  addBlock(b, `${f}.call`, calls);
+  addBlock(b, `${f}.call.anyRow4`, r4 > 0 ? calls : 0);
+  addBlock(b, `${f}.call.anyRow1`, r1 > 0 ? calls : 0);
+  addBlock(b, `${f}.row4`, calls * r4);
+  addBlock(b, `${f}.row4.v16`, calls * r4 * v16(k));
+  addBlock(b, `${f}.row1`, calls * r1);
+  addBlock(b, `${f}.row1.v16`, calls * r1 * v16(k));
+  addBlock(b, `${f}.row1.lsh`, calls * r1 * (leftShift ? 1 : 0));
 }
 
 /** arm_elementwise_add_s8 / _mul_s8 on MVE: 4 elements a predicated vector. */

@@ -14,6 +14,7 @@ import { depthwise3x3Blocks, depthwiseGenericBlocks, depthwiseOptDspBlocks } fro
 import { fullyConnectedBlocks } from './cmsis-dsp-fc.ts';
 import { avgPoolCBlocks, avgPoolDspBlocks, elementwiseBlocks, maxPoolBlocks, softmaxBlocks } from './cmsis-dsp-misc.ts';
 import { transposeConvBlocks } from './cmsis-dsp-tconv.ts';
+import { lstmBlocks, svdfBlocks } from './cmsis-rnn.ts';
 import { avgPoolMveBlocks, convolve1xNMveBlocks, convolve1x1MveBlocks, convolveS8MveBlocks, depthwiseOptMveBlocks, elementwiseMveBlocks, fullyConnectedMveBlocks, maxPoolMveBlocks } from './cmsis-mve.ts';
 import { convShape, elements, leftShiftsOf, num, poolShape, sameShape, shapeOf, unsupported } from './op-shapes.ts';
 import { transposeBlocks } from './reference-counts.ts';
@@ -44,6 +45,30 @@ function cmsisDepthwise(b: Blocks, p: Prepared, dsp: boolean): string {
   return num(s, 'depthMult') % 4 === 0 ? 'arm_depthwise_conv_s8 (mult 4)' : 'arm_depthwise_conv_s8';
 }
 
+/**
+ * EvalQuantizedInt8's arm_convolve_1x1_s8_fast branch (output rank > 2, depth a multiple of 4): the
+ * batches as the pixels of a 1x1 convolution; a per-tensor filter first fills the scratch's faked
+ * per-channel multiplier and shift arrays (one pass per output channel). Null when the op takes
+ * arm_fully_connected_s8.
+ */
+function fullyConnectedConv1x1(b: Blocks, graph: Graph, opIndex: number, code: 'dsp' | 'mve'): string | null {
+  const op = graph.ops[opIndex];
+  const w = graph.tensors[op?.inputs[1] ?? -1];
+  const out = shapeOf(graph, op?.outputs[0]);
+  if (op === undefined || w === undefined) throw new InternalError(`fully connected op ${opIndex}: tensors missing`);
+  const [n = 1, k = 1] = w.shape;
+  if (!(out.length > 2 && k % 4 === 0)) return null;
+  const batches = Math.max(1, Math.round(out.reduce((a, d) => a * d, 1) / n));
+  const lsh = leftShiftsOf(prepareOp(graph, opIndex).prepared.arrays);
+  const perChannel = (w.quant?.scale.length ?? 1) > 1;
+  addBlock(b, 'glue.fullyConnected', 1);
+  addBlock(b, 'glue.fullyConnected.conv1x1', 1);
+  if (!perChannel) addBlock(b, 'glue.fullyConnected.conv1x1.fill', n);
+  const shape = { lsh, batches: 1, inH: 1, inW: batches, inD: k, outH: 1, outW: batches, outD: n, fH: 1, fW: 1, strideH: 1, strideW: 1, dilH: 1, dilW: 1, padH: 0, padW: 0 };
+  if (code === 'mve') convolve1x1MveBlocks(b, shape, true); else convolve1x1Blocks(b, shape, true, true);
+  return 'fully connected as arm_convolve_1x1_s8_fast';
+}
+
 function cmsisFullyConnected(b: Blocks, graph: Graph, opIndex: number, dsp: boolean): string {
   const op = graph.ops[opIndex];
   const w = graph.tensors[op?.inputs[1] ?? -1];
@@ -52,10 +77,39 @@ function cmsisFullyConnected(b: Blocks, graph: Graph, opIndex: number, dsp: bool
   const [n = 1, k = 1] = w.shape;
   const outElems = out.shape.reduce((a, d) => a * d, 1);
   const batches = Math.max(1, Math.round(outElems / n));
-  if (out.shape.length > 2 && k % 4 === 0) unsupported(graph, opIndex, 'fully connected as arm_convolve_1x1_s8_fast (output rank > 2)');
+  if (out.shape.length > 2 && k % 4 === 0) {
+    // Measured on the DSP build only; the plain-C build's faked per-channel fill is not.
+    if (dsp) return fullyConnectedConv1x1(b, graph, opIndex, 'dsp') as string;
+    return unsupported(graph, opIndex, 'fully connected as arm_convolve_1x1_s8_fast (output rank > 2) on the plain-C build');
+  }
   addBlock(b, 'glue.fullyConnected', 1);
   fullyConnectedBlocks(b, batches, k, n, leftShiftsOf(prepareOp(graph, opIndex).prepared.arrays), dsp);
   return 'arm_fully_connected_s8';
+}
+
+/** UNIDIRECTIONAL_SEQUENCE_LSTM through arm_lstm_unidirectional_s8 (int8 activations; the spec refuses others). */
+function cmsisLstm(b: Blocks, graph: Graph, opIndex: number, mve: boolean): string {
+  const op = graph.ops[opIndex];
+  if (op?.kind !== 'unidirectionalSequenceLstm') throw new InternalError(`op ${opIndex} is not an LSTM`);
+  const s = prepareOp(graph, opIndex).prepared.scalars;
+  const gates = ['f', 'i', 'c', 'o'];
+  addBlock(b, 'glue.unidirectionalSequenceLstm', 1);
+  lstmBlocks(b, {
+    batches: num(s, 'rows') * num(s, 'outerBatches'), steps: num(s, 'steps'), inputSize: num(s, 'inputSize'), units: num(s, 'units'),
+    timeMajor: op.options.timeMajor, inputShifts: gates.map((g) => num(s, `sI_${g}`)), recurrentShifts: gates.map((g) => num(s, `sR_${g}`)),
+  }, mve);
+  return 'arm_lstm_unidirectional_s8';
+}
+
+/** SVDF through arm_svdf_state_s16_s8 (int16 state) or arm_svdf_s8 (int8). */
+function cmsisSvdf(b: Blocks, graph: Graph, opIndex: number, mve: boolean): string {
+  const op = graph.ops[opIndex];
+  const s = prepareOp(graph, opIndex).prepared.scalars;
+  addBlock(b, 'glue.svdf', 1);
+  return svdfBlocks(b, {
+    batches: num(s, 'batches'), inputSize: num(s, 'inputSize'), filters: num(s, 'filters'), memory: num(s, 'memory'), rank: num(s, 'rank'),
+    int16: graph.tensors[op?.inputs[4] ?? -1]?.dtype === 'int16', shift1: num(s, 'sh1'), shift2: num(s, 'sh2'),
+  }, mve);
 }
 
 /** arm_max_pool_s8, arm_avgpool_s8 (each code path's loops) and arm_softmax_s8 (one loop structure). */
@@ -83,6 +137,9 @@ export function cmsisScalarPaths(b: Blocks, graph: Graph, opIndex: number, dsp: 
     case 'conv2d': return cmsisConv(b, prepared(), dsp);
     case 'depthwiseConv2d': return cmsisDepthwise(b, prepared(), dsp);
     case 'fullyConnected': return cmsisFullyConnected(b, graph, opIndex, dsp);
+    // LSTM and SVDF: measured on the DSP build only (the plain-C build's row groups of three are not).
+    case 'unidirectionalSequenceLstm': return dsp ? cmsisLstm(b, graph, opIndex, false) : null;
+    case 'svdf': return dsp ? cmsisSvdf(b, graph, opIndex, false) : null;
     case 'add':
     case 'mul': {
       if (!sameShape(graph, op.inputs[0], op.inputs[1])) return null;
@@ -174,7 +231,8 @@ export function cmsisMvePaths(b: Blocks, graph: Graph, opIndex: number): string 
       const w = shapeOf(graph, op.inputs[1]);
       const out = shapeOf(graph, op.outputs[0]);
       const [n = 1, k = 1] = w;
-      if (out.length > 2 && k % 4 === 0) return unsupported(graph, opIndex, 'fully connected as arm_convolve_1x1_s8_fast (output rank > 2)');
+      const conv = fullyConnectedConv1x1(b, graph, opIndex, 'mve');
+      if (conv !== null) return conv;
       addBlock(b, 'glue.fullyConnected', 1);
       fullyConnectedMveBlocks(b, Math.max(1, Math.round(out.reduce((a, d) => a * d, 1) / n)), k, n, leftShiftsOf(prepared().arrays));
       return 'arm_fully_connected_s8';
@@ -196,6 +254,8 @@ export function cmsisMvePaths(b: Blocks, graph: Graph, opIndex: number): string 
       addBlock(b, 'glue.transposeConv', 1);
       return transposeConvBlocks(b, convShape({ ...p.scalars, dilH: 1, dilW: 1 }, p.arrays), (p.flags?.['hasBias'] ?? 0) === 1, 'mve');
     }
+    case 'unidirectionalSequenceLstm': return cmsisLstm(b, graph, opIndex, true);
+    case 'svdf': return cmsisSvdf(b, graph, opIndex, true);
     default: return null;
   }
 }
