@@ -30,7 +30,7 @@ const GLUE_CALLS_CMSIS: Partial<Record<string, readonly [number, number]>> = {
   add: [7, 0], mul: [7, 1], sub: [7, 1], averagePool2d: [2, 0], maxPool2d: [2, 0], depthwiseConv2d: [4, 0], fullyConnected: [1, 0],
   transposeConv: [4, 0], pad: [1, 0], resizeBilinear: [6, 0], resizeNearestNeighbor: [5, 0], transpose: [8, 0], logSoftmax: [2, 0],
   dequantize: [2, 0], relu: [2, 0], relu6: [2, 0], leakyRelu: [2, 0], tanh: [2, 0], hardSwish: [2, 0], maximum: [6, 0], minimum: [6, 0],
-  squaredDifference: [1, 0],
+  squaredDifference: [1, 0], prelu: [6, 0],
 };
 const GLUE_CALLS_REFERENCE: Partial<Record<string, readonly [number, number]>> = {
   ...GLUE_CALLS_CMSIS, conv2d: [4, 0], fetchingConv2d: [4, 0], fullyConnected: [4, 0], add: [7, 1], softmax: [2, 0], pad: [6, 0], transpose: [2, 0],

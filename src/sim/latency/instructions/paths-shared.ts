@@ -2,11 +2,12 @@
 // quantize, dequantize, resize, concatenation, reshape, log softmax) or with CMSIS-NN's arm_pad_s8 /
 // arm_transpose_s8 for int8; TinySeg's Fetching is priced as the concatenation copy it performs.
 import type { Graph } from '../../../ir/index.ts';
-import { nearestIndices, quantizeMultiplier } from '../../../kernels/index.ts';
+import { nearestIndices, prepareOp, quantizeMultiplier } from '../../../kernels/index.ts';
 import type { Blocks } from './blocks.ts';
 import { addBlock } from './blocks.ts';
 import { concatenationBlocks, copyBlocks, logSoftmaxBlocks, meanBlocks, padBlocks, quantizeBlocks, resizeBilinearBlocks, resizeNearestBlocks, transposeBlocks } from './reference-counts.ts';
-import { constInts, scaleOf, shapeOf } from './op-shapes.ts';
+import { constInts, elements, num, scaleOf, shapeOf, unsupported } from './op-shapes.ts';
+import { expandDimsBlocks, gatherBlocks, packBlocks, preluBlocks, squeezeBlocks } from './reference-small.ts';
 
 /** Ops that run TFLM's own kernels (no CMSIS-NN variant) or CMSIS-NN's pad / transpose for int8. */
 export function sharedPaths(b: Blocks, graph: Graph, opIndex: number, mve: boolean): string | null {
@@ -104,6 +105,13 @@ export function sharedPaths(b: Blocks, graph: Graph, opIndex: number, mve: boole
       if (bcast) addBlock(b, `${key}.row`, output.slice(0, -1).reduce((a, d) => a * d, 1));
       return `reference ${op.kind}${bcast ? ' (broadcast)' : ''}`;
     }
+    case 'gather':
+    case 'pack':
+    case 'unpack':
+    case 'squeeze':
+    case 'expandDims':
+    case 'prelu':
+      return smallOpPath(b, graph, opIndex);
     case 'stridedSlice':
     case 'split': {
       const outs = op.outputs.map((t) => shapeOf(graph, t));
@@ -118,3 +126,51 @@ export function sharedPaths(b: Blocks, graph: Graph, opIndex: number, mve: boole
   }
 }
 
+
+/** TFLM's gather / pack / unpack / squeeze / expand_dims / PReLU kernels (int8 data; others unmeasured). */
+function smallOpPath(b: Blocks, graph: Graph, opIndex: number): string {
+  const op = graph.ops[opIndex];
+  if (op === undefined) return unsupported(graph, opIndex, 'a missing op');
+  const dtype = graph.tensors[op.inputs[0] ?? -1]?.dtype;
+  if (dtype !== 'int8') return unsupported(graph, opIndex, `${op.kind} of ${dtype ?? 'unknown'} data (measured on int8)`);
+  const input = shapeOf(graph, op.inputs[0]);
+  const output = shapeOf(graph, op.outputs[0]);
+  switch (op.kind) {
+    case 'gather': {
+      const rank = input.length;
+      const axis = op.options.axis < 0 ? op.options.axis + rank : op.options.axis;
+      const coordShape = shapeOf(graph, op.inputs[1]);
+      const constant = (graph.tensors[op.inputs[1] ?? -1]?.data ?? null) !== null;
+      const batchDims = op.options.batchDims < 0 ? op.options.batchDims + coordShape.length : op.options.batchDims;
+      if (!gatherBlocks(b, input, axis, batchDims, coordShape, constant ? constInts(graph, op.inputs[1]) : null)) {
+        return unsupported(graph, opIndex, 'gather of rows not a multiple of 4 bytes at runtime indices (memcpy alignment unknown)');
+      }
+      return 'reference Gather (memcpy per index)';
+    }
+    case 'pack':
+    case 'unpack': {
+      const packed = op.kind === 'pack' ? output : input;
+      const slice = op.kind === 'pack' ? input : output;
+      const axis = op.options.axis < 0 ? op.options.axis + packed.length : op.options.axis;
+      packBlocks(b, op.kind, packed, axis, op.kind === 'pack' ? op.inputs.length : op.outputs.length, slice.length);
+      return `reference ${op.kind === 'pack' ? 'Pack' : 'Unpack'} (byte loops)`;
+    }
+    case 'squeeze':
+      squeezeBlocks(b, input.length, output.length, elements(graph, op.inputs[0]));
+      return 'reference Squeeze (memcpy)';
+    case 'expandDims':
+      expandDimsBlocks(b, input.length, elements(graph, op.inputs[0]));
+      return 'reference ExpandDims (byte loop)';
+    case 'prelu': {
+      const s = prepareOp(graph, opIndex).prepared.scalars;
+      const alpha = graph.tensors[op.inputs[1] ?? -1];
+      const alphaZp = alpha?.quant?.zeroPoint[0] ?? 0;
+      const alphas = alpha?.data === null || alpha?.data === undefined ? null : Array.from(new Int8Array(alpha.data.buffer, alpha.data.byteOffset, alpha.data.byteLength));
+      const positive = alphas === null || alphas.length === 0 ? null : alphas.filter((v) => v > alphaZp).length / alphas.length;
+      preluBlocks(b, input, shapeOf(graph, op.inputs[1]), output, num(s, 'shift1'), num(s, 'shift2'), positive);
+      return 'reference BroadcastPrelu4DSlow';
+    }
+    default:
+      return unsupported(graph, opIndex, op.kind);
+  }
+}
