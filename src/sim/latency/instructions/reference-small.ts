@@ -124,7 +124,6 @@ export function preluBlocks(b: Blocks, input: readonly number[], alpha: readonly
     calls *= loops.extent[d] ?? 1;
   }
   const n = calls * (loops.extent[0] ?? 1);
-  addBlock(b, 'glue.prelu.dim', Math.max(input.length, alpha.length, output.length));
   addBlock(b, 'glue.prelu.loop', outerCalls);
   addBlock(b, 'glue.prelu.inner', calls);
   addBlock(b, (loops.bStride[0] ?? 1) === 0 ? 'glue.prelu.elemAlpha0' : 'glue.prelu.elem', n);
