@@ -23,6 +23,7 @@ function runBatch(b: PoolBatch): void {
   const counter = new Int32Array(b.counter);
   if (Atomics.load(counter, STOP) !== 0) return;
   Atomics.add(counter, JOINED, 1);
+  Atomics.notify(counter, JOINED);
   try {
     for (let i = claimIndex(counter, b.items.length); i !== null; i = claimIndex(counter, b.items.length)) {
       let reply: PoolReply;

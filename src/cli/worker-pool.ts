@@ -86,7 +86,9 @@ export interface EvaluatorPool {
 export interface EvaluatorPoolOptions {
   /** Test-only: see PoolWorkerData.evaluatorModule. */
   readonly evaluatorModule?: URL;
-  /** Test-only: hand every batch of two or more items to the workers at once (default: worthSharing). */
+  /** Test-only: hand every batch of two or more items to the workers at once (default: worthSharing),
+   * and let them join it before this thread claims an item (up to SHARE_ALWAYS_JOIN_MS), so that a
+   * loaded machine cannot leave a test's small batch to this thread alone. */
   readonly shareAlways?: boolean;
 }
 
@@ -96,6 +98,9 @@ export interface ItemTimes {
   readonly firstMs: number;
   readonly latestMs: number;
 }
+
+/** shareAlways: the longest this thread waits for the workers to join a batch. */
+const SHARE_ALWAYS_JOIN_MS = 10_000;
 
 /** Estimated work (ms) below which a batch stays on this thread even when the workers know its kind. */
 export const SHARE_MIN_MS = 20;
@@ -184,8 +189,13 @@ export function openEvaluatorPool(jobs: number, options: EvaluatorPoolOptions = 
       // thread has spent START_AFTER_MS in batches: a search shorter than that never starts them.
       const shareIfWorth = (): void => {
         if (threads.length > 0 || Atomics.load(counter, STOP) !== 0) return;
-        if (options.shareAlways === true) share();
-        else if ((started !== null || busyMs >= START_AFTER_MS) && worthSharing(left(), times.get(kind), warm.has(kind))) share();
+        if (options.shareAlways === true) {
+          share();
+          const until = performance.now() + SHARE_ALWAYS_JOIN_MS;
+          for (let j = Atomics.load(counter, JOINED); j < threads.length && Atomics.load(counter, STOP) === 0 && performance.now() < until; j = Atomics.load(counter, JOINED)) {
+            Atomics.wait(counter, JOINED, j, until - performance.now());
+          }
+        } else if ((started !== null || busyMs >= START_AFTER_MS) && worthSharing(left(), times.get(kind), warm.has(kind))) share();
       };
       shareIfWorth();
       const results: R[] = new Array<R>(items.length);
