@@ -134,13 +134,14 @@ export function overrideTarget(base: TargetProfile, overrides: Json): TargetProf
   const merged = mergeLike(base, rest, '', '', problems) as TargetProfile;
   const target: TargetProfile = computeCalibration === undefined ? merged : { ...merged, computeCalibration: mergeCalibration(base.computeCalibration, computeCalibration, problems) };
   if (problems.length > 0) throw new UsageError(`target overrides:\n  ${problems.join('\n  ')}`);
-  // Every storage device the base profiles must still build (a board without spill storage has none).
-  for (const kind of STORAGE_KINDS.filter((k) => builds(base, k))) {
+  // Every storage device the base profiles must still build (a board without spill storage has none:
+  // the base is only probed when the merged profile fails to build one).
+  for (const kind of STORAGE_KINDS) {
     try {
       createStorage(target, kind);
     } catch (e) {
-      if (e instanceof McusimError) throw new UsageError(`target overrides: ${kind} storage: ${e.message}`);
-      throw e;
+      if (!(e instanceof McusimError)) throw e;
+      if (builds(base, kind)) throw new UsageError(`target overrides: ${kind} storage: ${e.message}`);
     }
   }
   return target;

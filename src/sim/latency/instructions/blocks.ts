@@ -46,6 +46,9 @@ export function sumAxis(ws: readonly AxisWindow[], f: (w: AxisWindow, i: number)
 
 export const floorDiv = (a: number, b: number): number => Math.floor(a / b);
 
+/** The product of a shape's dims (1 for none). */
+export const prod = (xs: readonly number[]): number => xs.reduce((a, d) => a * d, 1);
+
 /**
  * A loop of `n` passes that gcc unrolled four times with the n % 4 leftover passes entered first:
  * `key.x4` (unrolled passes), `key.r1` / `key.r2` / `key.r3` (which leftover entry) and `key.any`.

@@ -87,13 +87,18 @@ function activationS16Blocks(b: Blocks, n: number, times: number): void {
   addBlock(b, `${f}.elem`, times * n);
 }
 
-/** arm_elementwise_mul_s16 / _mul_acc_s16 over `n` values (DSP: 2 a pass, then 1; MVE: 4 a vector). */
+/** `times` passes of an s16 element loop over `n` values (DSP: 2 a pass, then 1; MVE: 4 a vector). */
+function s16Loop(b: Blocks, f: string, n: number, mve: boolean, times: number): void {
+  if (mve) { addBlock(b, `${f}.v4`, times * v4(n)); return; }
+  addBlock(b, `${f}.x2`, times * floorDiv(n, 2));
+  addBlock(b, `${f}.x2any`, n >= 2 ? times : 0);
+  addBlock(b, `${f}.x1`, times * (n % 2));
+}
+
+/** arm_elementwise_mul_s16 / _mul_acc_s16 over `n` values. */
 function elementwiseS16Blocks(b: Blocks, fn: 'arm_elementwise_mul_s16' | 'arm_elementwise_mul_acc_s16', n: number, mve: boolean, times: number): void {
   addBlock(b, `${fn}.call`, times);
-  if (mve) { addBlock(b, `${fn}.v4`, times * v4(n)); return; }
-  addBlock(b, `${fn}.x2`, times * floorDiv(n, 2));
-  addBlock(b, `${fn}.x2any`, n >= 2 ? times : 0);
-  addBlock(b, `${fn}.x1`, times * (n % 2));
+  s16Loop(b, fn, n, mve, times);
 }
 
 /** arm_elementwise_mul_s16_s8: `rows` batches of `units` values into int8. */
@@ -101,10 +106,7 @@ function mulS16S8Blocks(b: Blocks, rows: number, units: number, mve: boolean, ti
   const f = 'arm_elementwise_mul_s16_s8';
   addBlock(b, `${f}.call`, times);
   addBlock(b, `${f}.batch`, times * rows);
-  if (mve) { addBlock(b, `${f}.v4`, times * rows * v4(units)); return; }
-  addBlock(b, `${f}.x2`, times * rows * floorDiv(units, 2));
-  addBlock(b, `${f}.x2any`, units >= 2 ? times * rows : 0);
-  addBlock(b, `${f}.x1`, times * rows * (units % 2));
+  s16Loop(b, f, units, mve, times * rows);
 }
 
 /** arm_lstm_unidirectional_s8 (TFLM passes no hidden state: the cell state is zeroed per Invoke). */
@@ -214,9 +216,7 @@ export function svdfBlocks(b: Blocks, s: SvdfShape, mve: boolean): string {
   addBlock(b, `${f}.call`, 1);
   // The state shift (MVE: its set-up is in `.call`).
   if (mve) addBlock(b, `${f}.shift.v16`, v16(stateBytes));
-  else {
-    memmoveForwardMisalignedBlocks(b, stateBytes);
-  }
+  else memmoveForwardMisalignedBlocks(b, stateBytes);
   addBlock(b, `${f}.batch`, s.batches);
   if (s.int16) vecMatSvdfBlocks(b, s.filters, s.inputSize, s.shift1, mve, s.batches);
   else if (mve) vecMatMultTMveBlocks(b, s.batches, s.inputSize, s.filters, s.shift1 > 0);

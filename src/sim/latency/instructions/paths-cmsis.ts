@@ -8,7 +8,7 @@ import { InternalError } from '../../../ir/index.ts';
 import type { Prepared } from '../../../kernels/index.ts';
 import { CONV_PATH, DW_PATH, cmsisConvPath, cmsisDepthwisePath, prepareOp } from '../../../kernels/index.ts';
 import type { Blocks } from './blocks.ts';
-import { addBlock } from './blocks.ts';
+import { addBlock, prod } from './blocks.ts';
 import { convolve1x1Blocks, convolveS8Blocks } from './cmsis-dsp-conv.ts';
 import { depthwise3x3Blocks, depthwiseGenericBlocks, depthwiseOptDspBlocks } from './cmsis-dsp-depthwise.ts';
 import { fullyConnectedBlocks } from './cmsis-dsp-fc.ts';
@@ -45,6 +45,9 @@ function cmsisDepthwise(b: Blocks, p: Prepared, dsp: boolean): string {
   return num(s, 'depthMult') % 4 === 0 ? 'arm_depthwise_conv_s8 (mult 4)' : 'arm_depthwise_conv_s8';
 }
 
+/** EvalQuantizedInt8 takes arm_convolve_1x1_s8_fast for an output of rank > 2 and a depth a multiple of 4. */
+const takesConv1x1 = (out: readonly number[], depth: number): boolean => out.length > 2 && depth % 4 === 0;
+
 /**
  * EvalQuantizedInt8's arm_convolve_1x1_s8_fast branch (output rank > 2, depth a multiple of 4): the
  * batches as the pixels of a 1x1 convolution; a per-tensor filter first fills the scratch's faked
@@ -57,8 +60,8 @@ function fullyConnectedConv1x1(b: Blocks, graph: Graph, opIndex: number, code: '
   const out = shapeOf(graph, op?.outputs[0]);
   if (op === undefined || w === undefined) throw new InternalError(`fully connected op ${opIndex}: tensors missing`);
   const [n = 1, k = 1] = w.shape;
-  if (!(out.length > 2 && k % 4 === 0)) return null;
-  const batches = Math.max(1, Math.round(out.reduce((a, d) => a * d, 1) / n));
+  if (!takesConv1x1(out, k)) return null;
+  const batches = Math.max(1, Math.round(prod(out) / n));
   const lsh = leftShiftsOf(prepareOp(graph, opIndex).prepared.arrays);
   const perChannel = (w.quant?.scale.length ?? 1) > 1;
   addBlock(b, 'glue.fullyConnected', 1);
@@ -77,11 +80,10 @@ function cmsisFullyConnected(b: Blocks, graph: Graph, opIndex: number, dsp: bool
   const [n = 1, k = 1] = w.shape;
   const outElems = out.shape.reduce((a, d) => a * d, 1);
   const batches = Math.max(1, Math.round(outElems / n));
-  if (out.shape.length > 2 && k % 4 === 0) {
-    // Measured on the DSP build only; the plain-C build's faked per-channel fill is not.
-    if (dsp) return fullyConnectedConv1x1(b, graph, opIndex, 'dsp') as string;
-    return unsupported(graph, opIndex, 'fully connected as arm_convolve_1x1_s8_fast (output rank > 2) on the plain-C build');
-  }
+  // Measured on the DSP build only; the plain-C build's faked per-channel fill is not.
+  const conv = dsp ? fullyConnectedConv1x1(b, graph, opIndex, 'dsp') : null;
+  if (conv !== null) return conv;
+  if (takesConv1x1(out.shape, k)) return unsupported(graph, opIndex, 'fully connected as arm_convolve_1x1_s8_fast (output rank > 2) on the plain-C build');
   addBlock(b, 'glue.fullyConnected', 1);
   fullyConnectedBlocks(b, batches, k, n, leftShiftsOf(prepareOp(graph, opIndex).prepared.arrays), dsp);
   return 'arm_fully_connected_s8';

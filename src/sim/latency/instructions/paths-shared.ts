@@ -126,7 +126,6 @@ export function sharedPaths(b: Blocks, graph: Graph, opIndex: number, mve: boole
   }
 }
 
-
 /** TFLM's gather / pack / unpack / squeeze / expand_dims / PReLU kernels (int8 data; others unmeasured). */
 function smallOpPath(b: Blocks, graph: Graph, opIndex: number): string {
   const op = graph.ops[opIndex];

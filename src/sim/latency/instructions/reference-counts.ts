@@ -3,11 +3,10 @@
 // cmsis_nn pad.cc / transpose.cc call for int8), from their loop bounds. Function names are the
 // demangled symbols without namespace and arguments (`QuantizedMeanOrSum<int8>`).
 import type { Blocks } from './blocks.ts';
-import { addBlock } from './blocks.ts';
+import { addBlock, prod } from './blocks.ts';
 import { memcpyBlocks, memsetBlocks } from './libc-counts.ts';
 
 const mod4 = (x: number): number => ((x % 4) + 4) % 4;
-const prod = (xs: readonly number[]): number => xs.reduce((a, d) => a * d, 1);
 
 /** arm_pad_s8 over an NHWC input with pre / post padding per dimension (memset of pad bytes, memcpy of rows). */
 export function padBlocks(b: Blocks, input: readonly number[], pre: readonly number[], post: readonly number[], mve = false): void {

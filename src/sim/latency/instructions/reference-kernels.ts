@@ -7,7 +7,7 @@
 // index of every dimension but the last, one pass per output element). MultiplyByQuantizedMultiplier is a
 // call per output.
 import type { Blocks } from './blocks.ts';
-import { addBlock, axisWindows, sumAxis } from './blocks.ts';
+import { addBlock, axisWindows, prod, sumAxis } from './blocks.ts';
 import type { ConvShape } from './cmsis-dsp-conv.ts';
 import { leftShifts } from './cmsis-dsp-conv.ts';
 import { memsetBlocks } from './libc-counts.ts';
@@ -172,7 +172,6 @@ export function refPadBlocks(b: Blocks, input: readonly number[], pre: readonly 
   const left = [...new Array<number>(lead).fill(0), ...input.map((_, i) => pre[i] ?? 0)];
   const right = [...new Array<number>(lead).fill(0), ...input.map((_, i) => pre[input.length + i] ?? 0)];
   const out = ext.map((d, i) => d + (left[i] ?? 0) + (right[i] ?? 0));
-  const prod = (xs: readonly number[]): number => xs.reduce((a, d) => a * d, 1);
   addBlock(b, `${f}.call`, 1);
   addBlock(b, `${f}.h`, prod(out.slice(0, -2)));
   addBlock(b, `${f}.row`, prod(out.slice(0, -1)));

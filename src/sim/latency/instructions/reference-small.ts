@@ -14,11 +14,10 @@
 //   of each (the sweeps' inputs are uniform around the zero point), the first with a non-negative
 //   argument, the second negative where alpha is positive.
 import type { Blocks } from './blocks.ts';
-import { addBlock } from './blocks.ts';
+import { addBlock, prod } from './blocks.ts';
 import { memcpyBlocks } from './libc-counts.ts';
 import { mbqmBlocks } from './reference-counts.ts';
 
-const prod = (xs: readonly number[]): number => xs.reduce((a, d) => a * d, 1);
 const mod4 = (x: number): number => ((x % 4) + 4) % 4;
 
 /**
